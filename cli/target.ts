@@ -1,0 +1,145 @@
+/**
+ * The target description: what the spec leaves to each server (paths, users, policies),
+ * as JSON. Every key is optional; the defaults describe the bundled reference.
+ * Pure: loading and validation return values, they never exit.
+ */
+
+export type NoncePolicy = "one-time" | "unlimited" | { uses: number };
+
+export interface TargetDescription {
+  baseUrl: string;
+  /** Absent when the target has no export servers: the export rows are then not run. */
+  contactsUrl?: string;
+  messagingUrl?: string;
+  snapshots: {
+    /** Where the suite creates its scratch resources: `<baseUrl><collection><name>`. */
+    collection: string;
+  };
+  digest: {
+    path: string;
+    username: string;
+    password: string;
+    noncePolicy: NoncePolicy;
+  };
+  export: {
+    user: string;
+    /** The export relation URI; without it, the link whose rel is an absolute URI and href on the messaging server. */
+    rel?: string;
+    /** The fallback upload (EXP-9); the row runs only where this is given. `{user}` is replaced. */
+    upload?: { method: string; path: string };
+  };
+}
+
+export const REFERENCE_DEFAULTS: Omit<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl"> = {
+  snapshots: { collection: "/entries/" },
+  digest: { path: "/protected", username: "demo", password: "sxd-demo-secret", noncePolicy: "one-time" },
+  export: { user: "alice", upload: { method: "POST", path: "/user/{user}/contacts" } },
+};
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Shape = "string" | "url" | "path" | "nonce-policy" | { [key: string]: Shape };
+
+const SHAPE: { [key: string]: Shape } = {
+  baseUrl: "url",
+  contactsUrl: "url",
+  messagingUrl: "url",
+  snapshots: { collection: "path" },
+  digest: { path: "path", username: "string", password: "string", noncePolicy: "nonce-policy" },
+  export: { user: "string", rel: "string", upload: { method: "string", path: "path" } },
+};
+
+/** Checks a parsed description against the known keys; the message names the first bad key. */
+export function validateDescription(input: unknown, where = "target description"): Result<Partial<TargetDescription>> {
+  if (!isObject(input)) return { ok: false, error: `${where}: expected a JSON object` };
+  const problem = check(input as Json, SHAPE, "");
+  return problem
+    ? { ok: false, error: `${where}: ${problem}` }
+    : { ok: true, value: input as Partial<TargetDescription> };
+}
+
+function check(value: Json, shape: Shape, path: string): string | undefined {
+  if (typeof shape === "object") {
+    if (!isObject(value)) return `${path || "the description"} must be an object`;
+    for (const [key, child] of Object.entries(value)) {
+      const childShape = shape[key];
+      const childPath = path ? `${path}.${key}` : key;
+      if (childShape === undefined) return `unknown key "${childPath}" (known: ${Object.keys(shape).join(", ")})`;
+      const problem = check(child, childShape, childPath);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  switch (shape) {
+    case "string":
+      return typeof value === "string" && value !== "" ? undefined : `${path} must be a non-empty string`;
+    case "path":
+      return typeof value === "string" && value.startsWith("/")
+        ? undefined
+        : `${path} must be a path starting with "/"`;
+    case "url":
+      return typeof value === "string" && isHttpUrl(value)
+        ? undefined
+        : `${path} must be an http(s) URL, got ${JSON.stringify(value)}`;
+    case "nonce-policy":
+      if (value === "one-time" || value === "unlimited") return undefined;
+      if (
+        isObject(value) &&
+        Object.keys(value).length === 1 &&
+        Number.isInteger(value.uses) &&
+        (value.uses as number) > 0
+      ) {
+        return undefined;
+      }
+      return `${path} must be "one-time", "unlimited" or { "uses": N } with N > 0`;
+  }
+}
+
+function isObject(value: unknown): value is { [key: string]: Json } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** Parses the text of a description file. */
+export function parseDescription(text: string, where: string): Result<Partial<TargetDescription>> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `${where}: not valid JSON (${(error as Error).message})` };
+  }
+  return validateDescription(parsed, where);
+}
+
+/**
+ * Layers descriptions, later ones winning key by key, over the reference defaults.
+ * `baseUrl` must come from one of the layers.
+ */
+export function resolveDescription(layers: Partial<TargetDescription>[]): Result<TargetDescription> {
+  const merged = layers.reduce<Partial<TargetDescription>>((acc, layer) => deepMerge(acc, layer), {});
+  if (!merged.baseUrl) return { ok: false, error: "no base URL: give --base-url, SXD_BASE_URL or baseUrl" };
+  const full = deepMerge(REFERENCE_DEFAULTS, merged) as TargetDescription;
+  full.baseUrl = full.baseUrl.replace(/\/+$/, "");
+  if (full.contactsUrl) full.contactsUrl = full.contactsUrl.replace(/\/+$/, "");
+  if (full.messagingUrl) full.messagingUrl = full.messagingUrl.replace(/\/+$/, "");
+  return { ok: true, value: full };
+}
+
+function deepMerge<T extends object>(base: T, over: Partial<T>): T {
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    const prior = out[key];
+    out[key] = isObject(prior) && isObject(value) ? deepMerge(prior, value) : value;
+  }
+  return out as T;
+}

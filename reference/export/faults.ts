@@ -1,0 +1,3 @@
+import type { FaultInfo } from "../context.ts";
+
+export const exportFaults = {} satisfies Record<string, FaultInfo>;

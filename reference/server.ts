@@ -1,0 +1,87 @@
+/**
+ * Starts the reference servers: the base server (snapshot resources and digest-protected
+ * resources), the contacts server and the messaging server. Each listens on its own port;
+ * port 0 picks a free one.
+ */
+import type { ReferenceContext, ServerUrls, Variant } from "./context.ts";
+import { digestRoutes } from "./digest/index.ts";
+import { contactsRoutes, messagingRoutes } from "./export/index.ts";
+import type { FaultName } from "./faults.ts";
+import type { Route } from "./http/reply.ts";
+import { type Listening, listen } from "./http/serve.ts";
+import { snapshotRoutes } from "./snapshots/index.ts";
+
+export type ServerName = keyof ServerUrls;
+export const SERVER_NAMES: readonly ServerName[] = ["base", "contacts", "messaging"];
+
+export interface ReferenceOptions {
+  host: string;
+  ports: Record<ServerName, number>;
+  /** Public URLs for absolute links (behind a proxy); default: the bound address. */
+  publicUrls?: Partial<ServerUrls>;
+  /** Which servers to start; the others are taken from publicUrls. */
+  servers?: readonly ServerName[];
+  faults?: readonly FaultName[];
+  variant?: Variant;
+}
+
+export interface RunningReference {
+  urls: ServerUrls;
+  context: ReferenceContext;
+  close(): Promise<void>;
+  /** Stops and restarts one server on the same port (the export suite uses it to test outages). */
+  stop(name: ServerName): Promise<void>;
+  start(name: ServerName): Promise<void>;
+}
+
+export const DEFAULT_PORTS: Record<ServerName, number> = { base: 8080, contacts: 8081, messaging: 8082 };
+
+export async function startReference(options: ReferenceOptions): Promise<RunningReference> {
+  const servers = options.servers ?? SERVER_NAMES;
+  const context: ReferenceContext = {
+    urls: { base: "", contacts: "", messaging: "" },
+    faults: new Set(options.faults ?? []),
+    variant: options.variant ?? "standard",
+  };
+  const routes: Record<ServerName, Route[]> = {
+    base: [snapshotRoutes(context), digestRoutes(context)],
+    contacts: [contactsRoutes(context)],
+    messaging: [messagingRoutes(context)],
+  };
+  const running = new Map<ServerName, Listening>();
+  const ports = { ...options.ports };
+  const startOne = async (name: ServerName) => {
+    const listening = await listen(routes[name], { host: options.host, port: ports[name] });
+    ports[name] = Number(new URL(listening.boundUrl).port);
+    running.set(name, listening);
+    context.urls[name] = trimSlash(options.publicUrls?.[name] ?? listening.boundUrl);
+  };
+  try {
+    for (const name of SERVER_NAMES) {
+      if (servers.includes(name)) await startOne(name);
+      else context.urls[name] = trimSlash(options.publicUrls?.[name] ?? "");
+    }
+  } catch (error) {
+    await Promise.all([...running.values()].map((l) => l.close()));
+    throw error;
+  }
+  return {
+    urls: context.urls,
+    context,
+    close: async () => {
+      await Promise.all([...running.values()].map((l) => l.close()));
+      running.clear();
+    },
+    stop: async (name) => {
+      await running.get(name)?.close();
+      running.delete(name);
+    },
+    start: async (name) => {
+      if (!running.has(name)) await startOne(name);
+    },
+  };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}

@@ -1,0 +1,3 @@
+import type { FaultInfo } from "../context.ts";
+
+export const snapshotFaults = {} satisfies Record<string, FaultInfo>;
