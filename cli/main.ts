@@ -1,0 +1,66 @@
+/**
+ * The `sxd` command line: `sxd test` runs the conformance suite, `sxd serve` runs the
+ * reference servers. Expected failures print one line and exit 2; only a bug in sxd
+ * itself shows a stack trace.
+ */
+
+import { UsageError } from "./errors.ts";
+import { optionsHelp, parseTestArgs, TEST_OPTIONS } from "./options.ts";
+import { runSuite } from "./run-suite.ts";
+import { runServe, SERVE_HELP } from "./serve.ts";
+
+const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, export links and digest authentication
+
+Usage:
+  sxd test [options]     run the conformance suite (against the bundled reference when no URL is given)
+  sxd serve [options]    run the reference servers
+  sxd rows               print the row catalogue: each rule with its level and scenarios
+  sxd help COMMAND       help for one command
+
+Exit codes of sxd test: 0 every MUST row that ran passed; 1 a MUST row (or, with --strict, a SHOULD
+row) failed, or nothing ran; 2 usage error, bad target description, or an unreachable target.
+`;
+
+const TEST_HELP = `Usage: sxd test [options]
+
+Runs the conformance suite. With no URL (flag, environment or --config) it starts the bundled
+reference servers on free ports, runs against them and stops them.
+
+Options (each also settable by the environment variable in brackets):
+${optionsHelp(TEST_OPTIONS)}
+
+Reports go to the report directory: cucumber.html, junit.xml, messages.ndjson, conformance.json.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(rest[0] === "test" ? TEST_HELP : rest[0] === "serve" ? SERVE_HELP : MAIN_HELP);
+        return 0;
+      case "test": {
+        const parsed = parseTestArgs(rest, process.env);
+        if (!parsed.ok) throw new UsageError(parsed.error);
+        if ("help" in parsed) {
+          process.stdout.write(TEST_HELP);
+          return 0;
+        }
+        return await runSuite(parsed.value, { stdout: process.stdout, stderr: process.stderr });
+      }
+      case "serve":
+        return await runServe(rest);
+      default:
+        throw new UsageError(`unknown command "${command}" (try sxd --help)`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`sxd: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseTestArgs } from "./options.ts";
+
+const files: Record<string, string> = { "t.json": '{"baseUrl":"http://from-file:1","snapshots":{"collection":"/c/"}}' };
+const read = (path: string) => {
+  const text = files[path];
+  if (text === undefined) throw Object.assign(new Error("missing"), { code: "ENOENT" });
+  return text;
+};
+
+test("flags beat the environment, which beats the description file", () => {
+  const env = { SXD_BASE_URL: "http://from-env:2", SXD_CONFIG: "t.json" };
+  const fromEnv = parseTestArgs([], env, read);
+  assert.ok(fromEnv.ok && "value" in fromEnv);
+  assert.equal(fromEnv.value.target?.baseUrl, "http://from-env:2");
+  assert.equal(fromEnv.value.target?.snapshots.collection, "/c/");
+  const fromFlag = parseTestArgs(["--base-url", "http://from-flag:3"], env, read);
+  assert.ok(fromFlag.ok && "value" in fromFlag);
+  assert.equal(fromFlag.value.target?.baseUrl, "http://from-flag:3");
+});
+
+test("without any URL the target is left to the bundled reference", () => {
+  const parsed = parseTestArgs(["--strict", "--timeout", "500"], {}, read);
+  assert.ok(parsed.ok && "value" in parsed);
+  assert.equal(parsed.value.target, undefined);
+  assert.equal(parsed.value.strict, true);
+  assert.equal(parsed.value.timeoutMs, 500);
+  assert.equal(parsed.value.reportDir, "reports");
+});
+
+test("usage errors are values with a message", () => {
+  const cases: Array<[string[], RegExp]> = [
+    [["--bogus"], /bogus/],
+    [["--base-url", "nope"], /http\(s\) URL/],
+    [["--timeout", "-1"], /--timeout/],
+    [["--config", "missing.json"], /cannot read the target description missing.json: ENOENT/],
+  ];
+  for (const [argv, message] of cases) {
+    const parsed = parseTestArgs(argv, {}, read);
+    assert.equal(parsed.ok, false, argv.join(" "));
+    if (!parsed.ok) assert.match(parsed.error, message);
+  }
+});

@@ -1,0 +1,167 @@
+/**
+ * `sxd test` settings from flags, environment and the target description file, in that
+ * order of precedence. Pure apart from reading the named file.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { isHttpUrl, parseDescription, type Result, resolveDescription, type TargetDescription } from "./target.ts";
+
+export interface TestSettings {
+  /** Undefined when no URL was given anywhere: the bundled reference is started. */
+  target: TargetDescription | undefined;
+  /** The description layers without URLs, for when the bundled reference provides them. */
+  layers: Partial<TargetDescription>[];
+  tags: string | undefined;
+  strict: boolean;
+  reportDir: string;
+  timeoutMs: number;
+  parallel: number;
+  expectFailFile: string | undefined;
+  harFile: string | undefined;
+  /** For testing the suite itself: faults and variant of the bundled reference. */
+  referenceFaults: string[];
+  referenceVariant: string | undefined;
+}
+
+export const TEST_OPTIONS = {
+  "base-url": {
+    type: "string",
+    env: "SXD_BASE_URL",
+    help: "URL of the server with the snapshot and protected resources",
+  },
+  "contacts-url": { type: "string", env: "SXD_CONTACTS_URL", help: "URL of the contacts server (export rows)" },
+  "messaging-url": { type: "string", env: "SXD_MESSAGING_URL", help: "URL of the messaging server (export rows)" },
+  config: { type: "string", env: "SXD_CONFIG", help: "target description, a JSON file (see README)" },
+  tags: { type: "string", env: "SXD_TAGS", help: "cucumber tag expression, e.g. '@SNAP-3 or @digest and @must'" },
+  strict: { type: "boolean", env: "SXD_STRICT", help: "SHOULD rows fail the run too, not only warn" },
+  "report-dir": { type: "string", env: "SXD_REPORT_DIR", help: "where reports are written (default: reports)" },
+  timeout: { type: "string", env: "SXD_TIMEOUT", help: "milliseconds to wait for each HTTP reply (default: 10000)" },
+  parallel: { type: "string", env: "SXD_PARALLEL", help: "scenarios run at once (default: 2)" },
+  "expect-fail": {
+    type: "string",
+    env: "SXD_EXPECT_FAIL",
+    help: 'JSON file of known failing rows: { "SNAP-11": "reason" }',
+  },
+  har: { type: "string", env: "SXD_HAR", help: "also write the whole run's HTTP traffic to this HAR file" },
+  "reference-fault": {
+    type: "string",
+    multiple: true,
+    help: "(testing sxd) start the bundled reference with this fault",
+  },
+  "reference-variant": { type: "string", help: "(testing sxd) start the bundled reference as this variant" },
+  help: { type: "boolean", short: "h", help: "show this help" },
+} as const;
+
+type Flags = {
+  [K in keyof typeof TEST_OPTIONS]?: (typeof TEST_OPTIONS)[K]["type"] extends "boolean"
+    ? boolean
+    : K extends "reference-fault"
+      ? string[]
+      : string;
+};
+
+export function parseTestArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  readFile: (path: string) => string = (p) => readFileSync(p, "utf8"),
+): Result<TestSettings> | { ok: true; help: true } {
+  let flags: Flags;
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      options: Object.fromEntries(
+        Object.entries(TEST_OPTIONS).map(([name, o]) => [
+          name,
+          { type: o.type, multiple: "multiple" in o, ...("short" in o ? { short: o.short } : {}) },
+        ]),
+      ),
+      allowPositionals: false,
+      strict: true,
+    });
+    flags = parsed.values as Flags;
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  if (flags.help) return { ok: true, help: true };
+  const value = <K extends keyof typeof TEST_OPTIONS>(name: K): string | undefined => {
+    const flag = flags[name];
+    if (typeof flag === "string") return flag;
+    const option = TEST_OPTIONS[name];
+    return "env" in option ? env[option.env] || undefined : undefined;
+  };
+
+  const layers: Partial<TargetDescription>[] = [];
+  const configPath = value("config");
+  if (configPath) {
+    let text: string;
+    try {
+      text = readFile(configPath);
+    } catch (error) {
+      return {
+        ok: false,
+        error: `cannot read the target description ${configPath}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+      };
+    }
+    const parsed = parseDescription(text, configPath);
+    if (!parsed.ok) return parsed;
+    layers.push(parsed.value);
+  }
+  const urls: Partial<TargetDescription> = {};
+  for (const [flag, key] of [
+    ["base-url", "baseUrl"],
+    ["contacts-url", "contactsUrl"],
+    ["messaging-url", "messagingUrl"],
+  ] as const) {
+    const url = value(flag);
+    if (url === undefined) continue;
+    if (!isHttpUrl(url)) return { ok: false, error: `--${flag} must be an http(s) URL, got "${url}"` };
+    urls[key] = url;
+  }
+  layers.push(urls);
+
+  const timeoutMs = positiveInteger(value("timeout"), 10000);
+  if (timeoutMs === undefined) return { ok: false, error: "--timeout must be a positive number of milliseconds" };
+  const parallel = positiveInteger(value("parallel"), 2);
+  if (parallel === undefined) return { ok: false, error: "--parallel must be a positive whole number" };
+
+  const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);
+  let target: TargetDescription | undefined;
+  if (hasUrl) {
+    const resolved = resolveDescription(layers);
+    if (!resolved.ok) return resolved;
+    target = resolved.value;
+  }
+  const strictFlag = flags.strict ?? ["1", "true", "yes"].includes((env.SXD_STRICT ?? "").toLowerCase());
+  return {
+    ok: true,
+    value: {
+      target,
+      layers,
+      tags: value("tags"),
+      strict: strictFlag,
+      reportDir: value("report-dir") ?? "reports",
+      timeoutMs,
+      parallel,
+      expectFailFile: value("expect-fail"),
+      harFile: value("har"),
+      referenceFaults: flags["reference-fault"] ?? [],
+      referenceVariant: flags["reference-variant"],
+    },
+  };
+}
+
+function positiveInteger(text: string | undefined, fallback: number): number | undefined {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+export function optionsHelp(options: Record<string, { type: string; help: string; env?: string }>): string {
+  return Object.entries(options)
+    .map(([name, o]) => {
+      const flag = `--${name}${o.type === "string" ? " VALUE" : ""}`;
+      const env = o.env ? ` [${o.env}]` : "";
+      return `  ${flag.padEnd(26)} ${o.help}${env}`;
+    })
+    .join("\n");
+}

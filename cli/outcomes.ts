@@ -1,0 +1,126 @@
+/**
+ * Turns cucumber's message stream into scenario outcomes: which rows each scenario
+ * checked, at which level, and how it ended. Pure: fed envelopes, returns values.
+ */
+import type { Envelope } from "@cucumber/messages";
+import { LEVEL_TAGS, type Level, ROW_TAG } from "./rows.ts";
+
+export type ScenarioStatus = "passed" | "failed" | "not run";
+
+export interface ScenarioOutcome {
+  name: string;
+  /** `features/snapshots/chain.feature:12` */
+  location: string;
+  rows: string[];
+  level: Level | undefined;
+  status: ScenarioStatus;
+  /** The failure message, or why the scenario was not run. */
+  message?: string;
+  /** Attachments of the scenario by media type. */
+  attachments: Array<{ mediaType: string; body: string }>;
+}
+
+export const NOT_RUN_MEDIA_TYPE = "text/vnd.sxd.not-run";
+
+/** Collects envelopes as they arrive; `outcomes()` reads the result when the run is over. */
+export class OutcomeCollector {
+  private readonly pickles = new Map<string, { name: string; uri: string; astNodeIds: string[]; tags: string[] }>();
+  private readonly lines = new Map<string, number>();
+  private readonly testCases = new Map<string, string>();
+  private readonly started = new Map<
+    string,
+    {
+      testCaseId: string;
+      results: Array<{ status: string; message?: string }>;
+      attachments: ScenarioOutcome["attachments"];
+      finished: boolean;
+    }
+  >();
+
+  add(envelope: Envelope): void {
+    if (envelope.gherkinDocument) this.indexLines(envelope.gherkinDocument);
+    if (envelope.pickle) {
+      const { id, name, uri, astNodeIds, tags } = envelope.pickle;
+      this.pickles.set(id, { name, uri, astNodeIds: [...astNodeIds], tags: tags.map((t) => t.name) });
+    }
+    if (envelope.testCase) this.testCases.set(envelope.testCase.id, envelope.testCase.pickleId);
+    if (envelope.testCaseStarted) {
+      const { id, testCaseId } = envelope.testCaseStarted;
+      this.started.set(id, { testCaseId, results: [], attachments: [], finished: false });
+    }
+    if (envelope.testStepFinished) {
+      const { testCaseStartedId, testStepResult } = envelope.testStepFinished;
+      this.started
+        .get(testCaseStartedId)
+        ?.results.push({ status: testStepResult.status, message: testStepResult.message });
+    }
+    if (envelope.attachment?.testCaseStartedId) {
+      const { testCaseStartedId, mediaType, body } = envelope.attachment;
+      this.started.get(testCaseStartedId)?.attachments.push({ mediaType, body });
+    }
+    if (envelope.testCaseFinished) {
+      const run = this.started.get(envelope.testCaseFinished.testCaseStartedId);
+      if (run && !envelope.testCaseFinished.willBeRetried) run.finished = true;
+    }
+  }
+
+  private indexLines(document: NonNullable<Envelope["gherkinDocument"]>): void {
+    const visit = (node: unknown): void => {
+      if (node === null || typeof node !== "object") return;
+      const record = node as { id?: unknown; location?: { line?: number } };
+      if (typeof record.id === "string" && record.location?.line) this.lines.set(record.id, record.location.line);
+      for (const value of Object.values(node)) visit(value);
+    };
+    visit(document.feature);
+  }
+
+  outcomes(): ScenarioOutcome[] {
+    const result: ScenarioOutcome[] = [];
+    for (const run of this.started.values()) {
+      if (!run.finished) continue;
+      const pickle = this.pickles.get(this.testCases.get(run.testCaseId) ?? "");
+      if (!pickle) continue;
+      // The last AST node is the Examples row for an outline, the scenario itself otherwise.
+      const line = this.lines.get(pickle.astNodeIds.at(-1) ?? "") ?? 0;
+      const rows = pickle.tags.flatMap((tag) => ROW_TAG.exec(tag)?.[1] ?? []);
+      const levels = pickle.tags.flatMap((tag) => LEVEL_TAGS[tag] ?? []);
+      const { status, message } = summarise(run.results, run.attachments);
+      result.push({
+        name: pickle.name,
+        location: `${pickle.uri}:${line}`,
+        rows,
+        level: levels[0],
+        status,
+        message,
+        attachments: run.attachments,
+      });
+    }
+    return result;
+  }
+}
+
+function summarise(
+  results: Array<{ status: string; message?: string }>,
+  attachments: ScenarioOutcome["attachments"],
+): { status: ScenarioStatus; message?: string } {
+  const bad = results.find((r) => ["FAILED", "AMBIGUOUS", "UNDEFINED", "PENDING", "UNKNOWN"].includes(r.status));
+  if (bad) return { status: "failed", message: bad.message ?? describeStatus(bad.status) };
+  if (results.some((r) => r.status === "SKIPPED")) {
+    const reason = attachments.find((a) => a.mediaType === NOT_RUN_MEDIA_TYPE)?.body;
+    return { status: "not run", message: reason ?? "skipped" };
+  }
+  return { status: "passed" };
+}
+
+function describeStatus(status: string): string {
+  switch (status) {
+    case "UNDEFINED":
+      return "a step has no definition (a bug in the suite)";
+    case "AMBIGUOUS":
+      return "a step matches several definitions (a bug in the suite)";
+    case "PENDING":
+      return "a step is pending (a bug in the suite)";
+    default:
+      return status.toLowerCase();
+  }
+}

@@ -1,0 +1,25 @@
+/** The row catalogue (`catalogue/rows.json`): every rule of the spec with its ID and level. */
+import { readFileSync } from "node:fs";
+
+export type Level = "must" | "should" | "may";
+
+export interface Row {
+  id: string;
+  level: Level;
+  rule: string;
+}
+
+export const ROW_TAG = /^@((?:DIG|EXP|SNAP)-\d+)$/;
+export const LEVEL_TAGS: Record<string, Level> = { "@must": "must", "@should": "should", "@may": "may" };
+
+let cached: Row[] | undefined;
+
+export function loadRows(): Row[] {
+  cached ??= (JSON.parse(readFileSync(new URL("../catalogue/rows.json", import.meta.url), "utf8")) as { rows: Row[] })
+    .rows;
+  return cached;
+}
+
+export function rowsById(): Map<string, Row> {
+  return new Map(loadRows().map((row) => [row.id, row]));
+}

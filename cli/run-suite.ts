@@ -1,0 +1,161 @@
+/**
+ * `sxd test`: resolve the target (or start the bundled reference), check that it answers,
+ * run the features through cucumber's API, judge the rows and write the reports.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { isFaultName } from "../reference/faults.ts";
+import { type RunningReference, startReference } from "../reference/server.ts";
+import { UsageError } from "./errors.ts";
+import type { TestSettings } from "./options.ts";
+import { OutcomeCollector } from "./outcomes.ts";
+import { probe } from "./reachability.ts";
+import { writeReports } from "./report.ts";
+import { loadRows } from "./rows.ts";
+import { resolveDescription, type TargetDescription } from "./target.ts";
+import { judge } from "./verdicts.ts";
+
+export const PACKAGE_ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+export interface Io {
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable;
+}
+
+export async function runSuite(settings: TestSettings, io: Io): Promise<number> {
+  const rows = loadRows();
+  const expectedFailures = settings.expectFailFile ? readExpectedFailures(settings.expectFailFile, rows) : undefined;
+  let reference: RunningReference | undefined;
+  try {
+    let target = settings.target;
+    let outageMessagingUrl: string | undefined;
+    if (!target) {
+      const bundled = await startBundled(settings);
+      reference = bundled.reference;
+      outageMessagingUrl = bundled.outageMessagingUrl;
+      target = bundled.target;
+    }
+    for (const url of [target.baseUrl, target.contactsUrl, target.messagingUrl]) {
+      if (!url) continue;
+      const problem = await probe(url, settings.timeoutMs);
+      if (problem) throw new UsageError(`cannot reach ${url}: ${problem}`);
+    }
+
+    const reportDir = resolve(settings.reportDir);
+    mkdirSync(reportDir, { recursive: true });
+    process.env.SXD_REQUEST_TIMEOUT_MS = String(settings.timeoutMs);
+    const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
+    const { runConfiguration } = await loadConfiguration(
+      {
+        file: false,
+        provided: {
+          paths: ["features/**/*.feature"],
+          import: ["steps/support/world.ts", "steps/support/hooks.ts", "steps/**/*.steps.ts"],
+          tags: settings.tags ?? "",
+          parallel: settings.parallel > 1 ? settings.parallel : 0,
+          format: [
+            io.stdout.isTTY ? "progress-bar" : "progress",
+            ["html", resolve(reportDir, "cucumber.html")],
+            ["junit", resolve(reportDir, "junit.xml")],
+            ["message", resolve(reportDir, "messages.ndjson")],
+          ],
+          formatOptions: { junit: { suiteName: "sxd" } },
+          // A round trip through JSON is what reaches the workers anyway.
+          worldParameters: JSON.parse(JSON.stringify({ target, timeoutMs: settings.timeoutMs, outageMessagingUrl })),
+        },
+      },
+      environment,
+    );
+    const collector = new OutcomeCollector();
+    await runCucumber(runConfiguration, environment, (envelope) => collector.add(envelope));
+    const outcomes = collector.outcomes();
+    if (outcomes.length === 0) {
+      throw new UsageError(settings.tags ? `no scenario matches the tag expression ${settings.tags}` : "the suite has no scenarios");
+    }
+    const judgement = judge(rows, outcomes, { strict: settings.strict, expectedFailures });
+    writeReports({ reportDir, target, judgement, harFile: settings.harFile, strict: settings.strict });
+    io.stdout.write(summaryText(judgement, target, settings.reportDir));
+    return judgement.exitCode;
+  } finally {
+    await reference?.close();
+  }
+}
+
+async function startBundled(settings: TestSettings): Promise<{
+  reference: RunningReference;
+  target: TargetDescription;
+  outageMessagingUrl: string;
+}> {
+  const faults = settings.referenceFaults;
+  const unknown = faults.find((f) => !isFaultName(f));
+  if (unknown) throw new UsageError(`unknown reference fault "${unknown}"`);
+  const variant = settings.referenceVariant ?? "standard";
+  if (variant !== "standard" && variant !== "alternative")
+    throw new UsageError(`unknown reference variant "${variant}"`);
+  const reference = await startReference({
+    host: "127.0.0.1",
+    ports: { base: 0, contacts: 0, messaging: 0 },
+    faults: faults.filter(isFaultName),
+    variant,
+  });
+  // A second messaging server whose contacts server is down, for the outage row (EXP-8).
+  const outage = await startReference({
+    host: "127.0.0.1",
+    ports: { base: 0, contacts: 0, messaging: 0 },
+    servers: ["messaging"],
+    publicUrls: { contacts: "http://127.0.0.1:9" },
+    faults: faults.filter(isFaultName),
+    variant,
+  });
+  const resolved = resolveDescription([
+    ...settings.layers,
+    { baseUrl: reference.urls.base, contactsUrl: reference.urls.contacts, messagingUrl: reference.urls.messaging },
+  ]);
+  if (!resolved.ok) throw new UsageError(resolved.error);
+  const close = reference.close;
+  reference.close = async () => {
+    await Promise.all([close(), outage.close()]);
+  };
+  return { reference, target: resolved.value, outageMessagingUrl: outage.urls.messaging };
+}
+
+function readExpectedFailures(path: string, rows: { id: string }[]): Map<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`cannot read the expected-failure list ${path}: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`${path}: expected an object of row IDs to reasons, e.g. {"SNAP-11": "fixed in 2.1"}`);
+  }
+  const known = new Set(rows.map((r) => r.id));
+  const list = new Map<string, string>();
+  for (const [id, reason] of Object.entries(parsed)) {
+    if (!known.has(id)) throw new UsageError(`${path}: "${id}" is not a row ID`);
+    list.set(id, String(reason));
+  }
+  return list;
+}
+
+function summaryText(judgement: ReturnType<typeof judge>, target: TargetDescription, reportDir: string): string {
+  const selected = judgement.rows.filter((r) => r.scenarios.length > 0);
+  const lines = ["", `sxd: ${selected.length} rows checked against ${target.baseUrl}`];
+  for (const level of ["must", "should", "may"] as const) {
+    const ofLevel = selected.filter((r) => r.row.level === level);
+    if (ofLevel.length === 0) continue;
+    const byVerdict = new Map<string, number>();
+    for (const r of ofLevel) byVerdict.set(r.verdict, (byVerdict.get(r.verdict) ?? 0) + 1);
+    const parts = [...byVerdict].map(([verdict, n]) => `${n} ${verdict}`).join(", ");
+    lines.push(`  ${level.toUpperCase().padEnd(7)} ${parts}`);
+  }
+  for (const r of selected.filter((x) => x.verdict !== "passed")) {
+    const firstLine = (r.reason ?? "").split("\n")[0];
+    lines.push(`  ${r.verdict.toUpperCase()}: ${r.row.id} (${r.row.level.toUpperCase()}) ${firstLine}`);
+  }
+  lines.push(`verdict: ${judgement.overall} (reports in ${reportDir}/)`, "");
+  return lines.join("\n");
+}

@@ -1,0 +1,108 @@
+/** `sxd serve`: the reference servers, in the foreground until interrupted. */
+import { parseArgs } from "node:util";
+import type { FaultInfo } from "../reference/context.ts";
+import { FAULTS, type FaultName, isFaultName } from "../reference/faults.ts";
+import { DEFAULT_PORTS, SERVER_NAMES, type ServerName, startReference } from "../reference/server.ts";
+import { UsageError } from "./errors.ts";
+import { optionsHelp } from "./options.ts";
+import { isHttpUrl } from "./target.ts";
+
+const SERVE_OPTIONS = {
+  host: { type: "string", help: "address to listen on (default: 127.0.0.1)" },
+  port: { type: "string", help: `port of the base server (default: ${DEFAULT_PORTS.base}; 0 picks a free one)` },
+  "contacts-port": { type: "string", help: `port of the contacts server (default: ${DEFAULT_PORTS.contacts})` },
+  "messaging-port": { type: "string", help: `port of the messaging server (default: ${DEFAULT_PORTS.messaging})` },
+  "public-url": { type: "string", help: "public URL of the base server, for absolute links behind a proxy" },
+  "contacts-url": {
+    type: "string",
+    help: "public URL of the contacts server (where it is not started here, where it is)",
+  },
+  "messaging-url": {
+    type: "string",
+    help: "public URL of the messaging server (where it is not started here, where it is)",
+  },
+  fault: { type: "string", multiple: true, help: "misbehave on purpose (repeatable); --fault list shows them" },
+  variant: { type: "string", help: "standard (default) or alternative: the other choices the spec allows" },
+  help: { type: "boolean", short: "h", help: "show this help" },
+} as const;
+
+export const SERVE_HELP = `Usage: sxd serve [base] [contacts] [messaging] [options]
+
+Runs the reference servers (all three when none is named) and prints their URLs.
+Stop with Ctrl-C.
+
+Options:
+${optionsHelp(SERVE_OPTIONS)}
+`;
+
+export async function runServe(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseServeArgs>;
+  try {
+    parsed = parseServeArgs(argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  const faults = values.fault ?? [];
+  if (faults.includes("list")) {
+    for (const [name, info] of Object.entries(FAULTS) as [string, FaultInfo][]) {
+      process.stdout.write(`${name.padEnd(32)} breaks ${info.breaks.join(", ")}: ${info.description}\n`);
+    }
+    return 0;
+  }
+  const unknownFault = faults.find((f) => !isFaultName(f));
+  if (unknownFault) throw new UsageError(`unknown fault "${unknownFault}" (sxd serve --fault list shows them)`);
+  const unknownServer = positionals.find((p) => !(SERVER_NAMES as readonly string[]).includes(p));
+  if (unknownServer) throw new UsageError(`unknown server "${unknownServer}": name base, contacts or messaging`);
+  const variant = values.variant ?? "standard";
+  if (variant !== "standard" && variant !== "alternative") throw new UsageError(`unknown variant "${variant}"`);
+  for (const flag of ["public-url", "contacts-url", "messaging-url"] as const) {
+    const url = values[flag];
+    if (url !== undefined && !isHttpUrl(url)) throw new UsageError(`--${flag} must be an http(s) URL, got "${url}"`);
+  }
+  const servers = (positionals.length > 0 ? positionals : SERVER_NAMES) as ServerName[];
+  const reference = await startReference({
+    host: values.host ?? "127.0.0.1",
+    ports: {
+      base: port(values.port, DEFAULT_PORTS.base, "--port"),
+      contacts: port(values["contacts-port"], DEFAULT_PORTS.contacts, "--contacts-port"),
+      messaging: port(values["messaging-port"], DEFAULT_PORTS.messaging, "--messaging-port"),
+    },
+    publicUrls: { base: values["public-url"], contacts: values["contacts-url"], messaging: values["messaging-url"] },
+    servers,
+    faults: faults as FaultName[],
+    variant,
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `cannot start the reference: ${error.code === "EADDRINUSE" ? `port in use (${error.message})` : error.message}`,
+    );
+  });
+  const label: Record<ServerName, string> = {
+    base: "snapshots and protected resources",
+    contacts: "contacts server",
+    messaging: "messaging server",
+  };
+  for (const name of servers) process.stdout.write(`${label[name].padEnd(36)} ${reference.urls[name]}\n`);
+  if (faults.length > 0) process.stdout.write(`faults: ${faults.join(", ")}\n`);
+  await new Promise<void>((done) => {
+    process.once("SIGINT", done);
+    process.once("SIGTERM", done);
+  });
+  await reference.close();
+  return 0;
+}
+
+function parseServeArgs(argv: string[]) {
+  return parseArgs({ args: argv, options: SERVE_OPTIONS, allowPositionals: true, strict: true });
+}
+
+function port(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number, got "${text}"`);
+  return n;
+}

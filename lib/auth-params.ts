@@ -1,0 +1,188 @@
+/**
+ * The HTTP authentication syntax of RFC 9110 §11: challenges and credentials made of an
+ * auth-scheme followed by a token68 or a comma-separated list of `name=value` auth-params,
+ * values being tokens or quoted strings with backslash escapes.
+ *
+ * A header may hold several challenges (`Digest realm="a", nonce="1", Basic realm="b"`);
+ * what tells a new challenge from the next parameter is that a parameter has an "=".
+ *
+ *   parseChallenges('Digest realm="x", qop="auth", Basic realm="y"')
+ *   // → { ok: true, value: [{ scheme: "Digest", params: Map{realm→x, qop→auth} }, { scheme: "Basic", ... }] }
+ */
+
+export interface AuthItem {
+  scheme: string;
+  /** Names lower-cased (they are case-insensitive); values unquoted and unescaped. */
+  params: Map<string, string>;
+  token68?: string;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Every challenge of a WWW-Authenticate field; several fields may be given (or joined by commas). */
+export function parseChallenges(fields: string | readonly string[]): Parsed<AuthItem[]> {
+  const text = typeof fields === "string" ? fields : fields.join(", ");
+  return new Reader(text).items();
+}
+
+/** The one set of credentials of an Authorization field. */
+export function parseCredentials(field: string): Parsed<AuthItem> {
+  const parsed = new Reader(field).items();
+  if (!parsed.ok) return parsed;
+  if (parsed.value.length !== 1) return { ok: false, error: `expected one set of credentials, got ${parsed.value.length}` };
+  return { ok: true, value: parsed.value[0] };
+}
+
+/** A bare `#auth-param` list, as in Authentication-Info. */
+export function parseParamList(field: string): Parsed<Map<string, string>> {
+  const reader = new Reader(field);
+  const params = reader.params();
+  if (!params.ok) return params;
+  return reader.atEnd() ? params : { ok: false, error: `unexpected text at position ${reader.position}` };
+}
+
+export interface Directive {
+  name: string;
+  value: string;
+  /** Send as a quoted-string even where a token would do (some directives are defined quoted). */
+  quoted: boolean;
+}
+
+/** Serialises directives as an auth-param list; values that are not tokens are always quoted. */
+export function formatParams(directives: readonly Directive[]): string {
+  return directives
+    .map(({ name, value, quoted }) => `${name}=${quoted || !TOKEN.test(value) ? quote(value) : value}`)
+    .join(", ");
+}
+
+export function quote(value: string): string {
+  return `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+}
+
+export function isToken(text: string): boolean {
+  return TOKEN.test(text);
+}
+
+class Reader {
+  position = 0;
+
+  constructor(private readonly text: string) {}
+
+  atEnd(): boolean {
+    this.skipWhitespace();
+    return this.position >= this.text.length;
+  }
+
+  items(): Parsed<AuthItem[]> {
+    const items: AuthItem[] = [];
+    this.skipSeparators();
+    while (!this.atEnd()) {
+      const scheme = this.token();
+      if (!scheme) return this.error("an auth-scheme");
+      const item: AuthItem = { scheme, params: new Map() };
+      items.push(item);
+      const spaced = this.skipWhitespace();
+      if (this.atItemEnd()) {
+        this.skipSeparators();
+        continue;
+      }
+      if (!spaced) return this.error("a space after the auth-scheme");
+      const token68 = this.token68();
+      if (token68 !== undefined) {
+        item.token68 = token68;
+        this.skipSeparators();
+        continue;
+      }
+      const params = this.params();
+      if (!params.ok) return params;
+      item.params = params.value;
+    }
+    if (items.length === 0) return { ok: false, error: "no auth-scheme found" };
+    return { ok: true, value: items };
+  }
+
+  /** Reads auth-params up to the end or up to the next auth-scheme. */
+  params(): Parsed<Map<string, string>> {
+    const params = new Map<string, string>();
+    this.skipSeparators();
+    while (!this.atEnd()) {
+      const start = this.position;
+      const name = this.token();
+      if (!name) return this.error("a parameter name");
+      this.skipWhitespace();
+      if (this.text[this.position] !== "=") {
+        // A token without "=" starts the next challenge.
+        this.position = start;
+        break;
+      }
+      this.position++;
+      this.skipWhitespace();
+      const value = this.text[this.position] === '"' ? this.quotedString() : this.token();
+      if (value === undefined) return this.error(`a token or quoted string as the value of ${name}`);
+      const key = name.toLowerCase();
+      if (params.has(key)) return { ok: false, error: `parameter ${key} occurs more than once` };
+      params.set(key, value);
+      this.skipWhitespace();
+      if (!this.atEnd() && this.text[this.position] !== ",") return this.error(`a comma after parameter ${name}`);
+      this.skipSeparators();
+    }
+    return { ok: true, value: params };
+  }
+
+  /** A token68 is the whole of what follows the scheme, up to a comma: `abc==`, never `name=value`. */
+  private token68(): string | undefined {
+    const match = /^([A-Za-z0-9\-._~+/]+=*)[ \t]*(?:,|$)/.exec(this.text.slice(this.position));
+    if (!match) return undefined;
+    this.position += match[1].length;
+    return match[1];
+  }
+
+  private atItemEnd(): boolean {
+    return this.position >= this.text.length || this.text[this.position] === ",";
+  }
+
+  private token(): string | undefined {
+    const start = this.position;
+    while (this.position < this.text.length && TCHAR.test(this.text[this.position])) this.position++;
+    return this.position > start ? this.text.slice(start, this.position) : undefined;
+  }
+
+  private quotedString(): string | undefined {
+    let value = "";
+    let at = this.position + 1;
+    while (at < this.text.length) {
+      const char = this.text[at];
+      if (char === '"') {
+        this.position = at + 1;
+        return value;
+      }
+      if (char === "\\") {
+        at++;
+        if (at >= this.text.length) return undefined;
+      }
+      value += this.text[at];
+      at++;
+    }
+    return undefined;
+  }
+
+  private skipWhitespace(): boolean {
+    const start = this.position;
+    while (this.text[this.position] === " " || this.text[this.position] === "\t") this.position++;
+    return this.position > start;
+  }
+
+  private skipSeparators(): void {
+    while (this.text[this.position] === "," || this.text[this.position] === " " || this.text[this.position] === "\t") {
+      this.position++;
+    }
+  }
+
+  private error<T>(expected: string): Parsed<T> {
+    const found = this.position < this.text.length ? JSON.stringify(this.text.slice(this.position, this.position + 12)) : "the end";
+    return { ok: false, error: `expected ${expected} at position ${this.position}, found ${found}` };
+  }
+}

@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { ATOM_NS, attribute, childElement, errorDocument, parseXml, XML_NS } from "./xml.ts";
+
+test("elements are resolved by namespace, whatever the prefix", () => {
+  for (const text of [
+    `<entry xmlns="${ATOM_NS}"><title>t</title></entry>`,
+    `<a:entry xmlns:a="${ATOM_NS}"><a:title>t</a:title></a:entry>`,
+  ]) {
+    const parsed = parseXml(text);
+    assert.ok(parsed.ok);
+    assert.equal(parsed.root.ns, ATOM_NS);
+    assert.equal(childElement(parsed.root, ATOM_NS, "title")?.text, "t");
+  }
+  const wrong = parseXml(`<entry xmlns="urn:other"><title>t</title></entry>`);
+  assert.ok(wrong.ok);
+  assert.equal(childElement(wrong.root, ATOM_NS, "title"), undefined);
+});
+
+test("text is kept as written; predefined entities and character references are decoded", () => {
+  const parsed = parseXml(`<x xml:lang="en" n="007">007 &amp; &#x41;&#66; &lt;p&gt;</x>`);
+  assert.ok(parsed.ok);
+  assert.equal(parsed.root.text, "007 & AB <p>");
+  assert.equal(attribute(parsed.root, "n"), "007");
+  assert.equal(attribute(parsed.root, "lang", XML_NS), "en");
+});
+
+test("unsafe or broken documents are refused with a reason", () => {
+  for (const text of [
+    `<!DOCTYPE x [<!ENTITY a "aaaa">]><x>&a;</x>`,
+    "<x>&custom;</x>",
+    "<x><y></x>",
+    "<p:x/>",
+    "<x/><y/>",
+    "",
+  ]) {
+    const parsed = parseXml(text);
+    assert.equal(parsed.ok, false, text);
+  }
+});
+
+test("the error document escapes its message", () => {
+  const parsed = parseXml(errorDocument("a < b & c"));
+  assert.ok(parsed.ok);
+  assert.equal(childElement(parsed.root, undefined, "message")?.text, "a < b & c");
+});

@@ -1,0 +1,69 @@
+/**
+ * The messaging server's side of an export, pure of HTTP serving: what it holds per user,
+ * and the backend request that fetches a user's contacts from the contacts server.
+ *
+ * An import replaces the user's whole set in one assignment, and only after the backend
+ * reply has been read and parsed in full. So a repeated or concurrent import leaves one
+ * copy of each contact, and a failed one leaves the previous set as it was.
+ */
+import { mediaTypeMatches } from "../../lib/media-type.ts";
+import { contactsOfList } from "./contact-list.ts";
+
+export class ContactStore {
+  private readonly byUser = new Map<string, readonly string[]>();
+
+  get(user: string): readonly string[] | undefined {
+    return this.byUser.get(user);
+  }
+
+  replace(user: string, contacts: readonly string[]): void {
+    this.byUser.set(user, [...contacts]);
+  }
+
+  /** Only the `exp-duplicate-on-repeat` fault adds instead of replacing. */
+  append(user: string, contacts: readonly string[]): void {
+    this.byUser.set(user, [...(this.byUser.get(user) ?? []), ...contacts]);
+  }
+}
+
+export type FetchOutcome = { ok: true; contacts: string[] } | { ok: false; status: 502 | 504; message: string };
+
+export type Fetcher = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
+
+/**
+ * GETs `<contactsUrl>/user/<user>/contacts`. The base URL is the messaging server's own
+ * configuration; nothing from the client's request goes into it but the user name.
+ */
+export async function fetchContacts(
+  contactsUrl: string,
+  user: string,
+  options: { timeoutMs: number; fetcher?: Fetcher },
+): Promise<FetchOutcome> {
+  const url = `${contactsUrl}/user/${encodeURIComponent(user)}/contacts`;
+  const fetcher = options.fetcher ?? fetch;
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let status: number;
+  let type: string | null;
+  let text: string;
+  try {
+    const response = await fetcher(url, { signal, headers: { accept: "application/xml" } });
+    status = response.status;
+    type = response.headers.get("content-type");
+    text = await response.text();
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === "TimeoutError" || name === "AbortError" || signal.aborted) {
+      return { ok: false, status: 504, message: `the contacts server did not answer within ${options.timeoutMs} ms` };
+    }
+    return { ok: false, status: 502, message: "the contacts server could not be reached" };
+  }
+  if (status !== 200) return { ok: false, status: 502, message: `the contacts server answered ${status}` };
+  if (!mediaTypeMatches(type ?? undefined, "application/xml")) {
+    return { ok: false, status: 502, message: `the contacts server answered ${type ?? "no Content-Type"}, not XML` };
+  }
+  const contacts = contactsOfList(text);
+  if (!contacts.ok) {
+    return { ok: false, status: 502, message: `the contacts server's list is unusable: ${contacts.error}` };
+  }
+  return { ok: true, contacts: contacts.value };
+}
