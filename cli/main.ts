@@ -4,17 +4,26 @@
  * itself shows a stack trace.
  */
 
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 import { UsageError } from "./errors.ts";
+import { loadScenarios } from "./features.ts";
 import { optionsHelp, parseTestArgs, TEST_OPTIONS } from "./options.ts";
-import { runSuite } from "./run-suite.ts";
+import { mergedMatrixHtml, readConformance } from "./report.ts";
+import { loadRows } from "./rows.ts";
+import { PACKAGE_ROOT, runSuite } from "./run-suite.ts";
 import { runServe, SERVE_HELP } from "./serve.ts";
+import { rowMatrix, traceabilityProblems } from "./traceability.ts";
 
 const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, export links and digest authentication
 
 Usage:
   sxd test [options]     run the conformance suite (against the bundled reference when no URL is given)
   sxd serve [options]    run the reference servers
-  sxd rows               print the row catalogue: each rule with its level and scenarios
+  sxd rows [--check]     print the row matrix: each rule, its level and its scenarios
+                         (--check: exit 1 if a row has no scenario or a tag is wrong)
+  sxd report merge A.json B.json ... [--out FILE]
+                         one HTML matrix of several runs' conformance.json, rows x targets
   sxd help COMMAND       help for one command
 
 Exit codes of sxd test: 0 every MUST row that ran passed; 1 a MUST row (or, with --strict, a SHOULD
@@ -31,6 +40,37 @@ ${optionsHelp(TEST_OPTIONS)}
 
 Reports go to the report directory: cucumber.html, junit.xml, messages.ndjson, conformance.json.
 `;
+
+function printRows(argv: string[]): number {
+  const rows = loadRows();
+  const scenarios = loadScenarios(PACKAGE_ROOT);
+  process.stdout.write(rowMatrix(rows, scenarios));
+  if (!argv.includes("--check")) return 0;
+  const problems = traceabilityProblems(rows, scenarios);
+  for (const problem of problems) process.stderr.write(`sxd: ${problem}\n`);
+  return problems.length === 0 ? 0 : 1;
+}
+
+function mergeReports(argv: string[]): number {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { out: { type: "string", default: "reports/matrix.html" } },
+    allowPositionals: true,
+  });
+  const [verb, ...files] = positionals;
+  if (verb !== "merge" || files.length === 0)
+    throw new UsageError("usage: sxd report merge a.json b.json ... [--out FILE]");
+  const docs = files.map((file) => {
+    try {
+      return readConformance(file);
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+  });
+  writeFileSync(values.out, mergedMatrixHtml(docs));
+  process.stdout.write(`wrote ${values.out}: ${docs.length} targets\n`);
+  return 0;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -49,10 +89,14 @@ export async function main(argv: string[]): Promise<number> {
           process.stdout.write(TEST_HELP);
           return 0;
         }
-        return await runSuite(parsed.value, { stdout: process.stdout, stderr: process.stderr });
+        return (await runSuite(parsed.value, { stdout: process.stdout, stderr: process.stderr })).exitCode;
       }
       case "serve":
         return await runServe(rest);
+      case "rows":
+        return printRows(rest);
+      case "report":
+        return mergeReports(rest);
       default:
         throw new UsageError(`unknown command "${command}" (try sxd --help)`);
     }

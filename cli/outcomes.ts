@@ -3,6 +3,7 @@
  * checked, at which level, and how it ended. Pure: fed envelopes, returns values.
  */
 import type { Envelope } from "@cucumber/messages";
+import { collectLines } from "./features.ts";
 import { LEVEL_TAGS, type Level, ROW_TAG } from "./rows.ts";
 
 export type ScenarioStatus = "passed" | "failed" | "not run";
@@ -21,6 +22,7 @@ export interface ScenarioOutcome {
 }
 
 export const NOT_RUN_MEDIA_TYPE = "text/vnd.sxd.not-run";
+export const EXCHANGES_MEDIA_TYPE = "application/vnd.sxd.exchanges+json";
 
 /** Collects envelopes as they arrive; `outcomes()` reads the result when the run is over. */
 export class OutcomeCollector {
@@ -65,13 +67,7 @@ export class OutcomeCollector {
   }
 
   private indexLines(document: NonNullable<Envelope["gherkinDocument"]>): void {
-    const visit = (node: unknown): void => {
-      if (node === null || typeof node !== "object") return;
-      const record = node as { id?: unknown; location?: { line?: number } };
-      if (typeof record.id === "string" && record.location?.line) this.lines.set(record.id, record.location.line);
-      for (const value of Object.values(node)) visit(value);
-    };
-    visit(document.feature);
+    collectLines(document.feature, this.lines);
   }
 
   outcomes(): ScenarioOutcome[] {

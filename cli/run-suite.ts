@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { isFaultName } from "../reference/faults.ts";
 import { type RunningReference, startReference } from "../reference/server.ts";
 import { UsageError } from "./errors.ts";
@@ -16,7 +16,7 @@ import { probe } from "./reachability.ts";
 import { writeReports } from "./report.ts";
 import { loadRows } from "./rows.ts";
 import { resolveDescription, type TargetDescription } from "./target.ts";
-import { judge } from "./verdicts.ts";
+import { type Judgement, judge } from "./verdicts.ts";
 
 export const PACKAGE_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -25,7 +25,20 @@ export interface Io {
   stderr: Writable;
 }
 
-export async function runSuite(settings: TestSettings, io: Io): Promise<number> {
+/**
+ * What one process keeps between runs: the step definitions, loaded once. The project's
+ * tests run the suite many times in one process (once per fault of the reference).
+ */
+export interface SuiteSession {
+  support?: IRunOptions["support"];
+}
+
+export interface SuiteRun {
+  exitCode: number;
+  judgement: Judgement;
+}
+
+export async function runSuite(settings: TestSettings, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
   const rows = loadRows();
   const expectedFailures = settings.expectFailFile ? readExpectedFailures(settings.expectFailFile, rows) : undefined;
   let reference: RunningReference | undefined;
@@ -70,15 +83,22 @@ export async function runSuite(settings: TestSettings, io: Io): Promise<number> 
       environment,
     );
     const collector = new OutcomeCollector();
-    await runCucumber(runConfiguration, environment, (envelope) => collector.add(envelope));
+    const run = await runCucumber(
+      session.support ? { ...runConfiguration, support: session.support } : runConfiguration,
+      environment,
+      (envelope) => collector.add(envelope),
+    );
+    session.support = run.support;
     const outcomes = collector.outcomes();
     if (outcomes.length === 0) {
-      throw new UsageError(settings.tags ? `no scenario matches the tag expression ${settings.tags}` : "the suite has no scenarios");
+      throw new UsageError(
+        settings.tags ? `no scenario matches the tag expression ${settings.tags}` : "the suite has no scenarios",
+      );
     }
     const judgement = judge(rows, outcomes, { strict: settings.strict, expectedFailures });
     writeReports({ reportDir, target, judgement, harFile: settings.harFile, strict: settings.strict });
     io.stdout.write(summaryText(judgement, target, settings.reportDir));
-    return judgement.exitCode;
+    return { exitCode: judgement.exitCode, judgement };
   } finally {
     await reference?.close();
   }

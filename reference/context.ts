@@ -1,4 +1,5 @@
 /** What every reference module is given: where the servers are, and how to misbehave. */
+import type { NoncePolicy } from "../cli/target.ts";
 import type { FaultName } from "./faults.ts";
 
 export type Variant = "standard" | "alternative";
@@ -18,6 +19,19 @@ export interface ReferenceContext {
    * the suite can prove it does not mistake our choices for the spec's rules.
    */
   variant: Variant;
+  /**
+   * Export: the secret the contacts and messaging servers share to sign and check link
+   * tokens. Default: `SXD_TOKEN_KEY`, else a random key per process.
+   */
+  tokenKey?: string;
+  /** Export: the contacts server's fixture (user → contacts); default `reference/export/contacts.json`. */
+  contactsFile?: string;
+  /** Export: how long the messaging server waits for the contacts server (default 3000 ms). */
+  backendTimeoutMs?: number;
+  /** Digest: an htdigest file of users besides the demo user. */
+  digestUsersFile?: string;
+  /** Digest: how often a nonce may be used; default `REFERENCE_DEFAULTS.digest.noncePolicy`. */
+  noncePolicy?: NoncePolicy;
 }
 
 export interface FaultInfo {

@@ -3,6 +3,7 @@
  * resources), the contacts server and the messaging server. Each listens on its own port;
  * port 0 picks a free one.
  */
+import type { NoncePolicy } from "../cli/target.ts";
 import type { ReferenceContext, ServerUrls, Variant } from "./context.ts";
 import { digestRoutes } from "./digest/index.ts";
 import { contactsRoutes, messagingRoutes } from "./export/index.ts";
@@ -23,6 +24,13 @@ export interface ReferenceOptions {
   servers?: readonly ServerName[];
   faults?: readonly FaultName[];
   variant?: Variant;
+  /** Export settings, passed to the context as they are (see ReferenceContext). */
+  tokenKey?: string;
+  contactsFile?: string;
+  backendTimeoutMs?: number;
+  /** Digest settings, passed to the context as they are (see ReferenceContext). */
+  digestUsersFile?: string;
+  noncePolicy?: NoncePolicy;
 }
 
 export interface RunningReference {
@@ -42,6 +50,11 @@ export async function startReference(options: ReferenceOptions): Promise<Running
     urls: { base: "", contacts: "", messaging: "" },
     faults: new Set(options.faults ?? []),
     variant: options.variant ?? "standard",
+    tokenKey: options.tokenKey,
+    contactsFile: options.contactsFile,
+    backendTimeoutMs: options.backendTimeoutMs,
+    digestUsersFile: options.digestUsersFile,
+    noncePolicy: options.noncePolicy,
   };
   const routes: Record<ServerName, Route[]> = {
     base: [snapshotRoutes(context), digestRoutes(context)],

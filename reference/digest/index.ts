@@ -1,6 +1,92 @@
+/**
+ * The digest-protected resource of the base server (RFC 7616). Without credentials: 401,
+ * one challenge per offered algorithm (SHA-256 first, then MD5) and the XML error body.
+ * With good credentials: 200, an XML body and Authentication-Info (rspauth, qop, cnonce,
+ * nc, nextnonce). Malformed credentials: 400; wrong ones: 401 with a fresh challenge,
+ * stale=true where the digest was right but the nonce is spent.
+ *
+ * The alternative variant makes the other choices the spec leaves open: MD5 only, qop auth
+ * only, no opaque, and 401 (as Apache does) for malformed credentials, except a uri that
+ * does not match the request target, which gets 400.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { REFERENCE_DEFAULTS } from "../../cli/target.ts";
+import { formatParams } from "../../lib/auth-params.ts";
+import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
-import type { Route } from "../http/reply.ts";
+import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
+import { challenges, type GuardSettings, judge } from "./guard.ts";
+import { NonceStore, rulesFor } from "./nonces.ts";
+import { demoUsers, parseHtdigest } from "./users.ts";
 
-export function digestRoutes(_context: ReferenceContext): Route {
-  return async () => undefined;
+export const REALM = "sxd-reference";
+export { DEMO_USER } from "./users.ts";
+
+export function digestRoutes(context: ReferenceContext): Route {
+  const settings = guardSettings(context);
+  const { faults } = context;
+  const path = REFERENCE_DEFAULTS.digest.path;
+  let pendingNonce: string | undefined;
+
+  const freshNonce = () => {
+    if (faults.has("dig-repeated-nonce") && pendingNonce !== undefined) return pendingNonce;
+    pendingNonce = settings.nonces.issue();
+    return pendingNonce;
+  };
+  const challenge = (status: number, message: string, stale = false): Reply => {
+    const offered = challenges(settings, freshNonce(), stale);
+    if (faults.has("dig-offers-basic")) offered.push(`Basic realm="${REALM}"`);
+    const reply = errorReply(status, message, { "www-authenticate": offered });
+    return faults.has("dig-no-error-body") ? { status, headers: { "www-authenticate": offered } } : reply;
+  };
+
+  return async (request) => {
+    if (request.path !== path) return undefined;
+    if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"]);
+    const verdict = await judge(settings, {
+      method: request.method,
+      target: request.target,
+      authorization: header(request, "authorization"),
+      body: request.body,
+    });
+    switch (verdict.kind) {
+      case "missing":
+        return challenge(faults.has("dig-challenge-403") ? 403 : 401, "authentication required: use Digest");
+      case "malformed":
+        return context.variant === "alternative" && !verdict.uriMismatch
+          ? challenge(401, verdict.message)
+          : errorReply(400, verdict.message);
+      case "refused":
+        return challenge(401, verdict.message, verdict.stale);
+      case "granted": {
+        pendingNonce = undefined;
+        const body = `<protected><user>${escapeXml(verdict.username)}</user><message>access granted</message></protected>`;
+        const headers: Record<string, string> = faults.has("dig-no-authentication-info")
+          ? {}
+          : { "authentication-info": formatParams(verdict.authenticationInfo) };
+        return faults.has("dig-plain-text-resource")
+          ? { status: 200, headers: { "content-type": "text/plain;charset=UTF-8", ...headers }, body: "access granted" }
+          : xmlReply(200, body, "application/xml;charset=UTF-8", headers);
+      }
+    }
+  };
+}
+
+function guardSettings(context: ReferenceContext): GuardSettings {
+  const alternative = context.variant === "alternative";
+  const users = demoUsers(REALM);
+  if (context.digestUsersFile !== undefined) {
+    const parsed = parseHtdigest(readFileSync(context.digestUsersFile, "utf8"), REALM, users);
+    if (!parsed.ok) throw new Error(`${context.digestUsersFile}: ${parsed.error}`);
+  }
+  return {
+    realm: REALM,
+    opaque: alternative ? undefined : randomBytes(16).toString("base64url"),
+    qops: alternative ? ["auth"] : ["auth", "auth-int"],
+    hashes: alternative ? ["MD5"] : ["SHA-256", "MD5"],
+    users,
+    nonces: new NonceStore(rulesFor(context.noncePolicy ?? REFERENCE_DEFAULTS.digest.noncePolicy)),
+    faults: context.faults,
+  };
 }

@@ -54,7 +54,11 @@ export interface ContactListLinks {
  * `atomPrefixed` puts the Atom namespace on a prefix (`atom:link`, contacts unqualified);
  * otherwise it is the default namespace of the whole document. The spec allows both.
  */
-export function contactListDocument(contacts: readonly string[], links: ContactListLinks, atomPrefixed: boolean): string {
+export function contactListDocument(
+  contacts: readonly string[],
+  links: ContactListLinks,
+  atomPrefixed: boolean,
+): string {
   const link = atomPrefixed ? "atom:link" : "link";
   const lines = [`<contacts ${atomPrefixed ? "xmlns:atom" : "xmlns"}="${ATOM_NS}">`];
   if (links.self !== undefined) lines.push(`  <${link} rel="self" href="${escapeXml(links.self)}"/>`);
@@ -99,9 +103,13 @@ export function contactsOfList(text: string): Parsed<string[]> {
  * Writes an element back as XML. The outermost element always declares its default
  * namespace (`xmlns=""` for none), so the text keeps its meaning wherever it is embedded.
  */
-export function serializeElement(element: XmlElement, parentNs: string | undefined | null = null): string {
+export function serializeElement(element: XmlElement): string {
+  return serializeWithin(element, { ns: null });
+}
+
+function serializeWithin(element: XmlElement, parent: { ns: string | undefined | null }): string {
   const declarations: string[] = [];
-  if (element.ns !== parentNs) declarations.push(` xmlns="${escapeXml(element.ns ?? "")}"`);
+  if (element.ns !== parent.ns) declarations.push(` xmlns="${escapeXml(element.ns ?? "")}"`);
   const prefixes = new Map<string, string>();
   const attributes = element.attributes.map(({ ns, local, value }) => {
     if (ns === undefined) return ` ${local}="${escapeXml(value)}"`;
@@ -115,7 +123,7 @@ export function serializeElement(element: XmlElement, parentNs: string | undefin
     return ` ${prefix}:${local}="${escapeXml(value)}"`;
   });
   const inner = element.children.length
-    ? element.children.map((child) => serializeElement(child, element.ns)).join("")
+    ? element.children.map((child) => serializeWithin(child, element)).join("")
     : escapeXml(element.text);
   return `<${element.local}${declarations.join("")}${attributes.join("")}>${inner}</${element.local}>`;
 }

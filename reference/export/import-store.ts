@@ -28,7 +28,10 @@ export class ContactStore {
 
 export type FetchOutcome = { ok: true; contacts: string[] } | { ok: false; status: 502 | 504; message: string };
 
-export type Fetcher = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
+export type Fetcher = (
+  url: string,
+  init: { signal: AbortSignal; headers: Record<string, string> },
+) => Promise<Response>;
 
 /**
  * GETs `<contactsUrl>/user/<user>/contacts`. The base URL is the messaging server's own

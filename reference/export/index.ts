@@ -1,10 +1,229 @@
+/**
+ * The export servers: the contacts server serves a user's contact list with an export
+ * link; the messaging server, when that link is POSTed, fetches the list itself and
+ * answers 303 to where it holds the copy.
+ *
+ * contacts server:  GET  /user/<user>/contacts              the list (seeded from the fixture)
+ * messaging server: POST /user/<user>/import;t=<token>      export: fetch, store, 303 → /user/<user>
+ *                   GET  /user/<user>                       what it holds for the user
+ *                   POST /user/<user>/contacts              fallback upload: body = a contact list document
+ *
+ * The two servers share nothing but the token key (see token.ts); they may run in
+ * separate processes given the same `SXD_TOKEN_KEY`.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { mediaTypeMatches, parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
 import type { ReferenceContext } from "../context.ts";
-import type { Route } from "../http/reply.ts";
+import { errorReply, HttpError, methodNotAllowed, type Reply, type Route, type ServerRequest } from "../http/reply.ts";
+import {
+  type ContactsFixture,
+  contactElement,
+  contactFeedDocument,
+  contactListDocument,
+  contactsOfList,
+  parseFixture,
+  USER_NAME,
+} from "./contact-list.ts";
+import type { exportFaults } from "./faults.ts";
+import { ContactStore, fetchContacts } from "./import-store.ts";
+import { mintToken, TOKEN_LIFETIME_SECONDS, type TokenCheck, verifyToken } from "./token.ts";
 
-export function contactsRoutes(_context: ReferenceContext): Route {
-  return async () => undefined;
+type ExportFault = keyof typeof exportFaults;
+
+export const DEFAULT_CONTACTS_FILE = fileURLToPath(new URL("./contacts.json", import.meta.url));
+export const DEFAULT_BACKEND_TIMEOUT_MS = 3000;
+export const EXPORT_REL = {
+  standard: "https://sxd.example/rel/export-to-messaging",
+  alternative: "urn:sxd:rel:copy-contacts-to-messaging",
+};
+
+/**
+ * One key per process unless configured: servers started in the same process (the bundled
+ * reference, the suite's outage server) accept each other's tokens without any setting.
+ */
+const processTokenKey = process.env.SXD_TOKEN_KEY || randomBytes(32).toString("base64url");
+
+export function tokenKeyOf(context: ReferenceContext): string {
+  return context.tokenKey ?? processTokenKey;
 }
 
-export function messagingRoutes(_context: ReferenceContext): Route {
-  return async () => undefined;
+export function loadContactsFixture(file = DEFAULT_CONTACTS_FILE): ContactsFixture {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(`cannot read the contacts fixture ${file}: ${(error as Error).message}`);
+  }
+  const parsed = parseFixture(text, file);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.value;
+}
+
+export function contactsRoutes(context: ReferenceContext): Route {
+  const fixture = loadContactsFixture(context.contactsFile);
+  const has = (fault: ExportFault) => context.faults.has(fault);
+  return async (request) => {
+    const match = /^\/user\/([^/;]+)\/contacts$/.exec(request.path);
+    if (!match) return undefined;
+    if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"]);
+    const user = userOf(match[1]);
+    const contacts = fixture[user];
+    if (!contacts) throw new HttpError(404, `no contacts are kept for user ${user}`);
+    const standard = context.variant === "standard";
+    const encoded = encodeURIComponent(user);
+    const expiresAt = nowSeconds() + TOKEN_LIFETIME_SECONDS;
+    const token = mintToken(tokenKeyOf(context), user, expiresAt, context.variant);
+    const self = `${context.urls.contacts}/user/${encoded}/contacts`;
+    const body = contactListDocument(
+      contacts.map(contactElement),
+      {
+        self: has("exp-no-self-link") ? undefined : has("exp-relative-self") ? `/user/${encoded}/contacts` : self,
+        export: {
+          rel: EXPORT_REL[context.variant],
+          href: `${context.urls.messaging}/user/${encoded}/import${has("exp-link-query-token") ? "?" : ";"}t=${token}`,
+          title: has("exp-link-no-title")
+            ? undefined
+            : standard
+              ? "Export these contacts to the messaging server"
+              : "Copy my address book to messaging",
+        },
+      },
+      standard,
+    );
+    const type = has("exp-list-wrong-type") ? "text/plain;charset=UTF-8" : XML_TYPE;
+    return { status: 200, headers: { "content-type": type, "cache-control": "no-store" }, body };
+  };
+}
+
+export function messagingRoutes(context: ReferenceContext): Route {
+  const store = new ContactStore();
+  const has = (fault: ExportFault) => context.faults.has(fault);
+  const resultUrl = (user: string) => `${context.urls.messaging}/user/${encodeURIComponent(user)}`;
+
+  const listing = (user: string): Reply => {
+    const held = store.get(user);
+    if (!held) throw new HttpError(404, `nothing has been exported to user ${user} here yet`);
+    return context.variant === "standard"
+      ? {
+          status: 200,
+          headers: { "content-type": XML_TYPE },
+          body: contactListDocument(held, { self: resultUrl(user) }, true),
+        }
+      : {
+          status: 200,
+          headers: { "content-type": "application/atom+xml;type=feed;charset=UTF-8" },
+          body: contactFeedDocument(held, resultUrl(user), user),
+        };
+  };
+
+  const seeOther = (user: string): Reply => {
+    const location = has("exp-wrong-location")
+      ? `${context.urls.contacts}/user/${encodeURIComponent(user)}/contacts`
+      : resultUrl(user);
+    const reply = listing(user);
+    return { ...reply, status: has("exp-302-not-303") ? 302 : 303, headers: { ...reply.headers, location } };
+  };
+
+  const exportContacts = async (request: ServerRequest, user: string, params: string): Promise<Reply> => {
+    if (request.method !== "POST") throw methodNotAllowed(["POST"]);
+    if (has("exp-body-required") && (await request.body()).length === 0) {
+      throw new HttpError(400, "send the contacts in the request body");
+    }
+    const token = tokenOf(params) ?? (has("exp-link-query-token") ? queryToken(request.target) : undefined);
+    const check = verifyToken(tokenKeyOf(context), user, token, nowSeconds(), context.variant);
+    if (!check.ok && !has("exp-token-not-checked")) {
+      throw new HttpError(context.variant === "standard" ? 403 : 404, refusal(check));
+    }
+    if (!has("exp-contacts-not-fetched")) {
+      const fetched = await fetchContacts(context.urls.contacts, user, {
+        timeoutMs: context.backendTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS,
+      });
+      if (!fetched.ok) {
+        if (has("exp-outage-no-error-body")) return { status: fetched.status };
+        if (!has("exp-outage-303")) return errorReply(fetched.status, fetched.message);
+      } else if (has("exp-duplicate-on-repeat")) {
+        store.append(user, fetched.contacts);
+      } else {
+        store.replace(user, fetched.contacts);
+      }
+    }
+    if (!store.get(user)) store.replace(user, []);
+    return seeOther(user);
+  };
+
+  const upload = async (request: ServerRequest, user: string): Promise<Reply> => {
+    if (request.method !== "POST") throw methodNotAllowed(["POST"]);
+    const type = parseMediaType(request.headers["content-type"]);
+    if (!type || !(mediaTypeMatches(request.headers["content-type"], "application/xml") || type.subtype === "xml")) {
+      throw new HttpError(415, "upload a contact list as application/xml");
+    }
+    const contacts = contactsOfList((await request.body()).toString("utf8"));
+    if (!contacts.ok) throw new HttpError(400, `the upload is not a contact list: ${contacts.error}`);
+    if (!has("exp-upload-ignored")) store.replace(user, contacts.value);
+    else if (!store.get(user)) store.replace(user, []);
+    return context.variant === "standard" ? seeOther(user) : { status: 204 };
+  };
+
+  return async (request) => {
+    const match = /^\/user\/([^/;]+)(?:\/(import|contacts)((?:;[^/]*)?))?$/.exec(request.path);
+    if (!match) return undefined;
+    const [, segment, action, params] = match;
+    const user = userOf(segment);
+    if (action === "import") return exportContacts(request, user, params);
+    if (action === "contacts" && params === "") return upload(request, user);
+    if (action === undefined) {
+      if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"]);
+      return listing(user);
+    }
+    return undefined;
+  };
+}
+
+function userOf(segment: string): string {
+  let user: string;
+  try {
+    user = decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(404, "the user name in the path is not valid percent-encoding");
+  }
+  if (!USER_NAME.test(user)) throw new HttpError(404, `no such user: ${user}`);
+  return user;
+}
+
+/** The `t` parameter of `;t=<token>;…` path parameters. */
+function tokenOf(params: string): string | undefined {
+  for (const param of params.split(";")) {
+    if (param.startsWith("t=")) return safeDecode(param.slice(2));
+  }
+  return undefined;
+}
+
+function queryToken(target: string): string | undefined {
+  const at = target.indexOf("?");
+  return at < 0 ? undefined : (new URLSearchParams(target.slice(at + 1)).get("t") ?? undefined);
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function refusal(check: TokenCheck & { ok: false }): string {
+  switch (check.reason) {
+    case "missing":
+      return "the export link carries no token (;t=); fetch the contact list again for a fresh link";
+    case "expired":
+      return "the export link has expired; fetch the contact list again for a fresh link";
+    default:
+      return "the export link's token is not valid for this user";
+  }
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
 }

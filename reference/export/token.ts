@@ -55,7 +55,9 @@ export function verifyToken(
 
 function parseToken(token: string, format: TokenFormat): { expiresAt: number; nonce?: string } | undefined {
   const match =
-    format === "standard" ? /^([0-9a-z]{1,12})\.[A-Za-z0-9_-]+$/.exec(token) : /^([0-9a-f]{16})-(\d{1,15})-[0-9a-f]+$/.exec(token);
+    format === "standard"
+      ? /^([0-9a-z]{1,12})\.[A-Za-z0-9_-]+$/.exec(token)
+      : /^([0-9a-f]{16})-(\d{1,15})-[0-9a-f]+$/.exec(token);
   if (!match) return undefined;
   return format === "standard"
     ? { expiresAt: Number.parseInt(match[1], 36) }

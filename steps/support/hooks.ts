@@ -1,12 +1,11 @@
 import { After, setDefaultTimeout } from "@cucumber/cucumber";
+import { EXCHANGES_MEDIA_TYPE } from "../../cli/outcomes.ts";
 import { formatExchange } from "./http.ts";
 import type { SxdWorld } from "./world.ts";
 
 /** The CLI sets this from --timeout; a step may make a few requests, each with that budget. */
 const requestTimeout = Number(process.env.SXD_REQUEST_TIMEOUT_MS ?? 10000);
 setDefaultTimeout(requestTimeout * 4 + 1000);
-
-export const EXCHANGES_MEDIA_TYPE = "application/vnd.sxd.exchanges+json";
 
 After(async function (this: SxdWorld) {
   for (const task of this.cleanups) {

@@ -21,6 +21,8 @@ export interface Exchange {
   response?: RecordedResponse;
   /** Set when no reply came: refused, reset, timed out. */
   error?: string;
+  /** ISO time the request was sent. */
+  startedAt: string;
   durationMs: number;
 }
 
@@ -50,6 +52,7 @@ export class HttpClient {
       url,
       requestHeaders: options.headers ?? {},
       requestBody: options.body,
+      startedAt: new Date().toISOString(),
       durationMs: 0,
     };
     this.exchanges.push(exchange);
@@ -114,6 +117,21 @@ export function describeTransportError(error: unknown, timeoutMs: number): strin
 export function headerOf(exchange: Answered, name: string): string | undefined {
   const values = exchange.response.headers[name.toLowerCase()];
   return values === undefined ? undefined : values.join(", ");
+}
+
+/** The request as a curl command line a person can paste into a shell to replay it. */
+export function curlCommand(exchange: Pick<Exchange, "method" | "url" | "requestHeaders" | "requestBody">): string {
+  const parts = ["curl", "-i"];
+  if (exchange.method !== "GET") parts.push("-X", exchange.method);
+  parts.push(shellQuote(exchange.url));
+  for (const [name, value] of Object.entries(exchange.requestHeaders))
+    parts.push("-H", shellQuote(`${name}: ${value}`));
+  if (exchange.requestBody !== undefined) parts.push("--data-binary", shellQuote(exchange.requestBody));
+  return parts.join(" ");
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A human-readable transcript of one exchange, for reports and failure messages. */

@@ -3,6 +3,7 @@
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
 import { type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
+import { NOT_RUN_MEDIA_TYPE } from "../../cli/outcomes.ts";
 import type { TargetDescription } from "../../cli/target.ts";
 import { type Answered, HttpClient } from "./http.ts";
 
@@ -10,6 +11,11 @@ export interface SuiteParameters {
   target: TargetDescription;
   /** Per HTTP request. */
   timeoutMs: number;
+  /**
+   * A messaging server whose configured contacts server is down (EXP-8). The CLI starts one
+   * beside the bundled reference; for an external target it is absent and EXP-8 is not run.
+   */
+  outageMessagingUrl?: string;
 }
 
 export class SxdWorld extends World<SuiteParameters> {
@@ -30,6 +36,15 @@ export class SxdWorld extends World<SuiteParameters> {
     const last = this.http.last;
     if (!last) throw new Error("no reply recorded yet in this scenario");
     return last;
+  }
+
+  /**
+   * Marks the scenario as not run and says why (the target does not take an optional row,
+   * or the description lacks what the row needs). Return its value from the step.
+   */
+  notRun(reason: string): "skipped" {
+    this.attach(reason, NOT_RUN_MEDIA_TYPE);
+    return "skipped";
   }
 
   /** Runs after the scenario, passed or failed, newest first. */

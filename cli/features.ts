@@ -1,0 +1,62 @@
+/**
+ * The scenarios of the suite as data: name, place, tags, rows and level. Read straight from
+ * the feature files with cucumber's own Gherkin parser, so it sees what a run would see.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { generateMessages } from "@cucumber/gherkin";
+import { IdGenerator, SourceMediaType } from "@cucumber/messages";
+import { LEVEL_TAGS, type Level, ROW_TAG } from "./rows.ts";
+
+export interface ScenarioInfo {
+  name: string;
+  /** `features/snapshots/chain.feature:12` (for an outline, the Examples row). */
+  location: string;
+  tags: string[];
+  rows: string[];
+  levels: Level[];
+}
+
+export function featureFiles(root: string): string[] {
+  const dir = join(root, "features");
+  return readdirSync(dir, { recursive: true, withFileTypes: false })
+    .map(String)
+    .filter((f) => f.endsWith(".feature"))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+export function loadScenarios(root: string): ScenarioInfo[] {
+  const scenarios: ScenarioInfo[] = [];
+  for (const file of featureFiles(root)) {
+    const uri = relative(root, file);
+    const envelopes = generateMessages(readFileSync(file, "utf8"), uri, SourceMediaType.TEXT_X_CUCUMBER_GHERKIN_PLAIN, {
+      includeGherkinDocument: true,
+      includePickles: true,
+      newId: IdGenerator.incrementing(),
+    });
+    const lines = new Map<string, number>();
+    for (const envelope of envelopes) {
+      if (envelope.parseError) throw new Error(`${uri}: ${envelope.parseError.message}`);
+      if (envelope.gherkinDocument) collectLines(envelope.gherkinDocument, lines);
+      if (!envelope.pickle) continue;
+      const tags = envelope.pickle.tags.map((t) => t.name);
+      scenarios.push({
+        name: envelope.pickle.name,
+        location: `${uri}:${lines.get(envelope.pickle.astNodeIds.at(-1) ?? "") ?? 0}`,
+        tags,
+        rows: tags.flatMap((t) => ROW_TAG.exec(t)?.[1] ?? []),
+        levels: tags.flatMap((t) => LEVEL_TAGS[t] ?? []),
+      });
+    }
+  }
+  return scenarios;
+}
+
+/** Maps every AST node id to its line, for scenario and Examples-row locations. */
+export function collectLines(node: unknown, lines: Map<string, number>): void {
+  if (node === null || typeof node !== "object") return;
+  const record = node as { id?: unknown; location?: { line?: number } };
+  if (typeof record.id === "string" && record.location?.line) lines.set(record.id, record.location.line);
+  for (const value of Object.values(node)) collectLines(value, lines);
+}

@@ -1,0 +1,33 @@
+Feature: Following the export link makes the messaging server fetch the contacts itself
+  The client only triggers the export: it sends POST with no body to the export link. The
+  messaging server then fetches the contacts from the contacts server by itself and answers
+  303 See Other with the export result, {messaging_url}/user/<user>, in Location. The
+  client carries no duty of concurrency control or atomicity: sending the link again, or
+  several times at once, still leaves one consistent copy of the contacts.
+
+  Background:
+    Given the target has a contacts server and a messaging server
+    And the client has read the export link from the user's contact list
+
+  @EXP-4 @must
+  Scenario: A POST to the export link is answered 303 See Other to the user's export result
+    When the client sends POST with no body to the export link
+    Then the reply is 303
+    And the reply's Location is the user's export result on the messaging server
+    And the reply's Content-Type is "application/xml;charset=UTF-8"
+
+  @EXP-5 @must
+  Scenario: The client triggers the export without sending any contact data
+    When the client sends POST with no body to the export link
+    Then the export is accepted without any contact data from the client
+
+  @EXP-5 @should
+  Scenario: Afterwards the export result shows every contact the contacts server served
+    When the client sends POST with no body to the export link
+    Then the reply is 303
+    And the messaging server's export result lists every contact of the list
+
+  @EXP-7 @should
+  Scenario: Repeated and concurrent POSTs of the link leave one copy of each contact
+    When the client sends POST to the export link twice in a row, then 3 times at once
+    Then the messaging server's export result lists each contact of the list exactly once

@@ -1,0 +1,16 @@
+Feature: Fallback: the client carries the contacts over itself
+  Where the servers cannot coordinate, the client downloads all contacts from the contacts
+  server's /user/<user>/contacts and sends them to the messaging server itself. The spec does
+  not show the upload's path and payload: the target description names the method and path,
+  and the suite sends the contact list exactly as the contacts server served it.
+
+  Background:
+    Given the target has a contacts server and a messaging server
+    And the target takes contact uploads
+
+  @EXP-9 @may
+  Scenario: Contacts downloaded by the client and uploaded to the messaging server arrive there
+    Given the client has read the user's contact list
+    When the client uploads the contact list to the messaging server itself
+    Then the upload is accepted
+    And the messaging server's export result lists every contact of the list

@@ -1,0 +1,176 @@
+/**
+ * The pure core of the reference's digest protection: builds challenges and judges an
+ * Authorization header (RFC 7616). No sockets; the route in index.ts turns verdicts into
+ * replies. Faults, when switched on, lapse one check each.
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { type Directive, formatParams, parseCredentials } from "../../lib/auth-params.ts";
+import {
+  type Algorithm,
+  type HashName,
+  hashOf,
+  parseAlgorithm,
+  type Qop,
+  type ResponseInput,
+  responseDigest,
+  rspauthDigest,
+} from "../../lib/digest.ts";
+import type { FaultName } from "../faults.ts";
+import type { NonceStore } from "./nonces.ts";
+import type { UserStore } from "./users.ts";
+
+export interface GuardSettings {
+  realm: string;
+  /** Sent with every challenge and expected back unchanged; absent: no opaque. */
+  opaque?: string;
+  qops: readonly Qop[];
+  /** Offered in this order, one challenge each. */
+  hashes: readonly HashName[];
+  users: UserStore;
+  nonces: NonceStore;
+  faults: ReadonlySet<FaultName>;
+}
+
+export interface Attempt {
+  method: string;
+  /** The request-target as sent, which the uri directive must repeat. */
+  target: string;
+  authorization?: string;
+  body(): Promise<Buffer>;
+}
+
+export type Verdict =
+  | { kind: "missing" }
+  /** The header cannot be parsed or breaks the rules: a 400 (or 401) without access. */
+  | { kind: "malformed"; message: string; uriMismatch: boolean }
+  /** Well-formed but not good enough: a 401 with a fresh challenge. */
+  | { kind: "refused"; message: string; stale: boolean }
+  | { kind: "granted"; username: string; authenticationInfo: Directive[] };
+
+const REQUIRED = ["username", "realm", "nonce", "uri", "response"] as const;
+const WITH_QOP = ["qop", "nc", "cnonce"] as const;
+/** Compared against for an unknown user, so that case costs what a wrong password costs. */
+const NOBODY_HA1 = randomBytes(32).toString("hex");
+
+/** One WWW-Authenticate value per offered hash, strongest first. */
+export function challenges(settings: GuardSettings, nonce: string, stale: boolean): string[] {
+  return settings.hashes.map((hash) => {
+    const directives: Directive[] = [
+      { name: "realm", value: settings.realm, quoted: true },
+      { name: "qop", value: settings.qops.join(", "), quoted: true },
+      { name: "algorithm", value: hash, quoted: false },
+      { name: "nonce", value: nonce, quoted: true },
+    ];
+    if (settings.opaque !== undefined) directives.push({ name: "opaque", value: settings.opaque, quoted: true });
+    if (stale) directives.push({ name: "stale", value: "true", quoted: false });
+    return `Digest ${formatParams(directives)}`;
+  });
+}
+
+export async function judge(settings: GuardSettings, attempt: Attempt): Promise<Verdict> {
+  const { faults } = settings;
+  if (attempt.authorization === undefined || !/^\s*digest(\s|$)/i.test(attempt.authorization)) return { kind: "missing" };
+  const parsed = parseCredentials(attempt.authorization);
+  if (!parsed.ok) return malformed(`the Authorization header cannot be parsed: ${parsed.error}`);
+  const given = parsed.value.params;
+  // Without qop (RFC 2069) only a server that offers none may accept: otherwise it is a downgrade.
+  const required = given.has("qop") || settings.qops.length > 0 ? [...REQUIRED, ...WITH_QOP] : REQUIRED;
+  const absent = required.filter((name) => !given.has(name));
+  if (absent.length > 0) return malformed(`the credentials lack ${absent.join(", ")}`);
+  const field = (name: string) => given.get(name) ?? "";
+
+  const algorithm = parseAlgorithm(given.get("algorithm"));
+  if (!algorithm || !settings.hashes.includes(hashOf(algorithm))) {
+    return malformed(`algorithm ${given.get("algorithm")} is not offered here`);
+  }
+  const qop = given.get("qop") as Qop | undefined;
+  if (qop !== undefined && !settings.qops.includes(qop)) {
+    if (faults.has("dig-unknown-qop-crash")) throw new Error(`no handler for qop ${qop}`);
+    return malformed(`qop ${qop} is not offered here (offered: ${settings.qops.join(", ")})`);
+  }
+  if (qop !== undefined && !/^[0-9a-fA-F]{8}$/.test(field("nc"))) {
+    return malformed("nc must be eight hexadecimal digits");
+  }
+  if (field("uri") !== attempt.target && !faults.has("dig-no-uri-check")) {
+    return { kind: "malformed", message: "uri does not name the request target", uriMismatch: true };
+  }
+  if (field("realm") !== settings.realm) return refused(`realm must be "${settings.realm}"`);
+  if (settings.opaque !== undefined && given.get("opaque") !== settings.opaque) {
+    return refused("opaque must be returned unchanged");
+  }
+  if (settings.nonces.origin(field("nonce")) === "unknown") return refused("this nonce was not issued here");
+
+  const ha1 = settings.users.get(field("username"))?.[hashOf(algorithm)];
+  if (ha1 === undefined && faults.has("dig-unknown-user-allowed")) return grant(settings, algorithm, given, NOBODY_HA1);
+  const input: ResponseInput = {
+    algorithm,
+    ha1: ha1 ?? NOBODY_HA1,
+    nonce: field("nonce"),
+    method: attempt.method,
+    uri: field("uri"),
+    qop,
+    nc: given.get("nc")?.toLowerCase(),
+    cnonce: given.get("cnonce"),
+    body: qop === "auth-int" ? await attempt.body() : undefined,
+  };
+  const unchecked = faults.has("dig-any-secret") || (qop === "auth-int" && faults.has("dig-auth-int-unchecked"));
+  if (!unchecked && (ha1 === undefined || !sameDigest(responseDigest(input), field("response")))) {
+    return refused("the response does not match: wrong user name or secret");
+  }
+  if (!faults.has("dig-replay-allowed")) {
+    const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
+    if (use === "stale") return refused("this nonce is used up or expired", !faults.has("dig-no-stale"));
+  }
+  return grant(settings, algorithm, given, input.ha1, input);
+}
+
+function grant(
+  settings: GuardSettings,
+  algorithm: Algorithm,
+  given: ReadonlyMap<string, string>,
+  ha1: string,
+  input?: ResponseInput,
+): Verdict {
+  const computed: ResponseInput = input ?? {
+    algorithm,
+    ha1,
+    nonce: given.get("nonce") ?? "",
+    method: "",
+    uri: given.get("uri") ?? "",
+    qop: given.get("qop") as Qop | undefined,
+    nc: given.get("nc"),
+    cnonce: given.get("cnonce"),
+  };
+  // The classic slip: rspauth computed like the request's response, with the method in A2.
+  const rspauth = settings.faults.has("dig-wrong-rspauth") ? responseDigest(computed) : rspauthDigest(computed);
+  return {
+    kind: "granted",
+    username: given.get("username") ?? "",
+    authenticationInfo: [
+      { name: "rspauth", value: rspauth, quoted: true },
+      ...(computed.qop === undefined
+        ? []
+        : [
+            { name: "qop", value: computed.qop, quoted: false },
+            { name: "cnonce", value: computed.cnonce ?? "", quoted: true },
+            { name: "nc", value: computed.nc ?? "", quoted: false },
+          ]),
+      { name: "nextnonce", value: settings.nonces.issue(), quoted: true },
+    ],
+  };
+}
+
+/** Constant time in the digest's content: a mismatch at the first digit costs what one at the last does. */
+function sameDigest(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given.toLowerCase());
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function malformed(message: string): Verdict {
+  return { kind: "malformed", message, uriMismatch: false };
+}
+
+function refused(message: string, stale = false): Verdict {
+  return { kind: "refused", message, stale };
+}

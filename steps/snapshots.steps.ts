@@ -1,0 +1,308 @@
+/**
+ * Steps for snapshots on update: a resource, its versions, the snapshots that keep them and
+ * the links between them. Every scenario works on a resource of its own (see support/snapshots.ts).
+ */
+import { type DataTable, Given, Then, When } from "@cucumber/cucumber";
+import { parseHttpDate } from "../lib/http-date.ts";
+import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
+import { type EntryView, linksByRel, sameUri } from "./support/atom.ts";
+import { expectThat, fail } from "./support/expect.ts";
+import { type Answered, headerOf } from "./support/http.ts";
+import {
+  BAD_BODIES,
+  createScratch,
+  earlierDate,
+  entryBody,
+  entryIn,
+  fetchEntry,
+  readCurrent,
+  resourceOf,
+  type ScratchResource,
+  secondBefore,
+  snapshotUrl,
+  updateScratch,
+  versionNumbered,
+} from "./support/snapshots.ts";
+import type { SxdWorld } from "./support/world.ts";
+
+Given("a fresh entry resource", async function (this: SxdWorld) {
+  const { reply } = await createScratch(this);
+  const status = reply.response.status;
+  expectThat(
+    status >= 200 && status < 300,
+    "a 2xx reply to PUT with If-None-Match: * (creating this scenario's resource)",
+    `status ${status}`,
+    reply,
+  );
+});
+
+Given("the resource has been updated {int} time(s)", async function (this: SxdWorld, times: number) {
+  for (let i = 0; i < times; i++) await updateScratch(this, resourceOf(this));
+});
+
+Given("I have read the resource", async function (this: SxdWorld) {
+  const resource = resourceOf(this);
+  const reply = await readCurrent(this, resource);
+  expectThat(reply.response.status === 200, "200 for the current resource", `status ${reply.response.status}`, reply);
+  resource.remembered = resource.lastRead;
+});
+
+When("I GET the resource", async function (this: SxdWorld) {
+  await readCurrent(this, resourceOf(this));
+});
+
+When("I GET snapshot s{int}", async function (this: SxdWorld, n: number) {
+  await this.http.send("GET", snapshotUrl(resourceOf(this), n));
+});
+
+When("I DELETE the resource", async function (this: SxdWorld) {
+  await this.http.send("DELETE", resourceOf(this).url);
+});
+
+When(
+  "I PUT the next version with If-Unmodified-Since set to the Last-Modified last read",
+  async function (this: SxdWorld) {
+    const resource = resourceOf(this);
+    const lastModified = resource.remembered?.lastModified;
+    if (!lastModified) fail("a Last-Modified on the resource, to send back as If-Unmodified-Since", "none", this.reply);
+    await putNextVersion(this, resource, { "if-unmodified-since": lastModified });
+  },
+);
+
+When("I PUT the next version with an If-Unmodified-Since from before the last update", async function (this: SxdWorld) {
+  const resource = resourceOf(this);
+  const held = resource.remembered?.lastModified;
+  const reply = await readCurrent(this, resource);
+  const now = resource.lastRead?.lastModified;
+  // By the server's own dates, one second before its current Last-Modified is older than the last change.
+  const before = now && secondBefore(now);
+  if (!held || !before) fail("a Last-Modified on the resource, before and after the update", "none", reply);
+  await putNextVersion(this, resource, { "if-unmodified-since": earlierDate(held, before) });
+});
+
+When(
+  "I PUT {string} with Content-Type {string} and {string}",
+  async function (this: SxdWorld, body: string, contentType: string, precondition: string) {
+    const resource = resourceOf(this);
+    const text = body === "the next version" ? undefined : BAD_BODIES[body];
+    if (body !== "the next version" && text === undefined) throw new Error(`no body named "${body}" in the suite`);
+    const headers: Record<string, string> = { "content-type": contentType };
+    if (precondition === "the validators last read") {
+      const { lastModified, etag } = resource.remembered ?? {};
+      if (lastModified) headers["if-unmodified-since"] = lastModified;
+      if (etag && !etag.startsWith("W/")) headers["if-match"] = etag;
+    } else if (precondition !== "no precondition") {
+      throw new Error(`no precondition named "${precondition}" in the suite`);
+    }
+    const version = versionNumbered(resource.versions.length + 1);
+    const reply = await this.http.send("PUT", resource.url, {
+      headers,
+      body: text?.replaceAll("{id}", resource.id) ?? entryBody(resource.id, version),
+    });
+    if (text === undefined && isSuccess(reply)) resource.versions.push(version);
+  },
+);
+
+When("I PUT an entry with If-None-Match: * to an unused address", async function (this: SxdWorld) {
+  await createScratch(this);
+});
+
+Then("the reply carries a Last-Modified HTTP date", function (this: SxdWorld) {
+  const value = headerOf(this.reply, "last-modified");
+  expectThat(
+    value !== undefined && parseHttpDate(value) !== undefined,
+    "a Last-Modified header with an HTTP date",
+    value === undefined ? "no Last-Modified" : `Last-Modified: ${value}`,
+    this.reply,
+  );
+});
+
+Then("the reply has no body", function (this: SxdWorld) {
+  const body = this.reply.response.body;
+  expectThat(body.length === 0, "no body", `a body of ${body.length} characters`, this.reply);
+});
+
+Then("the reply is an Atom entry with author name, title, id and content", function (this: SxdWorld) {
+  const entry = entryIn(this.reply);
+  const missing = Object.entries({
+    "author/name": entry.authorName,
+    title: entry.title,
+    id: entry.id,
+    content: entry.content,
+  })
+    .filter(([, value]) => value === undefined || value === "")
+    .map(([name]) => name);
+  expectThat(
+    missing.length === 0,
+    "an entry with author/name, title, id and content",
+    `no ${missing.join(", ")}`,
+    this.reply,
+  );
+});
+
+Then("the entry's {string} link is absolute and points to the resource", function (this: SxdWorld, rel: string) {
+  expectLink(this.reply, rel, resourceOf(this).url, "the resource");
+});
+
+Then(
+  "the entry's {string} link is absolute and points to snapshot s{int}",
+  function (this: SxdWorld, rel: string, n: number) {
+    expectLink(this.reply, rel, snapshotUrl(resourceOf(this), n), `snapshot s${n}`);
+  },
+);
+
+Then("the oldest snapshot's previous link is reported", function (this: SxdWorld) {
+  const previous = linksByRel(entryIn(this.reply), "previous");
+  this.log(
+    previous.length === 0
+      ? "The oldest snapshot carries no previous link (the spec leaves this open)."
+      : `The oldest snapshot carries a previous link to ${previous[0].href} (the spec leaves this open).`,
+  );
+});
+
+Then(
+  "snapshots s1 to s{int} hold the versions before each update, in order",
+  async function (this: SxdWorld, last: number) {
+    const resource = resourceOf(this);
+    for (let n = 1; n <= last; n++) {
+      const { reply, entry } = await fetchEntry(this, snapshotUrl(resource, n));
+      expectSameVersion(entry, resource, n, reply);
+    }
+  },
+);
+
+Then("there is no snapshot s{int}", async function (this: SxdWorld, n: number) {
+  const reply = await this.http.send("GET", snapshotUrl(resourceOf(this), n));
+  expectThat(!isSuccess(reply), `no snapshot s${n} (a status outside 2xx)`, `status ${reply.response.status}`, reply);
+});
+
+Then(
+  "following {string} links from the resource visits, link by link:",
+  async function (this: SxdWorld, rel: string, stops: DataTable) {
+    await walk(this, rel, resourceOf(this).url, stops.raw().flat());
+  },
+);
+
+Then(
+  "following {string} links from snapshot s{int} visits, link by link:",
+  async function (this: SxdWorld, rel: string, n: number, stops: DataTable) {
+    await walk(this, rel, snapshotUrl(resourceOf(this), n), stops.raw().flat());
+  },
+);
+
+Then("the resource and every snapshot carry the id the entry was created with", async function (this: SxdWorld) {
+  const resource = resourceOf(this);
+  for (const url of [resource.url, ...snapshotUrls(resource)]) {
+    const { reply, entry } = await fetchEntry(this, url);
+    expectThat(entry.id === resource.id, `the id ${resource.id} at ${url}`, `the id ${entry.id ?? "(none)"}`, reply);
+  }
+});
+
+Then("the resource serves the last version that was put", async function (this: SxdWorld) {
+  const resource = resourceOf(this);
+  const { reply, entry } = await fetchEntry(this, resource.url);
+  expectSameVersion(entry, resource, resource.versions.length, reply);
+});
+
+Then(
+  "nothing changed: the resource serves the last version that was put and has {int} snapshot(s)",
+  async function (this: SxdWorld, count: number) {
+    const resource = resourceOf(this);
+    const { reply, entry } = await fetchEntry(this, resource.url);
+    expectSameVersion(entry, resource, resource.versions.length, reply);
+    const extra = await this.http.send("GET", snapshotUrl(resource, count + 1));
+    expectThat(
+      !isSuccess(extra),
+      `no snapshot s${count + 1} made by the refused request`,
+      `status ${extra.response.status}`,
+      extra,
+    );
+  },
+);
+
+Then("each snapshot is a full entry of the version it keeps", async function (this: SxdWorld) {
+  const resource = resourceOf(this);
+  for (const [index, url] of snapshotUrls(resource).entries()) {
+    const { reply, entry } = await fetchEntry(this, url);
+    expectThat(Boolean(entry.id), "an entry with its id", "no id", reply);
+    expectSameVersion(entry, resource, index + 1, reply);
+  }
+});
+
+Then("neither the resource nor any of its snapshots is served any more", async function (this: SxdWorld) {
+  await expectGone(this, (status) => status < 200 || status > 299, "a status outside 2xx");
+});
+
+Then("the resource and each of its snapshots answer {statuses}", async function (this: SxdWorld, statuses: number[]) {
+  await expectGone(this, (status) => statuses.includes(status), `one of ${statuses.join(", ")}`);
+});
+
+async function putNextVersion(world: SxdWorld, resource: ScratchResource, headers: Record<string, string>) {
+  const version = versionNumbered(resource.versions.length + 1);
+  const reply = await world.http.send("PUT", resource.url, {
+    headers: { "content-type": ATOM_ENTRY_TYPE, ...headers },
+    body: entryBody(resource.id, version),
+  });
+  if (isSuccess(reply)) resource.versions.push(version);
+}
+
+function isSuccess(reply: Answered): boolean {
+  return reply.response.status >= 200 && reply.response.status < 300;
+}
+
+function snapshotUrls(resource: ScratchResource): string[] {
+  return resource.versions.slice(0, -1).map((_, i) => snapshotUrl(resource, i + 1));
+}
+
+function expectLink(reply: Answered, rel: string, target: string, name: string): void {
+  const links = linksByRel(entryIn(reply), rel);
+  if (links.length !== 1) fail(`one link rel="${rel}"`, `${links.length} of them`, reply);
+  const [link] = links;
+  expectThat(link.absolute, `an absolute href on the ${rel} link`, `href="${link.href}"`, reply);
+  expectThat(sameUri(link.url, target), `the ${rel} link to ${name} (${target})`, `href="${link.href}"`, reply);
+}
+
+function expectSameVersion(entry: EntryView, resource: ScratchResource, k: number, reply: Answered): void {
+  const want = resource.versions[k - 1];
+  const got = {
+    authorName: entry.authorName,
+    title: entry.title,
+    content: { text: entry.content?.text, type: entry.content?.type, lang: entry.content?.lang },
+  };
+  expectThat(
+    JSON.stringify(got) === JSON.stringify(want),
+    `version ${k} of the entry: ${JSON.stringify(want)}`,
+    JSON.stringify(got),
+    reply,
+  );
+}
+
+/** Follows one rel link by link; each stop is "s<n>" or "the resource". */
+async function walk(world: SxdWorld, rel: string, from: string, stops: string[]): Promise<void> {
+  const resource = resourceOf(world);
+  let here = await fetchEntry(world, from);
+  for (const stop of stops) {
+    const target = stop === "the resource" ? resource.url : snapshotUrl(resource, Number(stop.replace(/^s/, "")));
+    const links = linksByRel(here.entry, rel);
+    if (links.length !== 1 || !links[0].url)
+      fail(`one link rel="${rel}" leading to ${stop}`, `${links.length} of them`, here.reply);
+    const link = links[0];
+    expectThat(sameUri(link.url, target), `the ${rel} link to ${stop} (${target})`, `href="${link.href}"`, here.reply);
+    here = await fetchEntry(world, link.url as string);
+    const k = stop === "the resource" ? resource.versions.length : Number(stop.slice(1));
+    expectSameVersion(here.entry, resource, k, here.reply);
+  }
+}
+
+async function expectGone(world: SxdWorld, accepted: (status: number) => boolean, expected: string): Promise<void> {
+  const resource = resourceOf(world);
+  for (const url of [resource.url, ...snapshotUrls(resource)]) {
+    const reply = await world.http.send("GET", url);
+    expectThat(
+      accepted(reply.response.status),
+      `${expected} for ${url} after DELETE`,
+      `status ${reply.response.status}`,
+      reply,
+    );
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The suite's own Digest client (RFC 7616), pure: reads challenges, computes credentials
+ * for every algorithm and qop, checks the server's rspauth, and builds the deliberately
+ * wrong credentials the negative scenarios send. No mainstream client sends a correct
+ * auth-int digest, so this is the only client that can judge DIG-8.
+ *
+ *   const [challenge] = digestChallenges(headerOf(reply, "www-authenticate")).value;
+ *   const answer = answerChallenge(challenge, "SHA-256", { method: "GET", uri: "/protected" }, { username, password });
+ *   headers.authorization = authorizationOf(answer.directives);
+ */
+import { randomBytes } from "node:crypto";
+import { type Directive, formatParams, type Parsed, parseChallenges, parseParamList } from "../../lib/auth-params.ts";
+import {
+  type Algorithm,
+  formatNc,
+  hashA1,
+  hashOf,
+  parseAlgorithm,
+  type Qop,
+  type ResponseInput,
+  responseDigest,
+  rspauthDigest,
+} from "../../lib/digest.ts";
+
+export interface DigestChallenge {
+  /** Every directive as sent, names lower-cased. */
+  params: ReadonlyMap<string, string>;
+  qops: string[];
+  /** The algorithm as named in the challenge; absent means MD5. */
+  algorithm: string;
+  stale: boolean;
+}
+
+/** The Digest challenges among all those of the WWW-Authenticate fields. */
+export function digestChallenges(field: string | undefined): Parsed<DigestChallenge[]> {
+  if (field === undefined) return { ok: true, value: [] };
+  const parsed = parseChallenges(field);
+  if (!parsed.ok) return parsed;
+  return {
+    ok: true,
+    value: parsed.value
+      .filter((item) => item.scheme.toLowerCase() === "digest")
+      .map(({ params }) => ({
+        params,
+        qops: (params.get("qop") ?? "")
+          .split(",")
+          .map((qop) => qop.trim())
+          .filter((qop) => qop !== ""),
+        algorithm: params.get("algorithm") ?? "MD5",
+        stale: params.get("stale")?.toLowerCase() === "true",
+      })),
+  };
+}
+
+/** The suite's order of preference: the strongest hash first. */
+const PREFERENCE: readonly Algorithm[] = ["SHA-256", "SHA-256-sess", "MD5", "MD5-sess"];
+
+/** The challenge the suite answers: the named algorithm, or the strongest one offered. */
+export function chooseChallenge(
+  challenges: readonly DigestChallenge[],
+  wanted?: Algorithm,
+): { challenge: DigestChallenge; algorithm: Algorithm } | undefined {
+  for (const algorithm of wanted ? [wanted] : PREFERENCE) {
+    const challenge = challenges.find((c) => parseAlgorithm(c.algorithm) === algorithm);
+    if (challenge) return { challenge, algorithm };
+  }
+  return undefined;
+}
+
+/** auth where offered, else auth-int; undefined for a challenge without qop (RFC 2069). */
+export function chooseQop(challenge: DigestChallenge): Qop | undefined {
+  if (challenge.qops.includes("auth")) return "auth";
+  if (challenge.qops.includes("auth-int")) return "auth-int";
+  return undefined;
+}
+
+export interface DigestRequest {
+  method: string;
+  /** The request-target, which the uri directive repeats. */
+  uri: string;
+  body?: string;
+}
+
+export interface AnswerOptions {
+  username: string;
+  password: string;
+  /** Default: chooseQop; null forces the RFC 2069 form. */
+  qop?: Qop | null;
+  nc?: number;
+  cnonce?: string;
+}
+
+export interface DigestAnswer {
+  directives: Directive[];
+  /** What the response was computed from: rspauth is checked against it. */
+  input: ResponseInput;
+}
+
+export function answerChallenge(
+  challenge: DigestChallenge,
+  algorithm: Algorithm,
+  request: DigestRequest,
+  options: AnswerOptions,
+): DigestAnswer {
+  const realm = challenge.params.get("realm") ?? "";
+  const qop = options.qop === null ? undefined : (options.qop ?? chooseQop(challenge));
+  const input: ResponseInput = {
+    algorithm,
+    ha1: hashA1(hashOf(algorithm), options.username, realm, options.password),
+    nonce: challenge.params.get("nonce") ?? "",
+    method: request.method,
+    uri: request.uri,
+    qop,
+    nc: qop ? formatNc(options.nc ?? 1) : undefined,
+    cnonce: qop ? (options.cnonce ?? randomBytes(12).toString("hex")) : undefined,
+    body: request.body,
+  };
+  const directives: Directive[] = [
+    { name: "username", value: options.username, quoted: true },
+    { name: "realm", value: realm, quoted: true },
+    { name: "nonce", value: input.nonce, quoted: true },
+    { name: "uri", value: request.uri, quoted: true },
+    { name: "algorithm", value: algorithm, quoted: false },
+    { name: "response", value: responseDigest(input), quoted: true },
+  ];
+  if (qop) {
+    directives.push(
+      { name: "qop", value: qop, quoted: false },
+      { name: "nc", value: input.nc ?? "", quoted: false },
+      { name: "cnonce", value: input.cnonce ?? "", quoted: true },
+    );
+  }
+  const opaque = challenge.params.get("opaque");
+  if (opaque !== undefined) directives.push({ name: "opaque", value: opaque, quoted: true });
+  return { directives, input };
+}
+
+export function authorizationOf(directives: readonly Directive[]): string {
+  return `Digest ${formatParams(directives)}`;
+}
+
+/** What is wrong with an Authentication-Info field for this answer (RFC 7616 §3.5); empty when it proves the server. */
+export function authenticationInfoProblems(field: string | undefined, answer: DigestAnswer): string[] {
+  if (field === undefined) return ["no Authentication-Info header"];
+  const parsed = parseParamList(field);
+  if (!parsed.ok) return [`an Authentication-Info that cannot be parsed (${parsed.error})`];
+  const info = parsed.value;
+  const problems: string[] = [];
+  const expected = rspauthDigest(answer.input);
+  const rspauth = info.get("rspauth");
+  if (rspauth?.toLowerCase() !== expected) problems.push(`rspauth ${rspauth ?? "(absent)"} instead of ${expected}`);
+  for (const [name, sent] of [
+    ["qop", answer.input.qop],
+    ["cnonce", answer.input.cnonce],
+    ["nc", answer.input.nc],
+  ] as const) {
+    if (sent !== undefined && info.get(name)?.toLowerCase() !== sent.toLowerCase()) {
+      problems.push(`${name} ${info.get(name) ?? "(absent)"} where the request sent ${sent}`);
+    }
+  }
+  return problems;
+}
+
+export function withoutDirectives(directives: readonly Directive[], ...names: string[]): Directive[] {
+  return directives.filter((d) => !names.includes(d.name));
+}
+
+export function withDirective(directives: readonly Directive[], name: string, value: string): Directive[] {
+  return directives.map((d) => (d.name === name ? { ...d, value } : d));
+}

@@ -1,0 +1,129 @@
+// sxd as a user runs it: a real process, its exit code and what it prints.
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+
+const SXD = new URL("../bin/sxd.js", import.meta.url).pathname;
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function sxd(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SXD, ...args], { env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts `sxd serve` with the given arguments and resolves with its printed URLs. */
+function serve(args: string[]): Promise<{ child: ChildProcess; urls: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SXD, "serve", ...args]);
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const urls = [...out.matchAll(/http:\/\/\S+/g)].map((m) => m[0]);
+      if (urls.length >= (args.includes("base") ? 1 : 3)) resolve({ child, urls });
+    });
+    child.on("error", reject);
+    child.on("close", (code) => reject(new Error(`sxd serve exited ${code}: ${out}`)));
+  });
+}
+
+const tempDir = () => mkdtempSync(join(tmpdir(), "sxd-cli-"));
+
+test("--help explains the commands and every test option", async () => {
+  const main = await sxd(["--help"]);
+  assert.equal(main.code, 0);
+  assert.match(main.stdout, /sxd test/);
+  assert.match(main.stdout, /sxd serve/);
+  const testHelp = await sxd(["test", "--help"]);
+  for (const option of ["--base-url", "--config", "--tags", "--strict", "--report-dir", "--timeout", "--parallel"]) {
+    assert.match(testHelp.stdout, new RegExp(option));
+  }
+});
+
+test("usage errors and bad descriptions exit 2 with one line", async () => {
+  const dir = tempDir();
+  const bad = join(dir, "bad.json");
+  writeFileSync(bad, '{"snapshots":{"colection":"/x/"}}');
+  for (const args of [["test", "--bogus"], ["test", "--config", bad], ["frobnicate"], ["test", "--tags", "@NOPE-1"]]) {
+    const run = await sxd(args);
+    assert.equal(run.code, 2, args.join(" "));
+    assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+    assert.match(run.stderr, /^sxd: /);
+  }
+});
+
+test("a port where nothing listens exits 2 with one line naming the URL", async () => {
+  const run = await sxd(["test", "--base-url", "http://127.0.0.1:9", "--report-dir", tempDir()]);
+  assert.equal(run.code, 2);
+  assert.equal(run.stderr.trim(), "sxd: cannot reach http://127.0.0.1:9: connection refused (is the server running?)");
+});
+
+test("a target that accepts connections but never answers exits 2 within the timeout", async () => {
+  const sockets = new Set<import("node:net").Socket>();
+  const silent = createServer((socket) => sockets.add(socket));
+  await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+  const { port } = silent.address() as import("node:net").AddressInfo;
+  try {
+    const run = await sxd([
+      "test",
+      "--base-url",
+      `http://127.0.0.1:${port}`,
+      "--timeout",
+      "300",
+      "--report-dir",
+      tempDir(),
+    ]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr.trim(), /^sxd: cannot reach http:\/\/127\.0\.0\.1:\d+: no complete reply within 300 ms$/);
+  } finally {
+    for (const s of sockets) s.destroy();
+    silent.close();
+  }
+});
+
+test("against a separately started reference, the snapshot rows pass and the reports are written", async () => {
+  const { child, urls } = await serve(["--port", "0", "--contacts-port", "0", "--messaging-port", "0"]);
+  const dir = tempDir();
+  try {
+    const run = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-1 or @SNAP-6", "--report-dir", dir]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /verdict: conformant/);
+    for (const file of ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.html"]) {
+      assert.ok(existsSync(join(dir, file)), file);
+    }
+    const doc = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8"));
+    assert.equal(doc.rows.find((r: { id: string }) => r.id === "SNAP-6").verdict, "passed");
+  } finally {
+    child.kill("SIGTERM");
+  }
+});
+
+test("a server that breaks a SNAP MUST row makes the run exit 1 and name the row", async () => {
+  const { child, urls } = await serve(["base", "--port", "0", "--fault", "snap-no-snapshot"]);
+  try {
+    const run = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-3", "--report-dir", tempDir()]);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /FAILED: SNAP-3 \(MUST\)/);
+    assert.match(run.stdout, /verdict: not conformant/);
+  } finally {
+    child.kill("SIGTERM");
+  }
+});

@@ -1,0 +1,3 @@
+import { checkFaultsOf } from "./support/faults.ts";
+
+checkFaultsOf("SNAP");

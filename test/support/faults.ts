@@ -1,0 +1,30 @@
+/**
+ * The suite proven to catch faults: for each faulty mode of the reference, a run of the
+ * behaviour's rows must fail exactly the rows the fault claims to break, and no other.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { loadRows } from "../../cli/rows.ts";
+import type { FaultInfo } from "../../reference/context.ts";
+import { FAULTS } from "../../reference/faults.ts";
+import { behaviourTags, rowsWith, runAgainstReference } from "./suite.ts";
+
+export function checkFaultsOf(prefix: "SNAP" | "DIG" | "EXP"): void {
+  const tags = behaviourTags(
+    prefix,
+    loadRows().map((r) => r.id),
+  );
+  const faults = (Object.entries(FAULTS) as [string, FaultInfo][]).filter(([, info]) =>
+    info.breaks.some((row) => row.startsWith(`${prefix}-`)),
+  );
+  test(`${prefix}: every fault breaks the rows it names, and only those`, async (t) => {
+    assert.ok(faults.length > 0, `no faults for ${prefix}`);
+    for (const [name, info] of faults) {
+      await t.test(name, async () => {
+        const run = await runAgainstReference({ faults: [name], tags, strict: true });
+        assert.deepEqual(rowsWith(run, "failed"), [...info.breaks].sort(), `fault ${name}: ${info.description}`);
+        assert.equal(run.exitCode, 1);
+      });
+    }
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Runs the conformance suite in this process against the bundled reference, as `sxd test`
+ * does, and returns the row verdicts. Step definitions are loaded once per process.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { TestSettings } from "../../cli/options.ts";
+import { runSuite, type SuiteRun, type SuiteSession } from "../../cli/run-suite.ts";
+
+const session: SuiteSession = {};
+
+export interface ReferenceRun {
+  faults?: string[];
+  variant?: "standard" | "alternative";
+  tags?: string;
+  strict?: boolean;
+}
+
+export async function runAgainstReference(options: ReferenceRun): Promise<SuiteRun> {
+  const output: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      output.push(String(chunk));
+      done();
+    },
+  });
+  const settings: TestSettings = {
+    target: undefined,
+    layers: [],
+    tags: options.tags,
+    strict: options.strict ?? true,
+    reportDir: mkdtempSync(join(tmpdir(), "sxd-test-")),
+    timeoutMs: 5000,
+    parallel: 1,
+    expectFailFile: undefined,
+    harFile: undefined,
+    referenceFaults: options.faults ?? [],
+    referenceVariant: options.variant,
+  };
+  return runSuite(settings, { stdout: sink, stderr: sink }, session);
+}
+
+/** The rows of a run with the given verdict, sorted. */
+export function rowsWith(run: SuiteRun, ...verdicts: string[]): string[] {
+  return run.judgement.rows
+    .filter((r) => r.scenarios.length > 0 && verdicts.includes(r.verdict))
+    .map((r) => r.row.id)
+    .sort();
+}
+
+/** A tag expression selecting every row of one behaviour, e.g. "SNAP". */
+export function behaviourTags(prefix: string, rowIds: string[]): string {
+  return rowIds
+    .filter((id) => id.startsWith(`${prefix}-`))
+    .map((id) => `@${id}`)
+    .join(" or ");
+}
