@@ -32,7 +32,8 @@ export function parseChallenges(fields: string | readonly string[]): Parsed<Auth
 export function parseCredentials(field: string): Parsed<AuthItem> {
   const parsed = new Reader(field).items();
   if (!parsed.ok) return parsed;
-  if (parsed.value.length !== 1) return { ok: false, error: `expected one set of credentials, got ${parsed.value.length}` };
+  if (parsed.value.length !== 1)
+    return { ok: false, error: `expected one set of credentials, got ${parsed.value.length}` };
   return { ok: true, value: parsed.value[0] };
 }
 
@@ -182,7 +183,8 @@ class Reader {
   }
 
   private error<T>(expected: string): Parsed<T> {
-    const found = this.position < this.text.length ? JSON.stringify(this.text.slice(this.position, this.position + 12)) : "the end";
+    const found =
+      this.position < this.text.length ? JSON.stringify(this.text.slice(this.position, this.position + 12)) : "the end";
     return { ok: false, error: `expected ${expected} at position ${this.position}, found ${found}` };
   }
 }

@@ -75,9 +75,7 @@ function kd(input: ResponseInput, method: string): string {
     ? hex(hash, `${input.ha1}:${input.nonce}:${input.cnonce ?? ""}`)
     : input.ha1;
   const a2 =
-    input.qop === "auth-int"
-      ? `${method}:${input.uri}:${hex(hash, input.body ?? "")}`
-      : `${method}:${input.uri}`;
+    input.qop === "auth-int" ? `${method}:${input.uri}:${hex(hash, input.body ?? "")}` : `${method}:${input.uri}`;
   const ha2 = hex(hash, a2);
   if (input.qop === undefined) return hex(hash, `${sessionKey}:${input.nonce}:${ha2}`);
   return hex(hash, `${sessionKey}:${input.nonce}:${input.nc ?? ""}:${input.cnonce ?? ""}:${input.qop}:${ha2}`);

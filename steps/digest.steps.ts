@@ -136,14 +136,11 @@ When("the client answers it with valid {word} credentials", async function (this
   await sendAnswer(this, answerChallenge(a.challenge, a.algorithm, a.request, a.credentials));
 });
 
-When(
-  "the client answers it with qop auth-int for the body {string}",
-  async function (this: SxdWorld, body: string) {
-    const a = answering(this, undefined, body);
-    const answer = answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, qop: "auth-int" });
-    await sendAnswer(this, answer, body);
-  },
-);
+When("the client answers it with qop auth-int for the body {string}", async function (this: SxdWorld, body: string) {
+  const a = answering(this, undefined, body);
+  const answer = answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, qop: "auth-int" });
+  await sendAnswer(this, answer, body);
+});
 
 When(
   "the client answers it with qop auth-int for the body {string} but sends the body {string}",
@@ -154,11 +151,14 @@ When(
   },
 );
 
-When(/^the client answers it with (.+) but otherwise valid credentials$/, async function (this: SxdWorld, flaw: string) {
-  const build = MISMATCHES[flaw];
-  if (!build) throw new Error(`unknown credential flaw "${flaw}" (known: ${Object.keys(MISMATCHES).join("; ")})`);
-  await sendAuthorization(this, build(answering(this)));
-});
+When(
+  /^the client answers it with (.+) but otherwise valid credentials$/,
+  async function (this: SxdWorld, flaw: string) {
+    const build = MISMATCHES[flaw];
+    if (!build) throw new Error(`unknown credential flaw "${flaw}" (known: ${Object.keys(MISMATCHES).join("; ")})`);
+    await sendAuthorization(this, build(answering(this)));
+  },
+);
 
 When("the client answers it with credentials with {string}", async function (this: SxdWorld, defect: string) {
   const build = DEFECTS[defect];
@@ -169,7 +169,10 @@ When("the client answers it with credentials with {string}", async function (thi
 When("the client uses the nonce as often as the target allows", async function (this: SxdWorld) {
   const a = answering(this);
   for (let nc = 1; nc <= nonceUses(this); nc++) {
-    const reply = await sendAnswer(this, answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, nc }));
+    const reply = await sendAnswer(
+      this,
+      answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, nc }),
+    );
     expectThat(
       reply.response.status === 200,
       `200 for use ${nc} of a nonce the target description allows ${nonceUses(this)} uses`,
@@ -219,7 +222,8 @@ Then("every 401 reply so far carries a nonce of its own", function (this: SxdWor
     expectThat(nonces.size > 0, "a nonce in every 401 reply", "a 401 without a Digest nonce", reply);
     for (const nonce of nonces) {
       const earlier = seen.get(nonce);
-      if (earlier) fail("a nonce not used in any earlier reply", `nonce ${nonce} again, first sent in an earlier reply`, reply);
+      if (earlier)
+        fail("a nonce not used in any earlier reply", `nonce ${nonce} again, first sent in an earlier reply`, reply);
       seen.set(nonce, reply);
     }
   }

@@ -69,7 +69,8 @@ export function challenges(settings: GuardSettings, nonce: string, stale: boolea
 
 export async function judge(settings: GuardSettings, attempt: Attempt): Promise<Verdict> {
   const { faults } = settings;
-  if (attempt.authorization === undefined || !/^\s*digest(\s|$)/i.test(attempt.authorization)) return { kind: "missing" };
+  if (attempt.authorization === undefined || !/^\s*digest(\s|$)/i.test(attempt.authorization))
+    return { kind: "missing" };
   const parsed = parseCredentials(attempt.authorization);
   if (!parsed.ok) return malformed(`the Authorization header cannot be parsed: ${parsed.error}`);
   const given = parsed.value.params;

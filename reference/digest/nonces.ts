@@ -20,7 +20,11 @@ export interface NonceRules {
 export const DEFAULT_LIFETIME_MS = 5 * 60 * 1000;
 export const DEFAULT_CAPACITY = 10_000;
 
-export function rulesFor(policy: NoncePolicy, lifetimeMs = DEFAULT_LIFETIME_MS, capacity = DEFAULT_CAPACITY): NonceRules {
+export function rulesFor(
+  policy: NoncePolicy,
+  lifetimeMs = DEFAULT_LIFETIME_MS,
+  capacity = DEFAULT_CAPACITY,
+): NonceRules {
   const maxUses = policy === "one-time" ? 1 : policy === "unlimited" ? Number.POSITIVE_INFINITY : policy.uses;
   return { maxUses, lifetimeMs, capacity };
 }

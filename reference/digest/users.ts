@@ -23,7 +23,10 @@ export const DEMO_USER = {
 export function demoUsers(realm: string): Map<string, Partial<Record<HashName, string>>> {
   const { username, password } = DEMO_USER;
   return new Map([
-    [username, { MD5: hashA1("MD5", username, realm, password), "SHA-256": hashA1("SHA-256", username, realm, password) }],
+    [
+      username,
+      { MD5: hashA1("MD5", username, realm, password), "SHA-256": hashA1("SHA-256", username, realm, password) },
+    ],
   ]);
 }
 

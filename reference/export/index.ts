@@ -15,8 +15,17 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { mediaTypeMatches, parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
+import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
-import { errorReply, HttpError, methodNotAllowed, type Reply, type Route, type ServerRequest } from "../http/reply.ts";
+import {
+  errorReply,
+  HttpError,
+  methodNotAllowed,
+  type Reply,
+  type Route,
+  type ServerRequest,
+  xmlReply,
+} from "../http/reply.ts";
 import {
   type ContactsFixture,
   contactElement,
@@ -122,8 +131,13 @@ export function messagingRoutes(context: ReferenceContext): Route {
     const location = has("exp-wrong-location")
       ? `${context.urls.contacts}/user/${encodeURIComponent(user)}/contacts`
       : resultUrl(user);
-    const reply = listing(user);
-    return { ...reply, status: has("exp-302-not-303") ? 302 : 303, headers: { ...reply.headers, location } };
+    const count = store.get(user)?.length ?? 0;
+    return xmlReply(
+      has("exp-302-not-303") ? 302 : 303,
+      `<?xml version="1.0" encoding="UTF-8"?>\n<exported count="${count}" href="${escapeXml(location)}"/>\n`,
+      XML_TYPE,
+      { location },
+    );
   };
 
   const exportContacts = async (request: ServerRequest, user: string, params: string): Promise<Reply> => {

@@ -18,7 +18,7 @@ export interface ReferenceRun {
   strict?: boolean;
 }
 
-export async function runAgainstReference(options: ReferenceRun): Promise<SuiteRun> {
+export async function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
   const output: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -26,12 +26,13 @@ export async function runAgainstReference(options: ReferenceRun): Promise<SuiteR
       done();
     },
   });
+  const reportDir = mkdtempSync(join(tmpdir(), "sxd-test-"));
   const settings: TestSettings = {
     target: undefined,
     layers: [],
     tags: options.tags,
     strict: options.strict ?? true,
-    reportDir: mkdtempSync(join(tmpdir(), "sxd-test-")),
+    reportDir,
     timeoutMs: 5000,
     parallel: 1,
     expectFailFile: undefined,
@@ -39,7 +40,8 @@ export async function runAgainstReference(options: ReferenceRun): Promise<SuiteR
     referenceFaults: options.faults ?? [],
     referenceVariant: options.variant,
   };
-  return runSuite(settings, { stdout: sink, stderr: sink }, session);
+  const run = await runSuite(settings, { stdout: sink, stderr: sink }, session);
+  return { ...run, reportDir };
 }
 
 /** The rows of a run with the given verdict, sorted. */

@@ -1,0 +1,27 @@
+Feature: The challenge
+  A request for a protected resource without credentials gets 401 with a Digest challenge
+  (realm, nonce, and qop from auth and auth-int; domain and opaque may occur) and the XML
+  error body. The nonce is new in every 401: a nonce seen once is never handed out again.
+
+  @DIG-1 @must
+  Scenario: A request without credentials is challenged
+    When the client requests the protected resource without credentials
+    Then the reply is 401
+    And the reply carries a Digest challenge with realm, nonce and qop
+
+  @DIG-2 @must
+  Scenario: The challenge comes with an XML error body
+    When the client requests the protected resource without credentials
+    Then the reply carries an XML error body with a message
+
+  @DIG-3 @must
+  Scenario: Every challenge carries a nonce never sent before
+    When the client requests the protected resource without credentials 3 times
+    Then every 401 reply so far carries a nonce of its own
+
+  @DIG-3 @must
+  Scenario: The challenge after a refused answer carries a new nonce
+    Given a challenge from the protected resource
+    When the client answers it with a wrong secret but otherwise valid credentials
+    And the client requests the protected resource without credentials
+    Then every 401 reply so far carries a nonce of its own

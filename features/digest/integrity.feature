@@ -1,0 +1,18 @@
+Feature: Integrity of the request body with auth-int
+  Where the challenge offers qop=auth-int, the digest covers the request body as well: the
+  body it was computed over is accepted, a body changed after the digest was computed is
+  refused. Servers that offer only auth are not judged on this.
+
+  Background:
+    Given a challenge from the protected resource
+    And the challenge offers qop auth-int
+
+  @DIG-8 @must
+  Scenario: The body the digest covers is accepted
+    When the client answers it with qop auth-int for the body "<sxd-check>original</sxd-check>"
+    Then the reply is 200
+
+  @DIG-8 @must
+  Scenario: A body changed after the digest was computed is refused
+    When the client answers it with qop auth-int for the body "<sxd-check>original</sxd-check>" but sends the body "<sxd-check>changed</sxd-check>"
+    Then the reply is not a success

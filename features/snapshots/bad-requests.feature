@@ -1,0 +1,35 @@
+Feature: Bad updates are refused and change nothing
+  An update needs If-Unmodified-Since (HTTP answers 428 Precondition Required without it),
+  the Atom entry media type (415 Unsupported Media Type otherwise) and a well-formed Atom
+  entry as its body (400 Bad Request otherwise). A refused update answers with the error
+  body of the spec and changes neither the resource nor its snapshots.
+
+  Background:
+    Given a fresh entry resource
+    And I have read the resource
+
+  @SNAP-12 @should
+  Scenario Outline: An update with <problem> gets <status> and changes nothing
+    When I PUT "<body>" with Content-Type "<content type>" and "<precondition>"
+    Then the reply is <status>
+    And the reply carries an XML error body with a message
+    And nothing changed: the resource serves the last version that was put and has 0 snapshots
+
+    Examples: a missing precondition
+      | problem                | body             | content type                                   | precondition      | status |
+      | no If-Unmodified-Since | the next version | application/atom+xml;type=entry;charset=UTF-8 | no precondition   | 428    |
+
+    Examples: a wrong Content-Type
+      | problem            | body             | content type     | precondition             | status |
+      | a text/plain body  | the next version | text/plain       | the validators last read | 415    |
+      | a JSON body        | the next version | application/json | the validators last read | 415    |
+
+    Examples: a body that is not a well-formed Atom entry
+      | problem                        | body                                | content type                                   | precondition             | status |
+      | text that is not XML           | text that is not XML                | application/atom+xml;type=entry;charset=UTF-8 | the validators last read | 400    |
+      | malformed XML                  | malformed XML                       | application/atom+xml;type=entry;charset=UTF-8 | the validators last read | 400    |
+      | an element outside Atom        | an entry outside the Atom namespace | application/atom+xml;type=entry;charset=UTF-8 | the validators last read | 400    |
+      | an Atom feed                   | an Atom feed instead of an entry    | application/atom+xml;type=entry;charset=UTF-8 | the validators last read | 400    |
+      | a DOCTYPE with an entity       | an entry with a DOCTYPE             | application/atom+xml;type=entry;charset=UTF-8 | the validators last read | 400    |
+      | an entry without an id         | an entry without an id              | application/atom+xml;type=entry;charset=UTF-8 | the validators last read | 400    |
+      | an entry without a title       | an entry without a title            | application/atom+xml;type=entry;charset=UTF-8 | the validators last read | 400    |

@@ -1,0 +1,44 @@
+Feature: Snapshots are linked to each other and to the resource
+  The current resource links with rel="previous" to the newest snapshot. Each snapshot links
+  to itself (self), to the snapshot before it (previous) and to what follows it (next): the
+  next snapshot, or the resource itself for the newest one. Every href is an absolute URI.
+  Following previous from the resource walks back through every snapshot down to s1, and
+  following next walks forward again. Whether s1 carries a previous link is left open.
+
+  Background:
+    Given a fresh entry resource
+
+  @SNAP-4 @must
+  Scenario: The resource links to its newest snapshot
+    Given the resource has been updated 2 times
+    When I GET the resource
+    Then the reply is 200
+    And the entry's "previous" link is absolute and points to snapshot s2
+
+  @SNAP-5 @must
+  Scenario: The oldest snapshot links to itself and to the next snapshot
+    Given the resource has been updated 2 times
+    When I GET snapshot s1
+    Then the reply is 200
+    And the reply's Content-Type is "application/atom+xml;type=entry;charset=UTF-8"
+    And the entry's "self" link is absolute and points to snapshot s1
+    And the entry's "next" link is absolute and points to snapshot s2
+    And the oldest snapshot's previous link is reported
+
+  @SNAP-5 @must
+  Scenario: The newest snapshot links to itself, the snapshot before it and the resource
+    Given the resource has been updated 2 times
+    When I GET snapshot s2
+    Then the reply is 200
+    And the reply's Content-Type is "application/atom+xml;type=entry;charset=UTF-8"
+    And the entry's "self" link is absolute and points to snapshot s2
+    And the entry's "previous" link is absolute and points to snapshot s1
+    And the entry's "next" link is absolute and points to the resource
+
+  @SNAP-6 @must
+  Scenario: previous walks from the resource down to s1, and next walks back up
+    Given the resource has been updated 4 times
+    Then following "previous" links from the resource visits, link by link:
+      | s4 | s3 | s2 | s1 |
+    And following "next" links from snapshot s1 visits, link by link:
+      | s2 | s3 | s4 | the resource |
