@@ -5,7 +5,7 @@ import { FAULTS, type FaultName, isFaultName } from "../reference/faults.ts";
 import { DEFAULT_PORTS, SERVER_NAMES, type ServerName, startReference } from "../reference/server.ts";
 import { UsageError } from "./errors.ts";
 import { optionsHelp } from "./options.ts";
-import { isHttpUrl } from "./target.ts";
+import { isHttpUrl, type NoncePolicy } from "./target.ts";
 
 const SERVE_OPTIONS = {
   host: { type: "string", help: "address to listen on (default: 127.0.0.1)" },
@@ -21,6 +21,9 @@ const SERVE_OPTIONS = {
     type: "string",
     help: "public URL of the messaging server (where it is not started here, where it is)",
   },
+  users: { type: "string", help: "htdigest file of the protected resources' users (default: a demo user)" },
+  "nonce-policy": { type: "string", help: "digest nonce use: one-time (default), unlimited, or a number of uses" },
+  contacts: { type: "string", help: 'JSON fixture of the contacts server: { "alice": [ {...}, ... ] }' },
   fault: { type: "string", multiple: true, help: "misbehave on purpose (repeatable); --fault list shows them" },
   variant: { type: "string", help: "standard (default) or alternative: the other choices the spec allows" },
   help: { type: "boolean", short: "h", help: "show this help" },
@@ -29,7 +32,8 @@ const SERVE_OPTIONS = {
 export const SERVE_HELP = `Usage: sxd serve [base] [contacts] [messaging] [options]
 
 Runs the reference servers (all three when none is named) and prints their URLs.
-Stop with Ctrl-C.
+Stop with Ctrl-C. The contacts and messaging servers check export tokens with a shared
+key: when they run as separate processes, give both the same SXD_TOKEN_KEY.
 
 Options:
 ${optionsHelp(SERVE_OPTIONS)}
@@ -76,6 +80,9 @@ export async function runServe(argv: string[]): Promise<number> {
     servers,
     faults: faults as FaultName[],
     variant,
+    digestUsersFile: values.users,
+    noncePolicy: noncePolicy(values["nonce-policy"]),
+    contactsFile: values.contacts,
   }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(
       `cannot start the reference: ${error.code === "EADDRINUSE" ? `port in use (${error.message})` : error.message}`,
@@ -98,6 +105,15 @@ export async function runServe(argv: string[]): Promise<number> {
 
 function parseServeArgs(argv: string[]) {
   return parseArgs({ args: argv, options: SERVE_OPTIONS, allowPositionals: true, strict: true });
+}
+
+function noncePolicy(text: string | undefined): NoncePolicy | undefined {
+  if (text === undefined || text === "one-time" || text === "unlimited") return text;
+  const uses = Number(text);
+  if (!Number.isInteger(uses) || uses < 1) {
+    throw new UsageError(`--nonce-policy must be one-time, unlimited or a number of uses, got "${text}"`);
+  }
+  return { uses };
 }
 
 function port(text: string | undefined, fallback: number, flag: string): number {

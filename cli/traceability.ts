@@ -15,7 +15,7 @@ export function traceabilityProblems(rows: Row[], scenarios: ScenarioInfo[]): st
     for (const id of s.rows) {
       const row = known.get(id);
       if (!row) problems.push(`${where} names ${id}, which is not in the catalogue`);
-      else if (s.levels.length === 1 && row.level !== s.levels[0]) {
+      else if (s.levels.length === 1 && row.level !== s.levels[0] && !(s.levels[0] === "should" && row.should)) {
         problems.push(`${where} is tagged @${s.levels[0]} but ${id} is a ${row.level.toUpperCase()} row`);
       }
     }

@@ -47,21 +47,23 @@ export function judge(rows: Row[], outcomes: ScenarioOutcome[], options: JudgeOp
   let overall: Overall;
   if (counts(["must", "may", "should"], "failed") > 0) overall = "not conformant";
   else if (executed === 0 || counts(["must"], "not run") > 0) overall = "incomplete";
-  else if (counts(["should"], "warning") > 0) overall = "conformant with warnings";
+  else if (counts(["must", "should"], "warning") > 0) overall = "conformant with warnings";
   else overall = "conformant";
   const exitCode = overall === "not conformant" || executed === 0 ? 1 : 0;
   return { rows: results, overall, executed, exitCode };
 }
 
 function judgeRow(row: Row, scenarios: ScenarioOutcome[], options: JudgeOptions): RowResult {
-  const failure = scenarios.find((s) => s.status === "failed");
   const expected = options.expectedFailures?.get(row.id);
   if (scenarios.length === 0)
     return { row, verdict: "not run", reason: "no scenario of this row was selected", scenarios };
+  // A scenario's own level decides: the @should part of a MUST row warns like a SHOULD row.
+  const hard = scenarios.find((s) => s.status === "failed" && (s.level !== "should" || options.strict));
+  const soft = scenarios.find((s) => s.status === "failed");
+  const failure = hard ?? soft;
   if (failure) {
     if (expected !== undefined) return { row, verdict: "expected failure", reason: expected, scenarios };
-    const soft = row.level === "should" && !options.strict;
-    return { row, verdict: soft ? "warning" : "failed", reason: failure.message, scenarios };
+    return { row, verdict: hard ? "failed" : "warning", reason: failure.message, scenarios };
   }
   if (scenarios.every((s) => s.status === "not run")) {
     return { row, verdict: "not run", reason: scenarios[0]?.message, scenarios };

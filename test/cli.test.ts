@@ -117,9 +117,9 @@ test("against a separately started reference, the snapshot rows pass and the rep
 });
 
 test("a server that breaks a SNAP MUST row makes the run exit 1 and name the row", async () => {
-  const { child, urls } = await serve(["base", "--port", "0", "--fault", "snap-no-snapshot"]);
+  const { child, urls } = await serve(["base", "--port", "0", "--fault", "snap-update-200"]);
   try {
-    const run = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-3", "--report-dir", tempDir()]);
+    const run = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-2", "--report-dir", tempDir()]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stdout, /FAILED: SNAP-3 \(MUST\)/);
     assert.match(run.stdout, /verdict: not conformant/);

@@ -2,7 +2,8 @@ Feature: Fallback: the client carries the contacts over itself
   Where the servers cannot coordinate, the client downloads all contacts from the contacts
   server's /user/<user>/contacts and sends them to the messaging server itself. The spec does
   not show the upload's path and payload: the target description names the method and path,
-  and the suite sends the contact list exactly as the contacts server served it.
+  and the suite sends the contact list exactly as the contacts server served it, under a
+  fresh user name so that no export made elsewhere can put the contacts where it looks.
 
   Background:
     Given the target has a contacts server and a messaging server
@@ -11,6 +12,6 @@ Feature: Fallback: the client carries the contacts over itself
   @EXP-9 @may
   Scenario: Contacts downloaded by the client and uploaded to the messaging server arrive there
     Given the client has read the user's contact list
-    When the client uploads the contact list to the messaging server itself
+    When the client uploads the contact list to the messaging server itself, for a fresh user
     Then the upload is accepted
-    And the messaging server's export result lists every contact of the list
+    And the messaging server's export result for that user lists every contact of the list

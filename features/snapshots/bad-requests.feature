@@ -13,7 +13,7 @@ Feature: Bad updates are refused and change nothing
     When I PUT "<body>" with Content-Type "<content type>" and "<precondition>"
     Then the reply is <status>
     And the reply carries an XML error body with a message
-    And nothing changed: the resource serves the last version that was put and has 0 snapshots
+    And nothing changed: the resource serves the last version that was put, with no new snapshot
 
     Examples: a missing precondition
       | problem                | body             | content type                                   | precondition      | status |

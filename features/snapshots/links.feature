@@ -3,7 +3,8 @@ Feature: Snapshots are linked to each other and to the resource
   to itself (self), to the snapshot before it (previous) and to what follows it (next): the
   next snapshot, or the resource itself for the newest one. Every href is an absolute URI.
   Following previous from the resource walks back through every snapshot down to s1, and
-  following next walks forward again. Whether s1 carries a previous link is left open.
+  following next walks forward again, each step reaching the snapshot that keeps the next
+  older (or newer) version. Whether s1 carries a previous link is left open.
 
   Background:
     Given a fresh entry resource
@@ -13,7 +14,7 @@ Feature: Snapshots are linked to each other and to the resource
     Given the resource has been updated 2 times
     When I GET the resource
     Then the reply is 200
-    And the entry's "previous" link is absolute and points to snapshot s2
+    And the entry's "previous" link is absolute and leads to the version before the last update
 
   @SNAP-5 @must
   Scenario: The oldest snapshot links to itself and to the next snapshot

@@ -12,7 +12,7 @@ Feature: A stale update is refused
   Scenario: An update with an If-Unmodified-Since from before the last update changes nothing
     When I PUT the next version with an If-Unmodified-Since from before the last update
     Then the reply is not a success
-    And nothing changed: the resource serves the last version that was put and has 1 snapshot
+    And nothing changed: the resource serves the last version that was put, with no new snapshot
 
   @SNAP-11 @should
   Scenario: An update with an If-Unmodified-Since from before the last update gets 412

@@ -6,7 +6,6 @@
  * reply has been read and parsed in full. So a repeated or concurrent import leaves one
  * copy of each contact, and a failed one leaves the previous set as it was.
  */
-import { mediaTypeMatches } from "../../lib/media-type.ts";
 import { contactsOfList } from "./contact-list.ts";
 
 export class ContactStore {
@@ -61,12 +60,15 @@ export async function fetchContacts(
     return { ok: false, status: 502, message: "the contacts server could not be reached" };
   }
   if (status !== 200) return { ok: false, status: 502, message: `the contacts server answered ${status}` };
-  if (!mediaTypeMatches(type ?? undefined, "application/xml")) {
-    return { ok: false, status: 502, message: `the contacts server answered ${type ?? "no Content-Type"}, not XML` };
-  }
+  // The body decides, not the Content-Type: a list under a sloppy media type is still the list.
   const contacts = contactsOfList(text);
   if (!contacts.ok) {
-    return { ok: false, status: 502, message: `the contacts server's list is unusable: ${contacts.error}` };
+    const served = type ? ` (${type})` : "";
+    return {
+      ok: false,
+      status: 502,
+      message: `the contacts server's reply${served} is not a contact list: ${contacts.error}`,
+    };
   }
   return { ok: true, contacts: contacts.value };
 }

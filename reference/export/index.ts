@@ -127,24 +127,15 @@ export function messagingRoutes(context: ReferenceContext): Route {
         };
   };
 
-  const seeOther = (user: string): Reply => {
-    const location = has("exp-wrong-location")
-      ? `${context.urls.contacts}/user/${encodeURIComponent(user)}/contacts`
-      : resultUrl(user);
+  /** The reply that sends the client to what the messaging server now holds. */
+  const seeOther = (user: string, status: number, location = resultUrl(user)): Reply => {
     const count = store.get(user)?.length ?? 0;
-    return xmlReply(
-      has("exp-302-not-303") ? 302 : 303,
-      `<?xml version="1.0" encoding="UTF-8"?>\n<exported count="${count}" href="${escapeXml(location)}"/>\n`,
-      XML_TYPE,
-      { location },
-    );
+    const body = `<?xml version="1.0" encoding="UTF-8"?>\n<exported count="${count}" href="${escapeXml(location)}"/>\n`;
+    return xmlReply(status, body, XML_TYPE, { location });
   };
 
   const exportContacts = async (request: ServerRequest, user: string, params: string): Promise<Reply> => {
     if (request.method !== "POST") throw methodNotAllowed(["POST"]);
-    if (has("exp-body-required") && (await request.body()).length === 0) {
-      throw new HttpError(400, "send the contacts in the request body");
-    }
     const token = tokenOf(params) ?? (has("exp-link-query-token") ? queryToken(request.target) : undefined);
     const check = verifyToken(tokenKeyOf(context), user, token, nowSeconds(), context.variant);
     if (!check.ok && !has("exp-token-not-checked")) {
@@ -163,8 +154,12 @@ export function messagingRoutes(context: ReferenceContext): Route {
         store.replace(user, fetched.contacts);
       }
     }
+    if (has("exp-body-required") && (await request.body()).length === 0) {
+      throw new HttpError(400, "send the contacts in the request body");
+    }
     if (!store.get(user)) store.replace(user, []);
-    return seeOther(user);
+    const wrongLocation = `${context.urls.contacts}/user/${encodeURIComponent(user)}/contacts`;
+    return seeOther(user, has("exp-302-not-303") ? 302 : 303, has("exp-wrong-location") ? wrongLocation : undefined);
   };
 
   const upload = async (request: ServerRequest, user: string): Promise<Reply> => {
@@ -177,7 +172,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (!contacts.ok) throw new HttpError(400, `the upload is not a contact list: ${contacts.error}`);
     if (!has("exp-upload-ignored")) store.replace(user, contacts.value);
     else if (!store.get(user)) store.replace(user, []);
-    return context.variant === "standard" ? seeOther(user) : { status: 204 };
+    return context.variant === "standard" ? seeOther(user, 303) : { status: 204 };
   };
 
   return async (request) => {

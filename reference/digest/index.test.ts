@@ -1,0 +1,159 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { formatParams, parseChallenges, parseParamList } from "../../lib/auth-params.ts";
+import { type Algorithm, hashA1, hashOf, type Qop, responseDigest, rspauthDigest } from "../../lib/digest.ts";
+import type { ReferenceContext } from "../context.ts";
+import type { FaultName } from "../faults.ts";
+import type { Reply, ServerRequest } from "../http/reply.ts";
+import { dispatch } from "../http/serve.ts";
+import { DEMO_USER, digestRoutes, REALM } from "./index.ts";
+
+function server(variant: ReferenceContext["variant"] = "standard", faults: FaultName[] = []) {
+  const route = digestRoutes({
+    urls: { base: "http://x", contacts: "", messaging: "" },
+    faults: new Set(faults),
+    variant,
+  });
+  return (authorization?: string, target = "/protected", body = "") => {
+    const request: ServerRequest = {
+      method: "GET",
+      target,
+      path: target.split("?")[0],
+      headers: authorization ? { authorization } : {},
+      body: async () => Buffer.from(body),
+    };
+    return dispatch([route], request);
+  };
+}
+
+function challengeOf(reply: Reply) {
+  const field = reply.headers?.["www-authenticate"];
+  const parsed = parseChallenges(Array.isArray(field) ? field : String(field));
+  assert.ok(parsed.ok);
+  return parsed.value;
+}
+
+interface Answer {
+  algorithm?: Algorithm;
+  qop?: Qop;
+  password?: string;
+  nc?: string;
+  uri?: string;
+  body?: string;
+}
+
+function answer(challenge: Reply, options: Answer = {}) {
+  const [first] = challengeOf(challenge);
+  const algorithm = options.algorithm ?? "SHA-256";
+  const input = {
+    algorithm,
+    ha1: hashA1(hashOf(algorithm), DEMO_USER.username, REALM, options.password ?? DEMO_USER.password),
+    nonce: first.params.get("nonce") ?? "",
+    method: "GET",
+    uri: options.uri ?? "/protected",
+    qop: options.qop ?? "auth",
+    nc: options.nc ?? "00000001",
+    cnonce: "c0ffee",
+    body: options.body,
+  };
+  const directives = [
+    ["username", DEMO_USER.username],
+    ["realm", REALM],
+    ["nonce", input.nonce],
+    ["uri", input.uri],
+    ["algorithm", algorithm],
+    ["response", responseDigest(input)],
+    ["qop", input.qop],
+    ["nc", input.nc],
+    ["cnonce", input.cnonce],
+    ["opaque", first.params.get("opaque") ?? ""],
+  ].map(([name, value]) => ({ name, value, quoted: false }));
+  return { header: `Digest ${formatParams(directives)}`, input };
+}
+
+describe("the digest-protected resource", () => {
+  it("challenges with SHA-256 then MD5, one nonce, and the XML error body", async () => {
+    const reply = await server()();
+    assert.equal(reply.status, 401);
+    const challenges = challengeOf(reply);
+    assert.deepEqual(
+      challenges.map((c) => c.params.get("algorithm")),
+      ["SHA-256", "MD5"],
+    );
+    assert.equal(challenges[0].params.get("qop"), "auth, auth-int");
+    assert.equal(challenges[0].params.get("nonce"), challenges[1].params.get("nonce"));
+    assert.match(String(reply.body), /<error><message>/);
+  });
+
+  it("grants every algorithm and qop, with an Authentication-Info that proves the server", async () => {
+    const ask = server();
+    for (const algorithm of ["SHA-256", "MD5", "SHA-256-sess", "MD5-sess"] as const) {
+      for (const qop of ["auth", "auth-int"] as const) {
+        const { header, input } = answer(await ask(), { algorithm, qop, body: "<x/>" });
+        const reply = await ask(header, "/protected", "<x/>");
+        assert.equal(reply.status, 200, `${algorithm} ${qop}`);
+        const info = parseParamList(String(reply.headers?.["authentication-info"]));
+        assert.ok(info.ok);
+        assert.equal(info.value.get("rspauth"), rspauthDigest(input));
+        assert.equal(info.value.get("nc"), "00000001");
+        assert.ok(info.value.get("nextnonce"));
+      }
+    }
+  });
+
+  it("refuses a wrong secret with a fresh challenge, and a spent nonce with stale=true", async () => {
+    const ask = server();
+    const challenge = await ask();
+    const wrong = await ask(answer(challenge, { password: "nope" }).header);
+    assert.equal(wrong.status, 401);
+    assert.equal(challengeOf(wrong)[0].params.get("stale"), undefined);
+    assert.equal((await ask(answer(challenge).header)).status, 200);
+    const again = await ask(answer(challenge, { nc: "00000002" }).header);
+    assert.equal(again.status, 401);
+    assert.equal(challengeOf(again)[0].params.get("stale"), "true");
+  });
+
+  it("refuses a changed auth-int body", async () => {
+    const ask = server();
+    const { header } = answer(await ask(), { qop: "auth-int", body: "<a/>" });
+    assert.equal((await ask(header, "/protected", "<b/>")).status, 401);
+  });
+
+  it("answers malformed credentials with 400; the alternative with 401, except a uri mismatch", async () => {
+    for (const [variant, malformed] of [
+      ["standard", 400],
+      ["alternative", 401],
+    ] as const) {
+      const ask = server(variant);
+      const { header } = answer(await ask(), { algorithm: "MD5", nc: "1" });
+      assert.equal((await ask(header)).status, malformed, variant);
+      const elsewhere = answer(await ask(), { algorithm: "MD5", uri: "/protected?x" }).header;
+      assert.equal((await ask(elsewhere)).status, 400, variant);
+      assert.equal((await ask('Digest username="unterminated')).status, malformed, variant);
+    }
+  });
+
+  it("offers only MD5 and auth in the alternative variant", async () => {
+    const challenges = challengeOf(await server("alternative")());
+    assert.equal(challenges.length, 1);
+    assert.equal(challenges[0].params.get("algorithm"), "MD5");
+    assert.equal(challenges[0].params.get("qop"), "auth");
+    assert.equal(challenges[0].params.get("opaque"), undefined);
+  });
+
+  it("ignores other paths", async () => {
+    const route = digestRoutes({
+      urls: { base: "", contacts: "", messaging: "" },
+      faults: new Set(),
+      variant: "standard",
+    });
+    const request: ServerRequest = {
+      method: "GET",
+      target: "/x",
+      path: "/x",
+      headers: {},
+      body: async () => Buffer.alloc(0),
+    };
+    assert.equal(await route(request), undefined);
+  });
+});

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseCredentials } from "../../lib/auth-params.ts";
+import { hashA1, rspauthDigest } from "../../lib/digest.ts";
+import {
+  answerChallenge,
+  authenticationInfoProblems,
+  authorizationOf,
+  chooseChallenge,
+  chooseQop,
+  digestChallenges,
+} from "./digest.ts";
+
+// The challenge of RFC 7616 §3.9.1, as one field with both challenges.
+const RFC7616_CHALLENGES = [
+  'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=SHA-256,',
+  'nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS",',
+  'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5,',
+  'nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"',
+].join(" ");
+const CREDENTIALS = {
+  username: "Mufasa",
+  password: "Circle of Life",
+  cnonce: "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ",
+};
+const REQUEST = { method: "GET", uri: "/dir/index.html" };
+
+function rfcChallenges() {
+  const parsed = digestChallenges(RFC7616_CHALLENGES);
+  assert.ok(parsed.ok);
+  return parsed.value;
+}
+
+describe("the suite's digest client", () => {
+  it("reads both challenges of RFC 7616 §3.9.1 and prefers SHA-256, then auth", () => {
+    const challenges = rfcChallenges();
+    assert.equal(challenges.length, 2);
+    assert.deepEqual(challenges[0].qops, ["auth", "auth-int"]);
+    const chosen = chooseChallenge(challenges);
+    assert.equal(chosen?.algorithm, "SHA-256");
+    assert.equal(chooseQop(challenges[0]), "auth");
+    assert.equal(chooseChallenge(challenges, "MD5")?.challenge, challenges[1]);
+    assert.equal(chooseChallenge(challenges, "MD5-sess"), undefined);
+  });
+
+  it("answers them with the responses the RFC publishes", () => {
+    const challenges = rfcChallenges();
+    const expected = {
+      "SHA-256": "753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1",
+      MD5: "8ca523f5e9506fed4657c9700eebdbec",
+    } as const;
+    for (const [algorithm, response] of Object.entries(expected) as ["SHA-256" | "MD5", string][]) {
+      const chosen = chooseChallenge(challenges, algorithm);
+      assert.ok(chosen);
+      const answer = answerChallenge(chosen.challenge, algorithm, REQUEST, CREDENTIALS);
+      const parsed = parseCredentials(authorizationOf(answer.directives));
+      assert.ok(parsed.ok);
+      assert.deepEqual(Object.fromEntries(parsed.value.params), {
+        username: "Mufasa",
+        realm: "http-auth@example.org",
+        nonce: "7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v",
+        uri: "/dir/index.html",
+        algorithm,
+        response,
+        qop: "auth",
+        nc: "00000001",
+        cnonce: CREDENTIALS.cnonce,
+        opaque: "FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS",
+      });
+    }
+  });
+
+  it("answers the RFC 2617 §3.5 challenge with its published response", () => {
+    const parsed = digestChallenges(
+      'Digest realm="testrealm@host.com", qop="auth,auth-int", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", opaque="5ccc069c403ebaf9f0171e9517f40e41"',
+    );
+    assert.ok(parsed.ok);
+    const [challenge] = parsed.value;
+    assert.equal(challenge.algorithm, "MD5");
+    const answer = answerChallenge(challenge, "MD5", REQUEST, {
+      username: "Mufasa",
+      password: "Circle Of Life",
+      cnonce: "0a4f113b",
+    });
+    assert.equal(answer.directives.find((d) => d.name === "response")?.value, "6629fae49393a05397450978507c4ef1");
+  });
+
+  it("verifies rspauth and the echoed qop, cnonce and nc", () => {
+    const [challenge] = rfcChallenges();
+    const answer = answerChallenge(challenge, "SHA-256", REQUEST, CREDENTIALS);
+    const rspauth = rspauthDigest(answer.input);
+    const good = `rspauth="${rspauth}", qop=auth, cnonce="${CREDENTIALS.cnonce}", nc=00000001`;
+    assert.deepEqual(authenticationInfoProblems(good, answer), []);
+    assert.equal(authenticationInfoProblems(good.replace("nc=00000001", "nc=00000002"), answer).length, 1);
+    assert.equal(authenticationInfoProblems(good.replace(rspauth, answer.input.ha1), answer).length, 1);
+    assert.deepEqual(authenticationInfoProblems(undefined, answer), ["no Authentication-Info header"]);
+  });
+
+  it("writes the RFC 2069 form when asked, without nc and cnonce", () => {
+    const [challenge] = rfcChallenges();
+    const answer = answerChallenge(challenge, "MD5", REQUEST, { ...CREDENTIALS, qop: null });
+    assert.deepEqual(
+      answer.directives.map((d) => d.name),
+      ["username", "realm", "nonce", "uri", "algorithm", "response", "opaque"],
+    );
+    assert.equal(answer.input.ha1, hashA1("MD5", "Mufasa", "http-auth@example.org", "Circle of Life"));
+  });
+});
