@@ -6,7 +6,7 @@ import type { Envelope } from "@cucumber/messages";
 import { collectLines } from "./features.ts";
 import { LEVEL_TAGS, type Level, ROW_TAG } from "./rows.ts";
 
-export type ScenarioStatus = "passed" | "failed" | "not run";
+export type ScenarioStatus = "passed" | "failed" | "not run" | "not applicable";
 
 export interface ScenarioOutcome {
   name: string;
@@ -22,6 +22,7 @@ export interface ScenarioOutcome {
 }
 
 export const NOT_RUN_MEDIA_TYPE = "text/vnd.sxd.not-run";
+export const NOT_APPLICABLE_MEDIA_TYPE = "text/vnd.sxd.not-applicable";
 export const EXCHANGES_MEDIA_TYPE = "application/vnd.sxd.exchanges+json";
 
 /** Collects envelopes as they arrive; `outcomes()` reads the result when the run is over. */
@@ -102,8 +103,10 @@ function summarise(
   const bad = results.find((r) => ["FAILED", "AMBIGUOUS", "UNDEFINED", "PENDING", "UNKNOWN"].includes(r.status));
   if (bad) return { status: "failed", message: bad.message ?? describeStatus(bad.status) };
   if (results.some((r) => r.status === "SKIPPED")) {
+    const notApplicable = attachments.find((a) => a.mediaType === NOT_APPLICABLE_MEDIA_TYPE)?.body;
+    if (notApplicable !== undefined) return { status: "not applicable", message: notApplicable };
     const reason = attachments.find((a) => a.mediaType === NOT_RUN_MEDIA_TYPE)?.body;
-    return { status: "not run", message: reason ?? "skipped" };
+    return { status: "not run", message: reason ?? "skipped without a reason (a bug in the suite)" };
   }
   return { status: "passed" };
 }

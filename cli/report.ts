@@ -76,7 +76,15 @@ export function writeReports(input: ReportInput): ConformanceDocument {
 }
 
 /** Failures first, then warnings, then what did not run, then the rest. */
-const VERDICT_ORDER: RowVerdict[] = ["failed", "warning", "fixed", "expected failure", "not run", "passed"];
+const VERDICT_ORDER: RowVerdict[] = [
+  "failed",
+  "warning",
+  "fixed",
+  "expected failure",
+  "not run",
+  "not applicable",
+  "passed",
+];
 
 export function conformanceHtml(doc: ConformanceDocument): string {
   const run = doc.rows.filter((r) => r.scenarios.length > 0);
@@ -111,7 +119,7 @@ table.counts td, table.counts th { border: 1px solid #ccc; padding: .25rem .7rem
 details.row { border: 1px solid #ddd; border-left-width: 6px; border-radius: 4px; margin: .35rem 0; padding: .3rem .7rem; }
 details.row > summary { cursor: pointer; }
 .failed { border-left-color: #d93025 !important; } .warning { border-left-color: #f2a600 !important; }
-.passed { border-left-color: #1e8e3e !important; } .not-run { border-left-color: #999 !important; }
+.passed { border-left-color: #1e8e3e !important; } .not-run, .not-applicable { border-left-color: #999 !important; }
 .expected-failure, .fixed { border-left-color: #7b61ff !important; }
 .verdict { font-weight: 600; text-transform: uppercase; font-size: .8rem; margin-right: .5rem; }
 .level { color: #555; font-size: .8rem; margin-right: .5rem; }
@@ -247,7 +255,7 @@ export function mergedMatrixHtml(docs: ConformanceDocument[]): string {
 body { font: 14px system-ui, sans-serif; margin: 2rem; } table { border-collapse: collapse; }
 td, th { border: 1px solid #ccc; padding: .25rem .6rem; text-align: left; }
 .failed { background: #ffd9d6; } .warning { background: #fff2c4; } .passed { background: #d8f5dd; }
-.not-run { background: #eee; } .expected-failure, .fixed { background: #e6e0ff; }
+.not-run, .not-applicable { background: #eee; } .expected-failure, .fixed { background: #e6e0ff; }
 </style></head><body>
 <h1>sxd conformance matrix</h1>
 <table><tr><th>row</th><th>level</th>${header}</tr>

@@ -1,6 +1,7 @@
 /** `sxd serve`: the reference servers, in the foreground until interrupted. */
 import { parseArgs } from "node:util";
 import type { FaultInfo } from "../reference/context.ts";
+import { DEMO_USER, REALM } from "../reference/digest/index.ts";
 import { FAULTS, type FaultName, isFaultName } from "../reference/faults.ts";
 import { DEFAULT_PORTS, SERVER_NAMES, type ServerName, startReference } from "../reference/server.ts";
 import { UsageError } from "./errors.ts";
@@ -94,6 +95,10 @@ export async function runServe(argv: string[]): Promise<number> {
     messaging: "messaging server",
   };
   for (const name of servers) process.stdout.write(`${label[name].padEnd(36)} ${reference.urls[name]}\n`);
+  if (servers.includes("base")) {
+    const who = values.users ? `users from ${values.users}` : `demo user ${DEMO_USER.username} / ${DEMO_USER.password}`;
+    process.stdout.write(`digest: ${reference.urls.base}/protected, realm ${REALM}, ${who}\n`);
+  }
   if (faults.length > 0) process.stdout.write(`faults: ${faults.join(", ")}\n`);
   await new Promise<void>((done) => {
     process.once("SIGINT", done);

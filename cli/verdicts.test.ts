@@ -71,3 +71,11 @@ test("listed failures are expected, and a listed row that passes is reported fix
   assert.equal(verdictOf(run, "SNAP-11"), "fixed");
   assert.equal(run.exitCode, 0);
 });
+
+test("a row the target does not take is not applicable, and the run stays complete", () => {
+  const notApplicable: ScenarioOutcome = { ...outcome("DIG-9", "may", "not applicable"), message: "no limit stated" };
+  const run = judge(rows, [outcome("SNAP-9", "must", "passed"), notApplicable], { strict: false });
+  assert.equal(verdictOf(run, "DIG-9"), "not applicable");
+  assert.equal(run.overall, "conformant");
+  assert.equal(run.exitCode, 0);
+});

@@ -6,7 +6,7 @@
 import type { ScenarioOutcome } from "./outcomes.ts";
 import type { Level, Row } from "./rows.ts";
 
-export type RowVerdict = "passed" | "failed" | "warning" | "not run" | "expected failure" | "fixed";
+export type RowVerdict = "passed" | "failed" | "warning" | "not run" | "not applicable" | "expected failure" | "fixed";
 
 export interface RowResult {
   row: Row;
@@ -43,7 +43,7 @@ export function judge(rows: Row[], outcomes: ScenarioOutcome[], options: JudgeOp
   const selected = results.filter((r) => r.scenarios.length > 0);
   const counts = (level: Level[], verdict: RowVerdict) =>
     selected.filter((r) => level.includes(r.row.level) && r.verdict === verdict).length;
-  const executed = outcomes.filter((o) => o.status !== "not run").length;
+  const executed = outcomes.filter((o) => o.status === "passed" || o.status === "failed").length;
   let overall: Overall;
   if (counts(["must", "may", "should"], "failed") > 0) overall = "not conformant";
   else if (executed === 0 || counts(["must"], "not run") > 0) overall = "incomplete";
@@ -65,8 +65,11 @@ function judgeRow(row: Row, scenarios: ScenarioOutcome[], options: JudgeOptions)
     if (expected !== undefined) return { row, verdict: "expected failure", reason: expected, scenarios };
     return { row, verdict: hard ? "failed" : "warning", reason: failure.message, scenarios };
   }
-  if (scenarios.every((s) => s.status === "not run")) {
-    return { row, verdict: "not run", reason: scenarios[0]?.message, scenarios };
+  const ran = scenarios.filter((s) => s.status === "passed");
+  if (ran.length === 0) {
+    const notRun = scenarios.find((s) => s.status === "not run");
+    if (notRun) return { row, verdict: "not run", reason: notRun.message, scenarios };
+    return { row, verdict: "not applicable", reason: scenarios[0]?.message, scenarios };
   }
   if (expected !== undefined)
     return { row, verdict: "fixed", reason: `listed as failing (${expected}) but passed`, scenarios };

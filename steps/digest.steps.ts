@@ -111,17 +111,21 @@ Given("a challenge from the protected resource", async function (this: SxdWorld)
 });
 
 Given("the challenge offers qop auth-int", function (this: SxdWorld) {
-  return state(this).challenges.some((c) => c.qops.includes("auth-int")) ? undefined : "skipped";
+  return state(this).challenges.some((c) => c.qops.includes("auth-int"))
+    ? undefined
+    : this.notApplicable("the challenge does not offer qop=auth-int");
 });
 
 Given("the challenge offers {word}", function (this: SxdWorld, algorithm: string) {
   return state(this).challenges.some((c) => parseAlgorithm(c.algorithm) === parseAlgorithm(algorithm))
     ? undefined
-    : "skipped";
+    : this.notApplicable(`the challenge does not offer ${algorithm}`);
 });
 
 Given("the target limits how often a nonce may be used", function (this: SxdWorld) {
-  return Number.isFinite(nonceUses(this)) ? undefined : "skipped";
+  return Number.isFinite(nonceUses(this))
+    ? undefined
+    : this.notApplicable('the target description states no nonce limit (digest.noncePolicy is "unlimited")');
 });
 
 When("the client answers it with valid credentials", async function (this: SxdWorld) {

@@ -46,7 +46,7 @@ function resultUri(state: ExportState, user = state.user): string {
 
 Given("the target has a contacts server and a messaging server", function (this: SxdWorld) {
   const { contactsUrl, messagingUrl, export: exp } = this.target;
-  if (!contactsUrl || !messagingUrl) return "skipped";
+  if (!contactsUrl || !messagingUrl) return this.notRun("no contacts and messaging server URLs were given");
   const user = exp.user;
   states.set(this, {
     contactsUrl,
@@ -294,7 +294,9 @@ Then("the messaging server holds none of the list's contacts for that other user
 
 Given("a messaging server whose contacts server cannot be reached", function (this: SxdWorld) {
   // Only the bundled reference can offer one; against an external target EXP-8 is not run.
-  return this.parameters.outageMessagingUrl ? undefined : "skipped";
+  return this.parameters.outageMessagingUrl
+    ? undefined
+    : this.notRun("sxd can take down the contacts server of its bundled reference only, not of an external target");
 });
 
 When(
@@ -322,7 +324,9 @@ Then("that messaging server holds none of the list's contacts", async function (
 });
 
 Given("the target takes contact uploads", function (this: SxdWorld) {
-  return this.target.export.upload ? undefined : "skipped";
+  return this.target.export.upload
+    ? undefined
+    : this.notApplicable("the target description names no fallback upload (export.upload)");
 });
 
 When(

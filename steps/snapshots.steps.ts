@@ -177,7 +177,7 @@ Then(
     const resource = resourceOf(this);
     for (let n = 1; n <= last; n++) {
       const { reply, entry } = await fetchEntry(this, snapshotUrl(resource, n));
-      expectSameVersion(entry, resource, n, reply);
+      expectVersion(entry, resource, n, reply, "identified");
     }
   },
 );
@@ -195,9 +195,11 @@ Then(
 );
 
 Then(
-  "following {string} links from snapshot s{int} visits, link by link:",
-  async function (this: SxdWorld, rel: string, n: number, stops: DataTable) {
-    await walk(this, rel, snapshotUrl(resourceOf(this), n), stops.raw().flat());
+  "following {string} links back from there visits, link by link:",
+  async function (this: SxdWorld, rel: string, stops: DataTable) {
+    const from = walkEnds.get(this);
+    if (!from) throw new Error("no earlier walk in this scenario to start from");
+    await walk(this, rel, from, stops.raw().flat());
   },
 );
 
@@ -337,8 +339,12 @@ async function walk(world: SxdWorld, rel: string, from: string, stops: string[])
     }
     here = await fetchEntry(world, link.url as string);
     expectVersion(here.entry, resource, Number(stop.replace(/^s/, "")), here.reply, "identified");
+    walkEnds.set(world, here.reply.url);
   }
 }
+
+/** Where each scenario's last walk ended, so the next walk can turn round there. */
+const walkEnds = new WeakMap<SxdWorld, string>();
 
 async function expectGone(world: SxdWorld, accepted: (status: number) => boolean, expected: string): Promise<void> {
   const resource = resourceOf(world);

@@ -41,5 +41,5 @@ Feature: Snapshots are linked to each other and to the resource
     Given the resource has been updated 4 times
     Then following "previous" links from the resource visits, link by link:
       | s4 | s3 | s2 | s1 |
-    And following "next" links from snapshot s1 visits, link by link:
+    And following "next" links back from there visits, link by link:
       | s2 | s3 | s4 | the resource |

@@ -15,7 +15,7 @@ export const digestFaults = {
   },
   "dig-repeated-nonce": {
     breaks: ["DIG-3"],
-    description: "hands out the same nonce again in every 401 until someone authenticates with it",
+    description: "answers a wrong digest with a challenge that repeats the nonce the client sent, not a new one",
   },
   "dig-plain-text-resource": {
     breaks: ["DIG-4"],

@@ -44,7 +44,7 @@ export type Verdict =
   /** The header cannot be parsed or breaks the rules: a 400 (or 401) without access. */
   | { kind: "malformed"; message: string; uriMismatch: boolean }
   /** Well-formed but not good enough: a 401 with a fresh challenge. */
-  | { kind: "refused"; message: string; stale: boolean }
+  | { kind: "refused"; message: string; stale: boolean; nonce?: string }
   | { kind: "granted"; username: string; authenticationInfo: Directive[] };
 
 const REQUIRED = ["username", "realm", "nonce", "uri", "response"] as const;
@@ -116,7 +116,7 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   };
   const unchecked = faults.has("dig-any-secret") || (qop === "auth-int" && faults.has("dig-auth-int-unchecked"));
   if (!unchecked && (ha1 === undefined || !sameDigest(responseDigest(input), field("response")))) {
-    return refused("the response does not match: wrong user name or secret");
+    return refused("the response does not match: wrong user name or secret", false, input.nonce);
   }
   if (!faults.has("dig-replay-allowed")) {
     const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
@@ -172,6 +172,6 @@ function malformed(message: string): Verdict {
   return { kind: "malformed", message, uriMismatch: false };
 }
 
-function refused(message: string, stale = false): Verdict {
-  return { kind: "refused", message, stale };
+function refused(message: string, stale = false, nonce?: string): Verdict {
+  return { kind: "refused", message, stale, nonce };
 }

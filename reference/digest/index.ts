@@ -27,15 +27,9 @@ export function digestRoutes(context: ReferenceContext): Route {
   const settings = guardSettings(context);
   const { faults } = context;
   const path = REFERENCE_DEFAULTS.digest.path;
-  let pendingNonce: string | undefined;
 
-  const freshNonce = () => {
-    if (faults.has("dig-repeated-nonce") && pendingNonce !== undefined) return pendingNonce;
-    pendingNonce = settings.nonces.issue();
-    return pendingNonce;
-  };
-  const challenge = (status: number, message: string, stale = false): Reply => {
-    const offered = challenges(settings, freshNonce(), stale);
+  const challenge = (status: number, message: string, stale = false, nonce = settings.nonces.issue()): Reply => {
+    const offered = challenges(settings, nonce, stale);
     if (faults.has("dig-offers-basic")) offered.push(`Basic realm="${REALM}"`);
     const reply = errorReply(status, message, { "www-authenticate": offered });
     return faults.has("dig-no-error-body") ? { status, headers: { "www-authenticate": offered } } : reply;
@@ -58,9 +52,11 @@ export function digestRoutes(context: ReferenceContext): Route {
           ? challenge(401, verdict.message)
           : errorReply(400, verdict.message);
       case "refused":
-        return challenge(401, verdict.message, verdict.stale);
+        // The fault's slip: a wrong digest is answered with the nonce it came with, not a new one.
+        return faults.has("dig-repeated-nonce") && verdict.nonce
+          ? challenge(401, verdict.message, verdict.stale, verdict.nonce)
+          : challenge(401, verdict.message, verdict.stale);
       case "granted": {
-        pendingNonce = undefined;
         const body = `<protected><user>${escapeXml(verdict.username)}</user><message>access granted</message></protected>`;
         const headers: Record<string, string> = faults.has("dig-no-authentication-info")
           ? {}

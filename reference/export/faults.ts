@@ -32,7 +32,8 @@ export const exportFaults = {
   },
   "exp-body-required": {
     breaks: ["EXP-4", "EXP-5"],
-    description: "the messaging server imports, then answers 400 to an export POST without a body as if it wanted the contacts",
+    description:
+      "the messaging server imports, then answers 400 to an export POST without a body as if it wanted the contacts",
   },
   "exp-contacts-not-fetched": {
     // Never fetching also means never noticing that the contacts server is down.

@@ -3,7 +3,7 @@
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
 import { type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
-import { NOT_RUN_MEDIA_TYPE } from "../../cli/outcomes.ts";
+import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../cli/outcomes.ts";
 import type { TargetDescription } from "../../cli/target.ts";
 import { type Answered, HttpClient } from "./http.ts";
 
@@ -39,11 +39,22 @@ export class SxdWorld extends World<SuiteParameters> {
   }
 
   /**
-   * Marks the scenario as not run and says why (the target does not take an optional row,
-   * or the description lacks what the row needs). Return its value from the step.
+   * Marks the scenario as not run and says why: the row applies to the target, but sxd
+   * cannot check it here (a URL is missing, an outage cannot be staged). Return its value
+   * from the step. A MUST row left not run makes the run incomplete.
    */
   notRun(reason: string): "skipped" {
     this.attach(reason, NOT_RUN_MEDIA_TYPE);
+    return "skipped";
+  }
+
+  /**
+   * Marks the scenario as not applicable to this target: it takes no optional behaviour the
+   * scenario checks (a MAY row it does not take, an algorithm or qop it does not offer).
+   * Unlike "not run", this leaves the run complete.
+   */
+  notApplicable(reason: string): "skipped" {
+    this.attach(reason, NOT_APPLICABLE_MEDIA_TYPE);
     return "skipped";
   }
 

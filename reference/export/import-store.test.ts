@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ContactStore, type Fetcher, fetchContacts } from "./import-store.ts";
+
+const LIST = '<contacts xmlns:atom="http://www.w3.org/2005/Atom"><contact><name>A</name></contact></contacts>';
+
+function answering(body: string, status = 200, type = "application/xml;charset=UTF-8"): Fetcher {
+  return async () => new Response(body, { status, headers: { "content-type": type } });
+}
+
+describe("fetchContacts", () => {
+  it("asks the configured contacts server for the user's list", async () => {
+    let asked = "";
+    const fetcher: Fetcher = async (url) => {
+      asked = url;
+      return new Response(LIST);
+    };
+    const outcome = await fetchContacts("http://contacts.test", "al ice", { timeoutMs: 1000, fetcher });
+    assert.equal(asked, "http://contacts.test/user/al%20ice/contacts");
+    assert.deepEqual(outcome, { ok: true, contacts: ['<contact xmlns=""><name>A</name></contact>'] });
+  });
+
+  for (const [what, fetcher, status] of [
+    ["a 404", answering("<error/>", 404), 502],
+    ["garbage", answering("<<<"), 502],
+    ["XML that is not a contact list", answering("<feed/>"), 502],
+    [
+      "a refused connection",
+      async () => {
+        throw new TypeError("fetch failed");
+      },
+      502,
+    ],
+    [
+      "a reply slower than the timeout",
+      (_url: string, init: { signal: AbortSignal }) =>
+        new Promise<Response>((resolve, reject) => {
+          // A reply that would come far too late; the timer also keeps the test's event loop alive.
+          const late = setTimeout(() => resolve(new Response(LIST)), 60_000);
+          init.signal.addEventListener("abort", () => {
+            clearTimeout(late);
+            reject(init.signal.reason);
+          });
+        }),
+      504,
+    ],
+  ] as Array<[string, Fetcher, number]>) {
+    it(`turns ${what} into a ${status} with a message`, async () => {
+      const outcome = await fetchContacts("http://contacts.test", "alice", { timeoutMs: 20, fetcher });
+      assert.equal(outcome.ok, false);
+      if (!outcome.ok) {
+        assert.equal(outcome.status, status);
+        assert.match(outcome.message, /contacts server/);
+      }
+    });
+  }
+});
+
+describe("ContactStore", () => {
+  it("replaces a user's set, so importing twice leaves one copy", () => {
+    const store = new ContactStore();
+    store.replace("alice", ["a", "b"]);
+    store.replace("alice", ["a", "b"]);
+    assert.deepEqual(store.get("alice"), ["a", "b"]);
+    assert.equal(store.get("bob"), undefined);
+  });
+
+  it("keeps its own copy of what it is given", () => {
+    const store = new ContactStore();
+    const given = ["a"];
+    store.replace("alice", given);
+    given.push("b");
+    assert.deepEqual(store.get("alice"), ["a"]);
+  });
+});

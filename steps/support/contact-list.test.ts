@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  contactsAnywhere,
+  countOccurrences,
+  findExportLink,
+  importToken,
+  isAbsoluteUri,
+  readContactList,
+} from "./contact-list.ts";
+
+const PREFIXED = `<?xml version="1.0"?>
+<!-- a comment first -->
+<contacts xmlns:atom="http://www.w3.org/2005/Atom">
+  <atom:link rel="self" href="http://c.test/user/alice/contacts"/>
+  <atom:link rel="http://rel.test/export" href="http://m.test/user/alice/import;t=abc" title="Export"/>
+  <link rel="http://rel.test/not-atom" href="http://m.test/elsewhere"/>
+  <contact><name>Bob</name><email>bob@example.org</email></contact>
+  <contact><name>Carol</name></contact>
+</contacts>`;
+
+const DEFAULT_NS = `<contacts xmlns="http://www.w3.org/2005/Atom">
+  <link rel="self" href="http://c.test/user/alice/contacts"/>
+  <contact><name>Bob</name></contact>
+</contacts>`;
+
+describe("readContactList", () => {
+  it("reads atom:link children and contacts of a prefixed document", () => {
+    const list = readContactList(PREFIXED);
+    assert.ok(list.ok);
+    assert.equal(list.value.declaresAtom, true);
+    assert.equal(list.value.links.length, 2, "a link outside the Atom namespace is not an atom:link");
+    assert.equal(list.value.contacts.length, 2);
+  });
+
+  it("reads a document in the Atom default namespace", () => {
+    const list = readContactList(DEFAULT_NS);
+    assert.ok(list.ok);
+    assert.equal(list.value.declaresAtom, true);
+    assert.equal(list.value.links[0].rel, "self");
+    assert.equal(list.value.contacts.length, 1);
+  });
+
+  it("notices a root that does not declare the Atom namespace", () => {
+    const list = readContactList('<contacts><a:link xmlns:a="http://www.w3.org/2005/Atom" rel="self"/></contacts>');
+    assert.ok(list.ok);
+    assert.equal(list.value.declaresAtom, false);
+  });
+
+  it("says what came instead of a contact list", () => {
+    assert.deepEqual(readContactList("<feed/>"), { ok: false, error: "a root element feed" });
+    assert.equal(readContactList("{}").ok, false);
+  });
+});
+
+describe("findExportLink", () => {
+  const list = readContactList(PREFIXED);
+  assert.ok(list.ok);
+  const links = list.value.links;
+
+  it("takes the relation of the target description when given", () => {
+    assert.equal(findExportLink(links, "http://m.test", "http://rel.test/export")?.title, "Export");
+    assert.equal(findExportLink(links, "http://m.test", "urn:other"), undefined);
+  });
+
+  it("otherwise takes the link with a URI relation pointing at the messaging server", () => {
+    assert.equal(findExportLink(links, "http://m.test", undefined)?.rel, "http://rel.test/export");
+    assert.equal(findExportLink(links, "http://m.test:81", undefined), undefined);
+  });
+});
+
+describe("importToken", () => {
+  it("takes the token of a well-formed import href", () => {
+    assert.deepEqual(importToken("http://m.test/user/alice/import;t=abc", "http://m.test/", "alice"), {
+      ok: true,
+      value: "abc",
+    });
+  });
+
+  for (const href of [
+    "/user/alice/import;t=abc",
+    "http://other.test/user/alice/import;t=abc",
+    "http://m.test/user/bob/import;t=abc",
+    "http://m.test/user/alice/import?t=abc",
+    "http://m.test/user/alice/import;t=",
+    "http://m.test/user/alice/import;t=a/b",
+  ]) {
+    it(`refuses ${href}`, () => assert.equal(importToken(href, "http://m.test", "alice").ok, false));
+  }
+});
+
+describe("contacts anywhere", () => {
+  it("finds the same contacts in a feed as in the list, whatever the prefixes", () => {
+    const feed = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><content>
+      <c:contact xmlns:c="http://www.w3.org/2005/Atom"><c:name> Bob </c:name></c:contact></content></entry></feed>`;
+    const list = readContactList(DEFAULT_NS);
+    const held = contactsAnywhere(feed);
+    assert.ok(list.ok && held.ok);
+    assert.deepEqual(held.value, list.value.contacts);
+  });
+
+  it("tells contacts in different namespaces apart", () => {
+    const held = contactsAnywhere('<r><contact xmlns="urn:x"><name>Bob</name></contact></r>');
+    const list = readContactList(DEFAULT_NS);
+    assert.ok(list.ok && held.ok);
+    assert.notDeepEqual(held.value, list.value.contacts);
+  });
+
+  it("counts how often each expected contact is held", () => {
+    assert.deepEqual(
+      [...countOccurrences(["a", "b"], ["a", "a", "c"])],
+      [
+        ["a", 2],
+        ["b", 0],
+      ],
+    );
+  });
+});
+
+it("isAbsoluteUri accepts URIs with a scheme and refuses registered relation names", () => {
+  assert.equal(isAbsoluteUri("urn:sxd:rel:x"), true);
+  assert.equal(isAbsoluteUri("https://rel.test/x"), true);
+  assert.equal(isAbsoluteUri("self"), false);
+  assert.equal(isAbsoluteUri("/relative"), false);
+});
