@@ -20,8 +20,12 @@ function server(options: { variant?: Variant; faults?: FaultName[] } = {}) {
   };
   const clock = { ms: START };
   const routes = [snapshotRoutes(context, { now: () => clock.ms })];
-  const send = (method: string, path: string, headers: Record<string, string> = {}, body = ""): Promise<Reply> =>
-    dispatch(routes, { method, path, target: path, headers, body: async () => Buffer.from(body) });
+  const send = (
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body: string | Buffer = "",
+  ): Promise<Reply> => dispatch(routes, { method, path, target: path, headers, body: async () => Buffer.from(body) });
   return { clock, send };
 }
 
@@ -125,11 +129,18 @@ test("no lost update within one second: a date read before the last update gets 
   assert.equal(bodyOf(await s.send("GET", "/entries/a/s2")).content?.text, "alice");
 });
 
-test("If-Match allows several updates within one second", async () => {
+test("If-Match allows a burst of updates within one second, which does not push dates ahead", async () => {
   const s = server();
   await created(s);
-  for (const content of ["v2", "v3", "v4"]) assert.equal((await update(s, content)).status, 204);
-  assert.equal(link(await s.send("GET", "/entries/a"), "previous"), `${BASE}/entries/a/s3`);
+  const before = headerValue(await s.send("GET", "/entries/a"), "last-modified") as string;
+  for (const content of ["v2", "v3", "v4", "v5"]) assert.equal((await update(s, content)).status, 204);
+  assert.equal(link(await s.send("GET", "/entries/a"), "previous"), `${BASE}/entries/a/s4`);
+  const stale = await s.send("PUT", "/entries/a", { ...PUT_TYPE, "if-unmodified-since": before }, entry("x"));
+  assert.equal(stale.status, 412);
+  s.clock.ms += 1000;
+  const reread = headerValue(await s.send("GET", "/entries/a"), "last-modified") as string;
+  const next = await s.send("PUT", "/entries/a", { ...PUT_TYPE, "if-unmodified-since": reread }, entry("v6"));
+  assert.equal(next.status, 204);
 });
 
 test("DELETE removes the resource and every snapshot", async () => {
@@ -163,6 +174,14 @@ test("refused requests answer with an XML error and change nothing", async () =>
     ["POST", "/entries/a", PUT_TYPE, entry("x"), 405],
     ["PUT", "/entries/a/s1", PUT_TYPE, entry("x"), 405],
     ["DELETE", "/entries/a/s1", {}, "", 405],
+    ["PUT", "/entries/a", { ...PUT_TYPE, "if-unmodified-since": lm }, "", 400],
+    [
+      "PUT",
+      "/entries/a",
+      { ...PUT_TYPE, "if-unmodified-since": lm },
+      "<entry xmlns='http://www.w3.org/2005/Atom'><x:y/></entry>",
+      400,
+    ],
     ["PUT", "/entries/b", PUT_TYPE, entry("x"), 428],
     ["GET", "/entries/b", {}, "", 404],
   ];
@@ -174,6 +193,27 @@ test("refused requests answer with an XML error and change nothing", async () =>
   }
   assert.equal(bodyOf(await s.send("GET", "/entries/a")).content?.text, "v1");
   assert.equal((await s.send("GET", "/entries/a/s1")).status, 404);
+});
+
+test("a body that is not UTF-8 is refused with 400", async () => {
+  const s = server();
+  await created(s);
+  const etag = headerValue(await s.send("GET", "/entries/a"), "etag") as string;
+  const latin1 = Buffer.from(entry("caf\u00e9"), "latin1");
+  const reply = await s.send("PUT", "/entries/a", { ...PUT_TYPE, "if-match": etag }, latin1);
+  assert.equal(reply.status, 400);
+  assert.match(String(reply.body), /not UTF-8/);
+});
+
+test("HEAD answers like GET, and unknown shapes under the collection are not found", async () => {
+  const s = server();
+  await created(s);
+  const head = await s.send("HEAD", "/entries/a");
+  assert.equal(head.status, 200);
+  assert.ok(headerValue(head, "last-modified"));
+  for (const path of ["/entries/a/s0", "/entries/a/x", "/entries/a/s1/more", "/entries/..", "/entries/"]) {
+    assert.equal((await s.send("GET", path)).status, 404, path);
+  }
 });
 
 test("precondition order: 404 and 415 before 412, 412 before a bad body", async () => {

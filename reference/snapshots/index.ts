@@ -2,19 +2,21 @@
  * Snapshot-enabled resources over HTTP: `/entries/<name>` holds the latest version, every
  * update first keeps the state before it as `/entries/<name>/s<n>`, DELETE removes them all.
  *
- * No lost update within one second. HTTP dates have one-second resolution, so each version
- * stores a Last-Modified second strictly after the previous version's
- * (`max(floor(now), previous + 1 s)`), and If-Unmodified-Since is compared with that stored
- * value. A reply never shows a date later than now (RFC 9110 §8.8.2.1), so it sends
- * `min(stored, floor(now))`: a client that read version k within the second that k + 1 was
- * written holds a date older than k + 1's and gets 412; once the second has passed, a re-read
- * gives the new date. If-Match with the strong ETag has no such delay.
+ * No lost update within one second. HTTP dates have one-second resolution, and a reply never
+ * shows a Last-Modified later than now (RFC 9110 §8.8.2.1), so replies send
+ * `min(stored, floor(now))`. Each new version stores a date later than any date a client can
+ * have been shown for an earlier one: `max(floor(now), min(previous, floor(now)) + 1 s)`, and
+ * If-Unmodified-Since is compared with the stored date. So a client that read version k in the
+ * second that k + 1 was written gets 412; one that re-reads after the second has passed gets
+ * the new date and may update. Stored dates run at most one second ahead, however many updates
+ * come in a burst. If-Match with the strong ETag has no such delay.
  *
  * @example
  *   const routes = [snapshotRoutes(context)];
  *   await dispatch(routes, request); // in tests, no socket needed
  */
 import { randomBytes } from "node:crypto";
+import { REFERENCE_DEFAULTS } from "../../cli/target.ts";
 import { formatHttpDate, toWholeSeconds } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE, parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
@@ -33,7 +35,8 @@ import {
   type Version,
 } from "./store.ts";
 
-export const COLLECTION = "/entries/";
+/** Where the resources live; the target description's default says the same. */
+export const COLLECTION = REFERENCE_DEFAULTS.snapshots.collection;
 
 export interface SnapshotOptions {
   store?: SnapshotStore;
@@ -186,7 +189,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     }
     const next: Version = {
       entry,
-      lastModified: Math.max(wholeSecond, current.lastModified + 1000),
+      lastModified: Math.max(wholeSecond, Math.min(current.lastModified, wholeSecond) + 1000),
       etag: `"${stored.incarnation}-${stored.versions.length + 1}"`,
     };
     store.append(address.resource, next);
