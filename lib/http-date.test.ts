@@ -11,7 +11,12 @@ test("all three HTTP date formats of RFC 9110 §5.6.7 are read", () => {
 });
 
 test("what is not an HTTP date is undefined", () => {
-  for (const text of ["yesterday", "2026-11-21T10:00:00Z", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT"]) {
+  for (const text of [
+    "yesterday",
+    "2026-11-21T10:00:00Z",
+    "Sun, 31 Feb 1994 08:49:37 GMT",
+    "Sun, 06 Nov 1994 25:49:37 GMT",
+  ]) {
     assert.equal(parseHttpDate(text), undefined, text);
   }
 });

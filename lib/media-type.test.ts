@@ -4,7 +4,12 @@ import { mediaTypeMatches, parseMediaType } from "./media-type.ts";
 
 test("media types compare by parts, not by spelling", () => {
   assert.ok(mediaTypeMatches('Application/XML; Charset="utf-8"', "application/xml;charset=UTF-8"));
-  assert.ok(mediaTypeMatches("application/atom+xml; type=entry; charset=UTF-8", "application/atom+xml;type=entry;charset=UTF-8"));
+  assert.ok(
+    mediaTypeMatches(
+      "application/atom+xml; type=entry; charset=UTF-8",
+      "application/atom+xml;type=entry;charset=UTF-8",
+    ),
+  );
   assert.ok(mediaTypeMatches("application/xml;charset=UTF-8;q=1", "application/xml"));
 });
 
