@@ -145,7 +145,8 @@ ${rowsHtml}
 
 function rowHtml(row: ConformanceDocument["rows"][number]): string {
   const open = row.verdict === "failed" ? " open" : "";
-  const reason = row.reason ? `<div class="reason">${escapeHtml(row.reason)}</div>` : "";
+  // The row shows what was expected and what came; the exchange is in the scenario below.
+  const reason = row.reason ? `<div class="reason">${escapeHtml(row.reason.split("\nin the exchange:")[0])}</div>` : "";
   const scenarios = row.scenarios
     .map((s) => {
       const exchanges = s.exchanges

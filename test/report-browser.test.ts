@@ -39,6 +39,8 @@ test("the HTML report shows the verdict, failures first, with transcripts", asyn
     const firstRow = tab.locator("details.row").first();
     assert.equal(await firstRow.getAttribute("data-row"), "SNAP-2");
     assert.equal(await firstRow.getAttribute("data-verdict"), "failed");
+    mkdirSync("reports", { recursive: true });
+    await tab.screenshot({ path: "reports/conformance-report.png", fullPage: false });
     // A failed row opens by itself on its reason; its scenarios unfold to the exchange.
     assert.match(await firstRow.locator(".reason").innerText(), /expected status 204/);
     await firstRow.locator("details.scenario summary").first().click();
@@ -46,8 +48,6 @@ test("the HTML report shows the verdict, failures first, with transcripts", asyn
     assert.ok(await curl.isVisible());
     assert.match(await curl.innerText(), /^curl -i /);
     assert.match(await tab.locator("#counts").innerText(), /MUST/);
-    mkdirSync("reports", { recursive: true });
-    await tab.screenshot({ path: "reports/conformance-report.png", fullPage: false });
   } finally {
     await browser.close();
   }
