@@ -40,27 +40,27 @@ Given("the resource has been updated {int} time(s)", async function (this: SxdWo
   for (let i = 0; i < times; i++) await updateScratch(this, resourceOf(this));
 });
 
-Given("I have read the resource", async function (this: SxdWorld) {
+Given("the client has read the resource", async function (this: SxdWorld) {
   const resource = resourceOf(this);
   const reply = await readCurrent(this, resource);
   expectThat(reply.response.status === 200, "200 for the current resource", `status ${reply.response.status}`, reply);
   resource.remembered = resource.lastRead;
 });
 
-When("I GET the resource", async function (this: SxdWorld) {
+When("the client GETs the resource", async function (this: SxdWorld) {
   await readCurrent(this, resourceOf(this));
 });
 
-When("I GET snapshot s{int}", async function (this: SxdWorld, n: number) {
+When("the client GETs snapshot s{int}", async function (this: SxdWorld, n: number) {
   await this.http.send("GET", snapshotUrl(resourceOf(this), n));
 });
 
-When("I DELETE the resource", async function (this: SxdWorld) {
+When("the client DELETEs the resource", async function (this: SxdWorld) {
   await this.http.send("DELETE", resourceOf(this).url);
 });
 
 When(
-  "I PUT the next version with If-Unmodified-Since set to the Last-Modified last read",
+  "the client PUTs the next version with If-Unmodified-Since set to the Last-Modified last read",
   async function (this: SxdWorld) {
     const resource = resourceOf(this);
     const lastModified = resource.remembered?.lastModified;
@@ -69,19 +69,22 @@ When(
   },
 );
 
-When("I PUT the next version with an If-Unmodified-Since from before the last update", async function (this: SxdWorld) {
-  const resource = resourceOf(this);
-  const held = resource.remembered?.lastModified;
-  const reply = await readCurrent(this, resource);
-  const now = resource.lastRead?.lastModified;
-  // By the server's own dates, one second before its current Last-Modified is older than the last change.
-  const before = now && secondBefore(now);
-  if (!held || !before) fail("a Last-Modified on the resource, before and after the update", "none", reply);
-  await putNextVersion(this, resource, { "if-unmodified-since": earlierDate(held, before) });
-});
+When(
+  "the client PUTs the next version with an If-Unmodified-Since from before the last update",
+  async function (this: SxdWorld) {
+    const resource = resourceOf(this);
+    const held = resource.remembered?.lastModified;
+    const reply = await readCurrent(this, resource);
+    const now = resource.lastRead?.lastModified;
+    // By the server's own dates, one second before its current Last-Modified is older than the last change.
+    const before = now && secondBefore(now);
+    if (!held || !before) fail("a Last-Modified on the resource, before and after the update", "none", reply);
+    await putNextVersion(this, resource, { "if-unmodified-since": earlierDate(held, before) });
+  },
+);
 
 When(
-  "I PUT {string} with Content-Type {string} and {string}",
+  "the client PUTs {string} with Content-Type {string} and {string}",
   async function (this: SxdWorld, body: string, contentType: string, precondition: string) {
     const resource = resourceOf(this);
     const text = body === "the next version" ? undefined : BAD_BODIES[body];
@@ -103,7 +106,7 @@ When(
   },
 );
 
-When("I PUT an entry with If-None-Match: * to an unused address", async function (this: SxdWorld) {
+When("the client PUTs an entry with If-None-Match: * to an unused address", async function (this: SxdWorld) {
   await createScratch(this);
 });
 

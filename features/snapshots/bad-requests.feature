@@ -6,11 +6,11 @@ Feature: Bad updates are refused and change nothing
 
   Background:
     Given a fresh entry resource
-    And I have read the resource
+    And the client has read the resource
 
   @SNAP-12 @should
   Scenario Outline: An update with <problem> gets <status> and changes nothing
-    When I PUT "<body>" with Content-Type "<content type>" and "<precondition>"
+    When the client PUTs "<body>" with Content-Type "<content type>" and "<precondition>"
     Then the reply is <status>
     And the reply carries an XML error body with a message
     And nothing changed: the resource serves the last version that was put, with no new snapshot

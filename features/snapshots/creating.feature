@@ -5,7 +5,7 @@ Feature: Creating a resource with PUT
 
   @SNAP-13 @should
   Scenario: PUT with If-None-Match: * to an unused address creates the resource, with no snapshot
-    When I PUT an entry with If-None-Match: * to an unused address
+    When the client PUTs an entry with If-None-Match: * to an unused address
     Then the reply is 201
     And the resource serves the last version that was put
     And there is no snapshot s1

@@ -9,11 +9,11 @@ Feature: DELETE removes the resource with all its snapshots
 
   @SNAP-9 @must
   Scenario: After DELETE neither the resource nor its snapshots are served
-    When I DELETE the resource
+    When the client DELETEs the resource
     Then neither the resource nor any of its snapshots is served any more
 
   @SNAP-9 @should
   Scenario: DELETE answers 200 or 204, and afterwards every address answers 404 or 410
-    When I DELETE the resource
+    When the client DELETEs the resource
     Then the reply is one of 200 or 204
     And the resource and each of its snapshots answer 404 or 410

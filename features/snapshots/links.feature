@@ -12,14 +12,14 @@ Feature: Snapshots are linked to each other and to the resource
   @SNAP-4 @must
   Scenario: The resource links to its newest snapshot
     Given the resource has been updated 2 times
-    When I GET the resource
+    When the client GETs the resource
     Then the reply is 200
     And the entry's "previous" link is absolute and leads to the version before the last update
 
   @SNAP-5 @must
   Scenario: The oldest snapshot links to itself and to the next snapshot
     Given the resource has been updated 2 times
-    When I GET snapshot s1
+    When the client GETs snapshot s1
     Then the reply is 200
     And the reply's Content-Type is "application/atom+xml;type=entry;charset=UTF-8"
     And the entry's "self" link is absolute and points to snapshot s1
@@ -29,7 +29,7 @@ Feature: Snapshots are linked to each other and to the resource
   @SNAP-5 @must
   Scenario: The newest snapshot links to itself, the snapshot before it and the resource
     Given the resource has been updated 2 times
-    When I GET snapshot s2
+    When the client GETs snapshot s2
     Then the reply is 200
     And the reply's Content-Type is "application/atom+xml;type=entry;charset=UTF-8"
     And the entry's "self" link is absolute and points to snapshot s2

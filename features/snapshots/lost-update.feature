@@ -5,16 +5,16 @@ Feature: A stale update is refused
 
   Background:
     Given a fresh entry resource
-    And I have read the resource
+    And the client has read the resource
     And the resource has been updated 1 time
 
   @SNAP-11 @should
   Scenario: An update with an If-Unmodified-Since from before the last update changes nothing
-    When I PUT the next version with an If-Unmodified-Since from before the last update
+    When the client PUTs the next version with an If-Unmodified-Since from before the last update
     Then the reply is not a success
     And nothing changed: the resource serves the last version that was put, with no new snapshot
 
   @SNAP-11 @should
   Scenario: An update with an If-Unmodified-Since from before the last update gets 412
-    When I PUT the next version with an If-Unmodified-Since from before the last update
+    When the client PUTs the next version with an If-Unmodified-Since from before the last update
     Then the reply is 412

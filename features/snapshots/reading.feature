@@ -8,7 +8,7 @@ Feature: Reading a snapshot-enabled resource
 
   @SNAP-1 @must
   Scenario: The current resource is served as an Atom entry with a date and a self link
-    When I GET the resource
+    When the client GETs the resource
     Then the reply is 200
     And the reply carries a Last-Modified HTTP date
     And the reply's Content-Type is "application/atom+xml;type=entry;charset=UTF-8"

@@ -10,8 +10,8 @@ Feature: Every update keeps the state before it as a snapshot
 
   @SNAP-2 @must
   Scenario: An update with If-Unmodified-Since answers 204 with no body
-    Given I have read the resource
-    When I PUT the next version with If-Unmodified-Since set to the Last-Modified last read
+    Given the client has read the resource
+    When the client PUTs the next version with If-Unmodified-Since set to the Last-Modified last read
     Then the reply is 204
     And the reply has no body
 

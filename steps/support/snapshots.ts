@@ -28,7 +28,7 @@ export interface ScratchResource {
   versions: EntryVersion[];
   /** The validators of the last read of the current resource. */
   lastRead?: { lastModified?: string; etag?: string };
-  /** The validators a client held on to with "I have read the resource". */
+  /** The validators a client held on to with "the client has read the resource". */
   remembered?: { lastModified?: string; etag?: string };
 }
 
