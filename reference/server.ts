@@ -37,9 +37,6 @@ export interface RunningReference {
   urls: ServerUrls;
   context: ReferenceContext;
   close(): Promise<void>;
-  /** Stops and restarts one server on the same port (the export suite uses it to test outages). */
-  stop(name: ServerName): Promise<void>;
-  start(name: ServerName): Promise<void>;
 }
 
 export const DEFAULT_PORTS: Record<ServerName, number> = { base: 8080, contacts: 8081, messaging: 8082 };
@@ -62,10 +59,8 @@ export async function startReference(options: ReferenceOptions): Promise<Running
     messaging: [messagingRoutes(context)],
   };
   const running = new Map<ServerName, Listening>();
-  const ports = { ...options.ports };
   const startOne = async (name: ServerName) => {
-    const listening = await listen(routes[name], { host: options.host, port: ports[name] });
-    ports[name] = Number(new URL(listening.boundUrl).port);
+    const listening = await listen(routes[name], { host: options.host, port: options.ports[name] });
     running.set(name, listening);
     context.urls[name] = trimSlash(options.publicUrls?.[name] ?? listening.boundUrl);
   };
@@ -84,13 +79,6 @@ export async function startReference(options: ReferenceOptions): Promise<Running
     close: async () => {
       await Promise.all([...running.values()].map((l) => l.close()));
       running.clear();
-    },
-    stop: async (name) => {
-      await running.get(name)?.close();
-      running.delete(name);
-    },
-    start: async (name) => {
-      if (!running.has(name)) await startOne(name);
     },
   };
 }

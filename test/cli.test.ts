@@ -127,3 +127,51 @@ test("a server that breaks a SNAP MUST row makes the run exit 1 and name the row
     child.kill("SIGTERM");
   }
 });
+
+test("known failures do not fail the run, a listed row that passes is reported fixed, traffic goes to HAR", async () => {
+  const dir = tempDir();
+  const list = join(dir, "expected.json");
+  writeFileSync(list, JSON.stringify({ "SNAP-2": "tracked as bug 7", "SNAP-8": "tracked as bug 9" }));
+  const har = join(dir, "run.har");
+  const run = await sxd([
+    "test",
+    "--reference-fault",
+    "snap-update-200",
+    "--tags",
+    "@SNAP-2 or @SNAP-8",
+    "--expect-fail",
+    list,
+    "--har",
+    har,
+    "--report-dir",
+    dir,
+  ]);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /EXPECTED FAILURE: SNAP-2/);
+  assert.match(run.stdout, /FIXED: SNAP-8/);
+  const log = JSON.parse(readFileSync(har, "utf8")).log;
+  assert.equal(log.version, "1.2");
+  assert.ok(log.entries.some((e: { request: { method: string } }) => e.request.method === "PUT"));
+  assert.ok(log.entries.every((e: { response: { status: number } }) => e.response.status > 0));
+});
+
+test("report merge puts several runs side by side", async () => {
+  const good = tempDir();
+  const bad = tempDir();
+  await sxd(["test", "--tags", "@SNAP-2", "--report-dir", good]);
+  await sxd(["test", "--tags", "@SNAP-2", "--reference-fault", "snap-update-200", "--report-dir", bad]);
+  const out = join(tempDir(), "matrix.html");
+  const merge = await sxd([
+    "report",
+    "merge",
+    join(good, "conformance.json"),
+    join(bad, "conformance.json"),
+    "--out",
+    out,
+  ]);
+  assert.equal(merge.code, 0, merge.stderr);
+  const html = readFileSync(out, "utf8");
+  assert.match(html, /<th>SNAP-2<\/th><td>MUST<\/td><td class="passed"[^>]*>passed<\/td><td class="failed"/);
+  const missing = await sxd(["report", "merge", join(good, "nope.json")]);
+  assert.equal(missing.code, 2);
+});

@@ -28,8 +28,14 @@ export interface Exchange {
 
 export type Answered = Exchange & { response: RecordedResponse };
 
-/** The target did not answer: not a verdict on a row, but a reason the scenario could not check it. */
-export class TransportError extends Error {}
+/** The target did not answer. The message says how; the stack would only show our code. */
+export class TransportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TransportError";
+    this.stack = message;
+  }
+}
 
 const BODY_EXCERPT = 4000;
 

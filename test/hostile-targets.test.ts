@@ -1,0 +1,111 @@
+// Targets that misbehave at the transport level: the probe answers, then the server hangs,
+// resets, talks garbage, serves HTML, or goes down halfway. Every run must finish within its
+// timeouts, report the target not conformant (exit 1), and print no stack trace.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+
+const SXD = new URL("../bin/sxd.js", import.meta.url).pathname;
+const PROBE_REPLY = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+
+type Behaviour = (socket: Socket, requestNumber: number) => void;
+
+const behaviours: Record<string, Behaviour> = {
+  "hangs after the first reply": (socket, n) => {
+    if (n === 1) socket.end(PROBE_REPLY);
+  },
+  "resets every connection after the first reply": (socket, n) => {
+    if (n === 1) socket.end(PROBE_REPLY);
+    else socket.resetAndDestroy();
+  },
+  "answers with bytes that are not HTTP": (socket, n) => {
+    socket.end(n === 1 ? PROBE_REPLY : "HELLO THERE\r\n\r\n");
+  },
+  "answers every request with an HTML page": (socket) => {
+    const body = "<html><body>it works</body></html>";
+    socket.end(`HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+  },
+};
+
+/** A server that reads one request head per connection and hands the socket to a behaviour. */
+async function hostile(behaviour: Behaviour): Promise<{ url: string; close(): void; stopAfter(n: number): void }> {
+  let count = 0;
+  let limit = Number.POSITIVE_INFINITY;
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => undefined);
+    socket.once("data", () => {
+      count++;
+      if (count > limit) {
+        server.close();
+        socket.destroy();
+        return;
+      }
+      behaviour(socket, count);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as import("node:net").AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+    stopAfter: (n) => {
+      limit = n;
+    },
+  };
+}
+
+function sxdTest(url: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const args = ["test", "--base-url", url, "--tags", "@SNAP-1 or @SNAP-8 or @DIG-1", "--timeout", "400"];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SXD, ...args, "--report-dir", mkdtempSync(join(tmpdir(), "sxd-hostile-"))]);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function assertCleanFailure(run: { code: number | null; stdout: string; stderr: string }) {
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.match(run.stdout, /verdict: not conformant/);
+  assert.doesNotMatch(run.stdout + run.stderr, /^\s+at .+:\d+:\d+\)?$/m, "no stack trace");
+}
+
+for (const [name, behaviour] of Object.entries(behaviours)) {
+  test(`a target that ${name} is reported not conformant, cleanly`, async () => {
+    const server = await hostile(behaviour);
+    try {
+      const run = await sxdTest(server.url);
+      assertCleanFailure(run);
+      assert.match(run.stdout, /FAILED: SNAP-1 \(MUST\)/);
+    } finally {
+      server.close();
+    }
+  });
+}
+
+test("a target that goes down halfway is reported not conformant, cleanly", async () => {
+  const server = await hostile((socket) => socket.end(PROBE_REPLY));
+  server.stopAfter(3);
+  try {
+    const run = await sxdTest(server.url);
+    assertCleanFailure(run);
+    assert.match(run.stdout, /connection refused|closed before a complete reply/);
+  } finally {
+    server.close();
+  }
+});
