@@ -23,6 +23,12 @@ export interface TargetDescription {
   };
   export: {
     user: string;
+    /**
+     * A second user the contacts server knows: the token check tries the first user's token
+     * on this user's import address. Without one the suite uses an unknown user, which a
+     * server may refuse for that reason alone.
+     */
+    otherUser?: string;
     /** The export relation URI; without it, the link whose rel is an absolute URI and href on the messaging server. */
     rel?: string;
     /** The fallback upload (EXP-9); the row runs only where this is given. `{user}` is replaced. */
@@ -33,7 +39,7 @@ export interface TargetDescription {
 export const REFERENCE_DEFAULTS: Omit<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl"> = {
   snapshots: { collection: "/entries/" },
   digest: { path: "/protected", username: "demo", password: "sxd-demo-secret", noncePolicy: "one-time" },
-  export: { user: "alice", upload: { method: "POST", path: "/user/{user}/contacts" } },
+  export: { user: "alice", otherUser: "bob", upload: { method: "POST", path: "/user/{user}/contacts" } },
 };
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -47,7 +53,7 @@ const SHAPE: { [key: string]: Shape } = {
   messagingUrl: "url",
   snapshots: { collection: "path" },
   digest: { path: "path", username: "string", password: "string", noncePolicy: "nonce-policy" },
-  export: { user: "string", rel: "string", upload: { method: "string", path: "path" } },
+  export: { user: "string", otherUser: "string", rel: "string", upload: { method: "string", path: "path" } },
 };
 
 /** Checks a parsed description against the known keys; the message names the first bad key. */

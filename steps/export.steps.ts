@@ -192,7 +192,7 @@ When(
         url = withToken(forgedLike(token));
         break;
       default: {
-        state.otherUser = freshUserName();
+        state.otherUser = this.target.export.otherUser ?? freshUserName();
         url = href.replace(`/user/${encodeURIComponent(state.user)}/`, `/user/${state.otherUser}/`);
       }
     }

@@ -44,6 +44,10 @@ export const exportFaults = {
     breaks: ["EXP-6"],
     description: "the messaging server exports whatever token the link carries",
   },
+  "exp-token-not-user-bound": {
+    breaks: ["EXP-6"],
+    description: "the token signs only its expiry, not the user: one user's link exports any user's contacts",
+  },
   "exp-duplicate-on-repeat": {
     breaks: ["EXP-7"],
     description: "each export adds the contacts again instead of replacing the previous copy",

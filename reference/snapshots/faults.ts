@@ -67,6 +67,10 @@ export const snapshotFaults = {
     breaks: ["SNAP-12"],
     description: "an update without If-Unmodified-Since or If-Match is accepted",
   },
+  "snap-any-content-type": {
+    breaks: ["SNAP-12"],
+    description: "an update is parsed whatever its Content-Type says: text/plain or JSON gets 204, not 415",
+  },
   "snap-500-on-bad-body": {
     breaks: ["SNAP-12"],
     description: "a body that is not a well-formed Atom entry gets 500 instead of 400",

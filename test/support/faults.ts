@@ -4,10 +4,18 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { loadScenarios } from "../../cli/features.ts";
 import { loadRows } from "../../cli/rows.ts";
+import { PACKAGE_ROOT } from "../../cli/run-suite.ts";
 import type { FaultInfo } from "../../reference/context.ts";
 import { FAULTS } from "../../reference/faults.ts";
 import { behaviourTags, rowsWith, runAgainstReference } from "./suite.ts";
+
+/**
+ * Scenarios the standard reference cannot be made to fail, each with the reason: they check
+ * an option the standard reference does not take (they are not applicable to it).
+ */
+const NOT_FAULTABLE = new Map<string, string>([]);
 
 export function checkFaultsOf(prefix: "SNAP" | "DIG" | "EXP"): void {
   const tags = behaviourTags(
@@ -17,6 +25,8 @@ export function checkFaultsOf(prefix: "SNAP" | "DIG" | "EXP"): void {
   const faults = (Object.entries(FAULTS) as [string, FaultInfo][]).filter(([, info]) =>
     info.breaks.some((row) => row.startsWith(`${prefix}-`)),
   );
+  // Scenarios some fault made fail; a scenario no fault can make fail checks nothing.
+  const caught = new Set<string>();
   test(`${prefix}: every fault breaks the rows it names, and only those`, async (t) => {
     assert.ok(faults.length > 0, `no faults for ${prefix}`);
     for (const [name, info] of faults) {
@@ -24,7 +34,17 @@ export function checkFaultsOf(prefix: "SNAP" | "DIG" | "EXP"): void {
         const run = await runAgainstReference({ faults: [name], tags, strict: true });
         assert.deepEqual(rowsWith(run, "failed"), [...info.breaks].sort(), `fault ${name}: ${info.description}`);
         assert.equal(run.exitCode, 1);
+        for (const row of run.judgement.rows) {
+          for (const s of row.scenarios) if (s.status === "failed") caught.add(s.location);
+        }
       });
     }
+  });
+  test(`${prefix}: every scenario fails under at least one fault`, () => {
+    const scenarios = loadScenarios(PACKAGE_ROOT).filter((s) => s.rows.some((r) => r.startsWith(`${prefix}-`)));
+    const uncaught = scenarios
+      .filter((s) => !caught.has(s.location) && !NOT_FAULTABLE.has(s.location))
+      .map((s) => `${s.location} ${s.name}`);
+    assert.deepEqual(uncaught, [], `scenarios no fault makes fail:\n${uncaught.join("\n")}`);
   });
 }
