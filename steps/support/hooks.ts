@@ -1,5 +1,7 @@
+/** After every scenario: clean up, attach the transcript, and name the rows a failure breaks. */
 import { After, setDefaultTimeout } from "@cucumber/cucumber";
 import { EXCHANGES_MEDIA_TYPE } from "../../cli/outcomes.ts";
+import { LEVEL_TAGS, ROW_TAG, rowsById } from "../../cli/rows.ts";
 import { formatExchange } from "./http.ts";
 import type { SxdWorld } from "./world.ts";
 
@@ -7,13 +9,28 @@ import type { SxdWorld } from "./world.ts";
 const requestTimeout = Number(process.env.SXD_REQUEST_TIMEOUT_MS ?? 10000);
 setDefaultTimeout(requestTimeout * 4 + 1000);
 
-After(async function (this: SxdWorld) {
+const catalogue = rowsById();
+
+After(async function (this: SxdWorld, { pickle, result }) {
   for (const task of this.cleanups) {
     try {
       await task();
     } catch {
       // A failed clean-up must not hide the scenario's own verdict.
     }
+  }
+  if (result?.status === "FAILED") {
+    // Cucumber prints attachments under a failure: the reader learns which rule broke.
+    const tags = pickle.tags.map((t) => t.name);
+    const level = tags.flatMap((t) => LEVEL_TAGS[t] ?? [])[0] ?? "must";
+    const broken = tags
+      .flatMap((t) => ROW_TAG.exec(t)?.[1] ?? [])
+      .map((id) => {
+        const row = catalogue.get(id);
+        const rule = level === "should" && row?.should ? row.should : row?.rule;
+        return `This breaks ${id} (${level.toUpperCase()}): ${rule ?? "unknown row"}`;
+      });
+    this.attach(broken.join("\n"), "text/plain");
   }
   const exchanges = this.http.exchanges;
   if (exchanges.length > 0) {
