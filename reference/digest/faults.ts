@@ -17,9 +17,18 @@ export const digestFaults = {
     breaks: ["DIG-3"],
     description: "answers a wrong digest with a challenge that repeats the nonce the client sent, not a new one",
   },
+  "dig-nonce-until-used": {
+    breaks: ["DIG-3"],
+    description: "hands out the same nonce in every challenge until somebody gets in with it",
+  },
   "dig-plain-text-resource": {
     breaks: ["DIG-4"],
     description: "grants access but serves the protected resource as text/plain, not application/xml",
+  },
+  "dig-sess-as-plain": {
+    breaks: ["DIG-4"],
+    description:
+      "offers MD5-sess and SHA-256-sess but computes them like MD5 and SHA-256, so correct -sess digests are refused",
   },
   "dig-no-authentication-info": {
     breaks: ["DIG-5", "DIG-11"],
@@ -33,6 +42,10 @@ export const digestFaults = {
     breaks: ["DIG-6"],
     description: "lets in a user name it does not know, whatever the digest",
   },
+  "dig-foreign-nonce": {
+    breaks: ["DIG-6"],
+    description: "never checks that a nonce is one it issued: a digest over a made-up nonce gets in",
+  },
   "dig-offers-basic": {
     breaks: ["DIG-7"],
     description: "offers a Basic challenge beside Digest, inviting the secret in clear text",
@@ -40,6 +53,11 @@ export const digestFaults = {
   "dig-auth-int-unchecked": {
     breaks: ["DIG-8"],
     description: "accepts qop=auth-int without checking the digest, so a changed body gets through",
+  },
+  "dig-auth-int-empty-body": {
+    breaks: ["DIG-8"],
+    description:
+      "computes the auth-int digest over an empty body whatever was sent, so the body the digest covers is refused",
   },
   "dig-replay-allowed": {
     breaks: ["DIG-9", "DIG-10"],
@@ -60,5 +78,32 @@ export const digestFaults = {
   "dig-unknown-qop-crash": {
     breaks: ["DIG-12"],
     description: "fails with 500 on a qop it does not know",
+  },
+  "dig-missing-directive-crash": {
+    breaks: ["DIG-12"],
+    description:
+      "fails with 500 when a directive it needs (response, username, nonce, uri, qop, nc, cnonce) is missing",
+  },
+  "dig-rfc2069-accepted": {
+    breaks: ["DIG-12"],
+    description: "accepts an RFC 2069 digest without qop, nc and cnonce although it offered qop (a downgrade)",
+  },
+  "dig-lenient-nc": {
+    breaks: ["DIG-12"],
+    description: "reads nc with parseInt instead of requiring eight hexadecimal digits, so nc=1 or nc=0000000g gets in",
+  },
+  "dig-unknown-algorithm-default": {
+    breaks: ["DIG-12"],
+    description: "takes an algorithm it does not know for its first offered one (SHA-256) instead of refusing it",
+  },
+  "dig-client-realm": {
+    breaks: ["DIG-12"],
+    description:
+      "keeps the password in the clear and hashes it with the realm the client names, so another realm gets in",
+  },
+  "dig-unclosed-quote": {
+    breaks: ["DIG-12"],
+    description:
+      "reads a quoted string that is never closed up to the end of the header instead of refusing the header",
   },
 } satisfies Record<string, FaultInfo>;

@@ -17,7 +17,7 @@ import {
 } from "../../lib/digest.ts";
 import type { FaultName } from "../faults.ts";
 import type { NonceStore } from "./nonces.ts";
-import type { UserStore } from "./users.ts";
+import { demoUsers, type UserStore } from "./users.ts";
 
 export interface GuardSettings {
   realm: string;
@@ -54,11 +54,14 @@ const NOBODY_HA1 = randomBytes(32).toString("hex");
 
 /** One WWW-Authenticate value per offered hash, strongest first. */
 export function challenges(settings: GuardSettings, nonce: string, stale: boolean): string[] {
-  return settings.hashes.map((hash) => {
+  const offered: readonly Algorithm[] = settings.faults.has("dig-sess-as-plain")
+    ? settings.hashes.flatMap((hash) => [hash, `${hash}-sess` as const])
+    : settings.hashes;
+  return offered.map((algorithm) => {
     const directives: Directive[] = [
       { name: "realm", value: settings.realm, quoted: true },
       { name: "qop", value: settings.qops.join(", "), quoted: true },
-      { name: "algorithm", value: hash, quoted: false },
+      { name: "algorithm", value: algorithm, quoted: false },
       { name: "nonce", value: nonce, quoted: true },
     ];
     if (settings.opaque !== undefined) directives.push({ name: "opaque", value: settings.opaque, quoted: true });
@@ -71,16 +74,24 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   const { faults } = settings;
   if (attempt.authorization === undefined || !/^\s*digest(\s|$)/i.test(attempt.authorization))
     return { kind: "missing" };
-  const parsed = parseCredentials(attempt.authorization);
+  let parsed = parseCredentials(attempt.authorization);
+  // The fault's parser reads a quoted string that is never closed up to the end of the header.
+  if (!parsed.ok && faults.has("dig-unclosed-quote")) parsed = parseCredentials(`${attempt.authorization}"`);
   if (!parsed.ok) return malformed(`the Authorization header cannot be parsed: ${parsed.error}`);
   const given = parsed.value.params;
   // Without qop (RFC 2069) only a server that offers none may accept: otherwise it is a downgrade.
-  const required = given.has("qop") || settings.qops.length > 0 ? [...REQUIRED, ...WITH_QOP] : REQUIRED;
+  const downgrade = faults.has("dig-rfc2069-accepted");
+  const required = given.has("qop") || (settings.qops.length > 0 && !downgrade) ? [...REQUIRED, ...WITH_QOP] : REQUIRED;
   const absent = required.filter((name) => !given.has(name));
-  if (absent.length > 0) return malformed(`the credentials lack ${absent.join(", ")}`);
+  if (absent.length > 0) {
+    if (faults.has("dig-missing-directive-crash")) throw new Error(`cannot read ${absent[0]}: it is undefined`);
+    return malformed(`the credentials lack ${absent.join(", ")}`);
+  }
   const field = (name: string) => given.get(name) ?? "";
 
-  const algorithm = parseAlgorithm(given.get("algorithm"));
+  const algorithm =
+    parseAlgorithm(given.get("algorithm")) ??
+    (faults.has("dig-unknown-algorithm-default") ? settings.hashes[0] : undefined);
   if (!algorithm || !settings.hashes.includes(hashOf(algorithm))) {
     return malformed(`algorithm ${given.get("algorithm")} is not offered here`);
   }
@@ -89,22 +100,26 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     if (faults.has("dig-unknown-qop-crash")) throw new Error(`no handler for qop ${qop}`);
     return malformed(`qop ${qop} is not offered here (offered: ${settings.qops.join(", ")})`);
   }
-  if (qop !== undefined && !/^[0-9a-fA-F]{8}$/.test(field("nc"))) {
+  if (qop !== undefined && !faults.has("dig-lenient-nc") && !/^[0-9a-fA-F]{8}$/.test(field("nc"))) {
     return malformed("nc must be eight hexadecimal digits");
   }
   if (field("uri") !== attempt.target && !faults.has("dig-no-uri-check")) {
     return { kind: "malformed", message: "uri does not name the request target", uriMismatch: true };
   }
-  if (field("realm") !== settings.realm) return refused(`realm must be "${settings.realm}"`);
+  const clientRealm = faults.has("dig-client-realm");
+  if (field("realm") !== settings.realm && !clientRealm) return refused(`realm must be "${settings.realm}"`);
   if (settings.opaque !== undefined && given.get("opaque") !== settings.opaque) {
     return refused("opaque must be returned unchanged");
   }
-  if (settings.nonces.origin(field("nonce")) === "unknown") return refused("this nonce was not issued here");
+  const foreign = settings.nonces.origin(field("nonce")) === "unknown";
+  if (foreign && !faults.has("dig-foreign-nonce")) return refused("this nonce was not issued here");
 
-  const ha1 = settings.users.get(field("username"))?.[hashOf(algorithm)];
+  // The fault's server keeps the password in the clear and hashes it with whatever realm the client names.
+  const users = clientRealm ? demoUsers(field("realm")) : settings.users;
+  const ha1 = users.get(field("username"))?.[hashOf(algorithm)];
   if (ha1 === undefined && faults.has("dig-unknown-user-allowed")) return grant(settings, algorithm, given, NOBODY_HA1);
   const input: ResponseInput = {
-    algorithm,
+    algorithm: faults.has("dig-sess-as-plain") ? hashOf(algorithm) : algorithm,
     ha1: ha1 ?? NOBODY_HA1,
     nonce: field("nonce"),
     method: attempt.method,
@@ -112,13 +127,15 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     qop,
     nc: given.get("nc")?.toLowerCase(),
     cnonce: given.get("cnonce"),
-    body: qop === "auth-int" ? await attempt.body() : undefined,
+    // The fault's server hashes the body before it has read it, so always an empty one.
+    body: qop !== "auth-int" ? undefined : faults.has("dig-auth-int-empty-body") ? "" : await attempt.body(),
   };
   const unchecked = faults.has("dig-any-secret") || (qop === "auth-int" && faults.has("dig-auth-int-unchecked"));
   if (!unchecked && (ha1 === undefined || !sameDigest(responseDigest(input), field("response")))) {
     return refused("the response does not match: wrong user name or secret", false, input.nonce);
   }
-  if (!faults.has("dig-replay-allowed")) {
+  // A nonce the server never issued is not in its log either (only the fault lets one get this far).
+  if (!foreign && !faults.has("dig-replay-allowed")) {
     const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
     if (use === "stale") return refused("this nonce is used up or expired", !faults.has("dig-no-stale"));
   }

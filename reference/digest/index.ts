@@ -28,7 +28,15 @@ export function digestRoutes(context: ReferenceContext): Route {
   const { faults } = context;
   const path = REFERENCE_DEFAULTS.digest.path;
 
-  const challenge = (status: number, message: string, stale = false, nonce = settings.nonces.issue()): Reply => {
+  // The fault's economy: one nonce in every challenge until somebody gets in with it.
+  let unused: string | undefined;
+  const issue = (): string => {
+    if (!faults.has("dig-nonce-until-used")) return settings.nonces.issue();
+    unused ??= settings.nonces.issue();
+    return unused;
+  };
+
+  const challenge = (status: number, message: string, stale = false, nonce = issue()): Reply => {
     const offered = challenges(settings, nonce, stale);
     if (faults.has("dig-offers-basic")) offered.push(`Basic realm="${REALM}"`);
     const reply = errorReply(status, message, { "www-authenticate": offered });
@@ -57,6 +65,7 @@ export function digestRoutes(context: ReferenceContext): Route {
           ? challenge(401, verdict.message, verdict.stale, verdict.nonce)
           : challenge(401, verdict.message, verdict.stale);
       case "granted": {
+        unused = undefined;
         const body = `<protected><user>${escapeXml(verdict.username)}</user><message>access granted</message></protected>`;
         const headers: Record<string, string> = faults.has("dig-no-authentication-info")
           ? {}
