@@ -11,12 +11,6 @@ import type { FaultInfo } from "../../reference/context.ts";
 import { FAULTS } from "../../reference/faults.ts";
 import { behaviourTags, rowsWith, runAgainstReference } from "./suite.ts";
 
-/**
- * Scenarios the standard reference cannot be made to fail, each with the reason: they check
- * an option the standard reference does not take (they are not applicable to it).
- */
-const NOT_FAULTABLE = new Map<string, string>([]);
-
 export function checkFaultsOf(prefix: "SNAP" | "DIG" | "EXP"): void {
   const tags = behaviourTags(
     prefix,
@@ -42,9 +36,7 @@ export function checkFaultsOf(prefix: "SNAP" | "DIG" | "EXP"): void {
   });
   test(`${prefix}: every scenario fails under at least one fault`, () => {
     const scenarios = loadScenarios(PACKAGE_ROOT).filter((s) => s.rows.some((r) => r.startsWith(`${prefix}-`)));
-    const uncaught = scenarios
-      .filter((s) => !caught.has(s.location) && !NOT_FAULTABLE.has(s.location))
-      .map((s) => `${s.location} ${s.name}`);
+    const uncaught = scenarios.filter((s) => !caught.has(s.location)).map((s) => `${s.location} ${s.name}`);
     assert.deepEqual(uncaught, [], `scenarios no fault makes fail:\n${uncaught.join("\n")}`);
   });
 }
