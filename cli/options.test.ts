@@ -42,3 +42,28 @@ test("usage errors are values with a message", () => {
     if (!parsed.ok) assert.match(parsed.error, message);
   }
 });
+
+test("the description's run section sets what flags and environment leave open", () => {
+  const withRun: Record<string, string> = {
+    "r.json": '{"run":{"tags":"@must","strict":true,"timeout":2500,"parallel":3,"reportDir":"out"}}',
+  };
+  const readRun = (path: string) => withRun[path] ?? read(path);
+  const fromFile = parseTestArgs(["--config", "r.json"], {}, readRun);
+  assert.ok(fromFile.ok && "value" in fromFile);
+  assert.equal(fromFile.value.tags, "@must");
+  assert.equal(fromFile.value.strict, true);
+  assert.equal(fromFile.value.timeoutMs, 2500);
+  assert.equal(fromFile.value.parallel, 3);
+  assert.equal(fromFile.value.reportDir, "out");
+  const overridden = parseTestArgs(
+    ["--config", "r.json", "--tags", "@SNAP-1"],
+    { SXD_STRICT: "no", SXD_TIMEOUT: "900" },
+    readRun,
+  );
+  assert.ok(overridden.ok && "value" in overridden);
+  assert.equal(overridden.value.tags, "@SNAP-1");
+  assert.equal(overridden.value.strict, false);
+  assert.equal(overridden.value.timeoutMs, 900);
+  const bad = parseTestArgs(["--config", "b.json"], {}, (p) => (p === "b.json" ? '{"run":{"parallel":0}}' : read(p)));
+  assert.equal(bad.ok, false);
+});

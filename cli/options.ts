@@ -4,7 +4,14 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { isHttpUrl, parseDescription, type Result, resolveDescription, type TargetDescription } from "./target.ts";
+import {
+  isHttpUrl,
+  parseDescription,
+  type Result,
+  type RunSettings,
+  resolveDescription,
+  type TargetDescription,
+} from "./target.ts";
 
 export interface TestSettings {
   /** Undefined when no URL was given anywhere: the bundled reference is started. */
@@ -52,6 +59,16 @@ export const TEST_OPTIONS = {
   help: { type: "boolean", short: "h", help: "show this help" },
 } as const;
 
+/** The keys of the description's run section, by the flag they stand in for. */
+const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = {
+  tags: "tags",
+  "report-dir": "reportDir",
+  timeout: "timeout",
+  parallel: "parallel",
+  "expect-fail": "expectFail",
+  har: "har",
+};
+
 type Flags = {
   [K in keyof typeof TEST_OPTIONS]?: (typeof TEST_OPTIONS)[K]["type"] extends "boolean"
     ? boolean
@@ -83,7 +100,7 @@ export function parseTestArgs(
     return { ok: false, error: (error as Error).message };
   }
   if (flags.help) return { ok: true, help: true };
-  const value = <K extends keyof typeof TEST_OPTIONS>(name: K): string | undefined => {
+  const fromEnvironment = <K extends keyof typeof TEST_OPTIONS>(name: K): string | undefined => {
     const flag = flags[name];
     if (typeof flag === "string") return flag;
     const option = TEST_OPTIONS[name];
@@ -91,7 +108,8 @@ export function parseTestArgs(
   };
 
   const layers: Partial<TargetDescription>[] = [];
-  const configPath = value("config");
+  const configPath = fromEnvironment("config");
+  let run: RunSettings = {};
   if (configPath) {
     let text: string;
     try {
@@ -105,7 +123,16 @@ export function parseTestArgs(
     const parsed = parseDescription(text, configPath);
     if (!parsed.ok) return parsed;
     layers.push(parsed.value);
+    run = parsed.value.run ?? {};
   }
+  /** A setting from its flag, else its environment variable, else the description's run section. */
+  const value = <K extends keyof typeof TEST_OPTIONS>(name: K): string | undefined => {
+    const given = fromEnvironment(name);
+    if (given !== undefined) return given;
+    const key = RUN_KEYS[name];
+    const fromFile = key === undefined ? undefined : run[key];
+    return fromFile === undefined ? undefined : String(fromFile);
+  };
   const urls: Partial<TargetDescription> = {};
   for (const [flag, key] of [
     ["base-url", "baseUrl"],
@@ -131,7 +158,8 @@ export function parseTestArgs(
     if (!resolved.ok) return resolved;
     target = resolved.value;
   }
-  const strictFlag = flags.strict ?? ["1", "true", "yes"].includes((env.SXD_STRICT ?? "").toLowerCase());
+  const strictEnv = env.SXD_STRICT ? ["1", "true", "yes"].includes(env.SXD_STRICT.toLowerCase()) : undefined;
+  const strictFlag = flags.strict ?? strictEnv ?? run.strict ?? false;
   return {
     ok: true,
     value: {

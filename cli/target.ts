@@ -6,8 +6,21 @@
 
 export type NoncePolicy = "one-time" | "unlimited" | { uses: number };
 
+/** How to run the suite, for a description file that carries its own settings (flags win). */
+export interface RunSettings {
+  tags?: string;
+  strict?: boolean;
+  reportDir?: string;
+  /** Milliseconds per HTTP request. */
+  timeout?: number;
+  parallel?: number;
+  expectFail?: string;
+  har?: string;
+}
+
 export interface TargetDescription {
   baseUrl: string;
+  run?: RunSettings;
   /** Absent when the target has no export servers: the export rows are then not run. */
   contactsUrl?: string;
   messagingUrl?: string;
@@ -45,10 +58,19 @@ export const REFERENCE_DEFAULTS: Omit<TargetDescription, "baseUrl" | "contactsUr
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Shape = "string" | "url" | "path" | "nonce-policy" | { [key: string]: Shape };
+type Shape = "string" | "boolean" | "count" | "url" | "path" | "nonce-policy" | { [key: string]: Shape };
 
 const SHAPE: { [key: string]: Shape } = {
   baseUrl: "url",
+  run: {
+    tags: "string",
+    strict: "boolean",
+    reportDir: "string",
+    timeout: "count",
+    parallel: "count",
+    expectFail: "string",
+    har: "string",
+  },
   contactsUrl: "url",
   messagingUrl: "url",
   snapshots: { collection: "path" },
@@ -80,6 +102,10 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
   switch (shape) {
     case "string":
       return typeof value === "string" && value !== "" ? undefined : `${path} must be a non-empty string`;
+    case "boolean":
+      return typeof value === "boolean" ? undefined : `${path} must be true or false`;
+    case "count":
+      return Number.isInteger(value) && (value as number) > 0 ? undefined : `${path} must be a whole number above 0`;
     case "path":
       return typeof value === "string" && value.startsWith("/")
         ? undefined
