@@ -1,34 +1,11 @@
 // sxd as a user runs it: a real process, its exit code and what it prints.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-
-const SXD = new URL("../bin/sxd.js", import.meta.url).pathname;
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function sxd(args: string[], env: Record<string, string> = {}): Promise<Finished> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SXD, ...args], { env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { SXD, sxd, tempDir } from "./support/cli.ts";
 
 /** Starts `sxd serve` with the given arguments and resolves with its printed URLs. */
 function serve(args: string[]): Promise<{ child: ChildProcess; urls: string[] }> {
@@ -44,8 +21,6 @@ function serve(args: string[]): Promise<{ child: ChildProcess; urls: string[] }>
     child.on("close", (code) => reject(new Error(`sxd serve exited ${code}: ${out}`)));
   });
 }
-
-const tempDir = () => mkdtempSync(join(tmpdir(), "sxd-cli-"));
 
 test("--help explains the commands and every test option", async () => {
   const main = await sxd(["--help"]);

@@ -2,14 +2,10 @@
 // resets, talks garbage, serves HTML, or goes down halfway. Every run must finish within its
 // timeouts, report the target not conformant (exit 1), and print no stack trace.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
+import { type Finished, sxd, tempDir } from "./support/cli.ts";
 
-const SXD = new URL("../bin/sxd.js", import.meta.url).pathname;
 const PROBE_REPLY = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
 
 type Behaviour = (socket: Socket, requestNumber: number) => void;
@@ -63,23 +59,21 @@ async function hostile(behaviour: Behaviour): Promise<{ url: string; close(): vo
   };
 }
 
-function sxdTest(url: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = ["test", "--base-url", url, "--tags", "@SNAP-1 or @SNAP-8 or @DIG-1", "--timeout", "400"];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SXD, ...args, "--report-dir", mkdtempSync(join(tmpdir(), "sxd-hostile-"))]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function sxdTest(url: string): Promise<Finished> {
+  return sxd([
+    "test",
+    "--base-url",
+    url,
+    "--tags",
+    "@SNAP-1 or @SNAP-8 or @DIG-1",
+    "--timeout",
+    "400",
+    "--report-dir",
+    tempDir(),
+  ]);
 }
 
-function assertCleanFailure(run: { code: number | null; stdout: string; stderr: string }) {
+function assertCleanFailure(run: Finished) {
   assert.equal(run.code, 1, run.stdout + run.stderr);
   assert.match(run.stdout, /verdict: not conformant/);
   assert.doesNotMatch(run.stdout + run.stderr, /^\s+at .+:\d+:\d+\)?$/m, "no stack trace");
