@@ -15,7 +15,7 @@ import { OutcomeCollector } from "./outcomes.ts";
 import { probe } from "./reachability.ts";
 import { writeReports } from "./report.ts";
 import { loadRows } from "./rows.ts";
-import { resolveDescription, type TargetDescription } from "./target.ts";
+import { BUNDLED_REFERENCE, resolveDescription, type TargetDescription } from "./target.ts";
 import { type Judgement, judge } from "./verdicts.ts";
 
 export const PACKAGE_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -131,6 +131,7 @@ async function startBundled(settings: TestSettings): Promise<{
     variant,
   });
   const resolved = resolveDescription([
+    BUNDLED_REFERENCE,
     ...settings.layers,
     { baseUrl: reference.urls.base, contactsUrl: reference.urls.contacts, messagingUrl: reference.urls.messaging },
   ]);

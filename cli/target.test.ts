@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { parseDescription, REFERENCE_DEFAULTS, resolveDescription } from "./target.ts";
+import { BUNDLED_REFERENCE, parseDescription, REFERENCE_DEFAULTS, resolveDescription } from "./target.ts";
 
 test("a description layers over the reference defaults, key by key", () => {
   const parsed = parseDescription('{"baseUrl":"http://h:1/","snapshots":{"collection":"/docs/"}}', "t.json");
@@ -38,4 +39,23 @@ test("bad descriptions are refused with the offending key named", () => {
 test("a base URL is required", () => {
   const resolved = resolveDescription([{ snapshots: { collection: "/x/" } }]);
   assert.equal(resolved.ok, false);
+});
+
+test("options a server may decline are stated, never defaulted, for an external target", () => {
+  const resolved = resolveDescription([{ baseUrl: "http://h" }]);
+  assert.ok(resolved.ok);
+  assert.equal(resolved.value.digest.noncePolicy, undefined);
+  assert.equal(resolved.value.export.upload, undefined);
+  assert.equal(resolved.value.export.otherUser, undefined);
+});
+
+test("examples/reference.json describes the bundled reference as sxd runs it", () => {
+  const text = readFileSync(new URL("../examples/reference.json", import.meta.url), "utf8");
+  const parsed = parseDescription(text, "examples/reference.json");
+  assert.ok(parsed.ok);
+  const bundled = resolveDescription([BUNDLED_REFERENCE, { baseUrl: "http://h" }]);
+  assert.ok(bundled.ok);
+  assert.deepEqual(parsed.value.digest, bundled.value.digest);
+  assert.deepEqual(parsed.value.export, bundled.value.export);
+  assert.deepEqual(parsed.value.snapshots, bundled.value.snapshots);
 });

@@ -32,7 +32,8 @@ export interface TargetDescription {
     path: string;
     username: string;
     password: string;
-    noncePolicy: NoncePolicy;
+    /** How often a nonce may be used; absent: no limit stated, so DIG-9 is not applicable. */
+    noncePolicy?: NoncePolicy;
   };
   export: {
     user: string;
@@ -44,15 +45,30 @@ export interface TargetDescription {
     otherUser?: string;
     /** The export relation URI; without it, the link whose rel is an absolute URI and href on the messaging server. */
     rel?: string;
-    /** The fallback upload (EXP-9); the row runs only where this is given. `{user}` is replaced. */
-    upload?: { method: string; path: string };
+    /**
+     * The fallback upload (EXP-9); the row runs only where this is given. `{user}` is replaced.
+     * The payload is the contact list as the contacts server served it, sent as `contentType`
+     * (default "application/xml;charset=UTF-8").
+     */
+    upload?: { method: string; path: string; contentType?: string };
   };
 }
 
-export const REFERENCE_DEFAULTS: Omit<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl"> = {
+/**
+ * Where a description is silent: the bundled reference's paths and users. The options a
+ * server may or may not take (a nonce limit, the fallback upload) and the second export
+ * user are not defaulted: a target has them only where its description says so.
+ */
+export const REFERENCE_DEFAULTS = {
   snapshots: { collection: "/entries/" },
-  digest: { path: "/protected", username: "demo", password: "sxd-demo-secret", noncePolicy: "one-time" },
-  export: { user: "alice", otherUser: "bob", upload: { method: "POST", path: "/user/{user}/contacts" } },
+  digest: { path: "/protected", username: "demo", password: "sxd-demo-secret" },
+  export: { user: "alice" },
+} satisfies Omit<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl">;
+
+/** What the bundled reference states on top of the defaults (also in examples/reference.json). */
+export const BUNDLED_REFERENCE: Partial<TargetDescription> = {
+  digest: { ...REFERENCE_DEFAULTS.digest, noncePolicy: "one-time" },
+  export: { ...REFERENCE_DEFAULTS.export, otherUser: "bob", upload: { method: "POST", path: "/user/{user}/contacts" } },
 };
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -75,7 +91,12 @@ const SHAPE: { [key: string]: Shape } = {
   messagingUrl: "url",
   snapshots: { collection: "path" },
   digest: { path: "path", username: "string", password: "string", noncePolicy: "nonce-policy" },
-  export: { user: "string", otherUser: "string", rel: "string", upload: { method: "string", path: "path" } },
+  export: {
+    user: "string",
+    otherUser: "string",
+    rel: "string",
+    upload: { method: "string", path: "path", contentType: "string" },
+  },
 };
 
 /** Checks a parsed description against the known keys; the message names the first bad key. */

@@ -30,7 +30,7 @@ export interface ReferenceContext {
   backendTimeoutMs?: number;
   /** Digest: an htdigest file of users besides the demo user. */
   digestUsersFile?: string;
-  /** Digest: how often a nonce may be used; default `REFERENCE_DEFAULTS.digest.noncePolicy`. */
+  /** Digest: how often a nonce may be used; default one-time. */
   noncePolicy?: NoncePolicy;
 }
 

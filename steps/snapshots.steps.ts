@@ -28,12 +28,13 @@ import type { SxdWorld } from "./support/world.ts";
 Given("a fresh entry resource", async function (this: SxdWorld) {
   const { reply } = await createScratch(this);
   const status = reply.response.status;
-  expectThat(
-    status >= 200 && status < 300,
-    "a 2xx reply to PUT with If-None-Match: * (creating this scenario's resource)",
-    `status ${status}`,
-    reply,
-  );
+  // Creation is only SNAP-13's SHOULD: a server without it leaves this row unchecked, not failed.
+  if (status < 200 || status > 299) {
+    return this.notRun(
+      `the suite could not create a resource to work on: PUT with If-None-Match: * under ${this.target.snapshots.collection} answered ${status} (SNAP-13)`,
+    );
+  }
+  return undefined;
 });
 
 Given("the resource has been updated {int} time(s)", async function (this: SxdWorld, times: number) {
@@ -206,11 +207,15 @@ Then(
   },
 );
 
-Then("the resource and every snapshot carry the id the entry was created with", async function (this: SxdWorld) {
+Then("the resource and every snapshot carry one and the same id", async function (this: SxdWorld) {
   const resource = resourceOf(this);
-  for (const url of [resource.url, ...snapshotUrls(resource)]) {
+  // The server's id is the reference, not the one the suite sent: creation is not in the spec.
+  const current = await fetchEntry(this, resource.url);
+  const id = current.entry.id;
+  expectThat(Boolean(id), `an id on the resource ${resource.url}`, "none", current.reply);
+  for (const url of snapshotUrls(resource)) {
     const { reply, entry } = await fetchEntry(this, url);
-    expectThat(entry.id === resource.id, `the id ${resource.id} at ${url}`, `the id ${entry.id ?? "(none)"}`, reply);
+    expectThat(entry.id === id, `the resource's id ${id} at ${url}`, `the id ${entry.id ?? "(none)"}`, reply);
   }
 });
 
@@ -302,24 +307,29 @@ function expectVersion(
   const want = resource.versions[k - 1];
   if (how === "identified") {
     expectThat(
-      entry.title === want.title,
+      squash(entry.title) === squash(want.title),
       `version ${k} of the entry, titled "${want.title}"`,
       `the title "${entry.title}"`,
       reply,
     );
     return;
   }
-  const got = {
-    authorName: entry.authorName,
-    title: entry.title,
-    content: { text: entry.content?.text, type: entry.content?.type, lang: entry.content?.lang },
-  };
-  expectThat(
-    JSON.stringify(got) === JSON.stringify(want),
-    `version ${k} of the entry: ${JSON.stringify(want)}`,
-    JSON.stringify(got),
-    reply,
-  );
+  // A server may indent what it serves: text is compared with white space folded.
+  const shape = (v: {
+    authorName?: string;
+    title?: string;
+    content?: { text?: string; type?: string; lang?: string };
+  }) =>
+    JSON.stringify({
+      authorName: squash(v.authorName),
+      title: squash(v.title),
+      content: { text: squash(v.content?.text), type: v.content?.type, lang: v.content?.lang },
+    });
+  expectThat(shape(entry) === shape(want), `version ${k} of the entry: ${shape(want)}`, shape(entry), reply);
+}
+
+function squash(text: string | undefined): string | undefined {
+  return text?.replace(/\s+/g, " ").trim();
 }
 
 /**

@@ -1,6 +1,6 @@
 Feature: Snapshots are whole versions of the same entry
-  A revision of an Atom entry keeps its id, so the resource and every snapshot carry the id
-  the entry was created with. However a server stores snapshots (full copies or differences),
+  A revision of an Atom entry keeps its id (RFC 4287 §4.2.6), so the resource and every
+  snapshot carry one and the same id. However a server stores snapshots (full copies or differences),
   a client always gets a full entry: author name, title, id and content of that version.
 
   Background:
@@ -9,7 +9,7 @@ Feature: Snapshots are whole versions of the same entry
 
   @SNAP-7 @must
   Scenario: The id is the same on the resource and on every snapshot
-    Then the resource and every snapshot carry the id the entry was created with
+    Then the resource and every snapshot carry one and the same id
 
   @SNAP-10 @must
   Scenario: Every snapshot is served as the full entry it keeps
