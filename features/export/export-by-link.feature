@@ -3,7 +3,9 @@ Feature: Following the export link makes the messaging server fetch the contacts
   messaging server then fetches the contacts from the contacts server by itself and answers
   303 See Other with the export result, {messaging_url}/user/<user>, in Location. The
   client carries no duty of concurrency control or atomicity: sending the link again, or
-  several times at once, still leaves one consistent copy of the contacts.
+  several times at once, still leaves one consistent copy of the contacts. The data format
+  between the servers is theirs: a contact is there when its fields are, by name and text,
+  whatever namespace, order or attributes the messaging server gives them.
 
   Background:
     Given the target has a contacts server and a messaging server

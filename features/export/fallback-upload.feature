@@ -1,9 +1,11 @@
 Feature: Fallback: the client carries the contacts over itself
   Where the servers cannot coordinate, the client downloads all contacts from the contacts
   server's /user/<user>/contacts and sends them to the messaging server itself. The spec does
-  not show the upload's path and payload: the target description names the method and path,
-  and the suite sends the contact list exactly as the contacts server served it, under a
-  fresh user name so that no export made elsewhere can put the contacts where it looks.
+  not show the upload's path and payload: the target description names the method, the path
+  and the content type (application/xml;charset=UTF-8 unless it says otherwise), and the
+  suite sends the contact list exactly as the contacts server served it, under a fresh user
+  name so that no export made elsewhere can put the contacts where it looks. A contact has
+  arrived when its fields arrived, whatever namespace, order or attributes they now have.
 
   Background:
     Given the target has a contacts server and a messaging server

@@ -99,11 +99,42 @@ describe("contacts anywhere", () => {
     assert.deepEqual(held.value, list.value.contacts);
   });
 
-  it("tells contacts in different namespaces apart", () => {
-    const held = contactsAnywhere('<r><contact xmlns="urn:x"><name>Bob</name></contact></r>');
-    const list = readContactList(DEFAULT_NS);
+  it("finds the same contacts re-namespaced, reordered, decorated and re-indented", () => {
+    const list = readContactList(PREFIXED);
+    const held = contactsAnywhere(`<r xmlns="urn:x"><entry><contact id="2"><name>Carol</name></contact></entry>
+      <x:contact xmlns:x="urn:y" x:source="import"><x:fields>
+        <x:email type="work">bob@example.org</x:email>
+        <x:name>
+          Bob
+        </x:name>
+      </x:fields></x:contact></r>`);
     assert.ok(list.ok && held.ok);
-    assert.notDeepEqual(held.value, list.value.contacts);
+    assert.deepEqual([...held.value].sort(), [...list.value.contacts].sort());
+  });
+
+  it("tells contacts with another field, text or name apart", () => {
+    const list = readContactList(PREFIXED);
+    assert.ok(list.ok);
+    const bob = list.value.contacts[0];
+    for (const other of [
+      "<contact><name>Bob</name></contact>",
+      "<contact><name>Bob</name><email>bob@example.org</email><phone>1</phone></contact>",
+      "<contact><name>Bob</name><email>bob@example.net</email></contact>",
+      "<contact><title>Bob</title><email>bob@example.org</email></contact>",
+      "<contact><name>Bob\u00a0</name><email>bob@example.org</email></contact>",
+    ]) {
+      const held = contactsAnywhere(other);
+      assert.ok(held.ok);
+      assert.notEqual(held.value[0], bob, other);
+    }
+  });
+
+  it("counts contacts outside the root's namespace as contacts of the list", () => {
+    const list = readContactList(
+      '<contacts xmlns="urn:a"><contact xmlns="urn:b"><name>Bob</name></contact></contacts>',
+    );
+    assert.ok(list.ok);
+    assert.equal(list.value.contacts.length, 1);
   });
 
   it("counts how often each expected contact is held", () => {

@@ -3,9 +3,10 @@
  * contacts in whatever document a messaging server shows them. Pure, so it is tested
  * without a server.
  *
- * Contacts are compared by a canonical form (namespace, name, sorted attributes, trimmed
- * text, children in order), because their fields are not shown in the spec: the suite
- * checks that what the contacts server served arrives unchanged, not what it contains.
+ * Contacts are compared by what they say, not how it is written down: the spec shows no
+ * fields of a contact and leaves the data format between the servers to them, so a
+ * messaging server may re-namespace a contact, reorder its fields or decorate them with
+ * attributes. What must arrive is each field's text under its name.
  */
 import { ATOM_NS, attribute, parseXml, type XmlElement } from "../../lib/xml.ts";
 
@@ -19,7 +20,7 @@ export interface ContactList {
   root: XmlElement;
   /** The `atom:link` children of the root. */
   links: ListLink[];
-  /** Canonical forms of the `contact` children of the root. */
+  /** Canonical forms of the `contact` children of the root, whatever their namespace. */
   contacts: string[];
   /** Whether the root's start tag declares the Atom namespace (default or prefixed). */
   declaresAtom: boolean;
@@ -36,7 +37,8 @@ export function readContactList(body: string): Read<ContactList> {
     .filter((child) => child.ns === ATOM_NS && child.local === "link")
     .map((link) => ({ rel: attribute(link, "rel"), href: attribute(link, "href"), title: attribute(link, "title") }));
   const contacts = root.children
-    .filter((child) => child.local === "contact" && child.ns === root.ns)
+    // The spec gives `contact` no namespace: the root's, none, or another are all a contact.
+    .filter((child) => child.local === "contact")
     .map(canonicalContact);
   return { ok: true, value: { root, links, contacts, declaresAtom: rootDeclaresAtom(body) } };
 }
@@ -86,15 +88,25 @@ export function importToken(href: string, messagingUrl: string, user: string): R
   return { ok: true, value: token };
 }
 
-export function canonicalContact(element: XmlElement): string {
-  const attributes = element.attributes
-    .map((a) => `${a.ns ? `{${a.ns}}` : ""}${a.local}=${JSON.stringify(a.value)}`)
-    .sort()
-    .join(" ");
-  const inner = element.children.length
-    ? element.children.map(canonicalContact).join("")
-    : JSON.stringify(element.text.trim());
-  return `{${element.ns ?? ""}}${element.local}[${attributes}](${inner})`;
+/**
+ * A contact as the sorted fields it carries: each leaf element below it (the contact itself
+ * when it has none) by local name and text with its whitespace collapsed. Namespaces,
+ * prefixes, attributes, field order and nesting make no difference.
+ */
+export function canonicalContact(contact: XmlElement): string {
+  const fields: string[] = [];
+  const walk = (element: XmlElement) => {
+    if (element.children.length === 0) {
+      fields.push(`${element.local}=${JSON.stringify(collapseWhitespace(element.text))}`);
+    } else element.children.forEach(walk);
+  };
+  walk(contact);
+  return fields.sort().join(" ");
+}
+
+/** XML's whitespace (space, tab, CR, LF) collapsed and trimmed; other spaces, like U+00A0, are data. */
+function collapseWhitespace(text: string): string {
+  return text.replace(/[ \t\r\n]+/g, " ").replace(/^ | $/g, "");
 }
 
 /**
