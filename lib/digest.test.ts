@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import { formatNc, hashA1, parseAlgorithm, type ResponseInput, responseDigest, rspauthDigest } from "./digest.ts";
 
@@ -48,6 +49,17 @@ describe("responseDigest", () => {
     assert.notEqual(sess("x"), sess("y"));
     const legacy = { ...base, qop: undefined, nc: undefined, cnonce: undefined };
     assert.equal(responseDigest(legacy), responseDigest({ ...legacy, nc: "00000009", cnonce: "z" }));
+  });
+
+  it("computes SPEC.md's literal formula, which leaves nc, cnonce, qop and the body out", () => {
+    const ha1 = hashA1("MD5", "u", "r", "p");
+    const spec: ResponseInput = { ...rfc7616, algorithm: "MD5", ha1, formula: "spec" };
+    const ha2 = createHash("md5").update("GET:/dir/index.html").digest("hex");
+    const expected = createHash("md5").update(`${ha1}:${rfc7616.nonce}:${ha2}`).digest("hex");
+    assert.equal(responseDigest(spec), expected);
+    assert.equal(responseDigest({ ...spec, qop: "auth-int", nc: "00000002", cnonce: "z", body: "b" }), expected);
+    assert.notEqual(responseDigest({ ...spec, formula: "rfc7616" }), expected);
+    assert.equal(rspauthDigest(spec), responseDigest({ ...spec, method: "" }));
   });
 
   it("computes rspauth with an empty method in A2", () => {

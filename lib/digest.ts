@@ -1,7 +1,8 @@
 /**
  * The arithmetic of HTTP Digest authentication (RFC 7616 §3.4, RFC 2617 §3.2.2), shared by
  * the reference server and the suite's client. Pure; checked against the RFCs' published
- * examples and, end to end, against curl and Python requests.
+ * examples and, end to end, against curl and Python requests. Besides RFC 7616's formula it
+ * computes the one SPEC.md shows, which a server may take instead (see `Formula`).
  *
  *   const ha1 = hashA1("SHA-256", "Mufasa", "http-auth@example.org", "Circle of Life");
  *   responseDigest({ algorithm: "SHA-256", ha1, nonce, nc: "00000001", cnonce, qop: "auth", method: "GET", uri })
@@ -44,6 +45,14 @@ export function formatNc(count: number): string {
   return count.toString(16).padStart(8, "0");
 }
 
+/**
+ * How the response is computed. "rfc7616": RFC 7616 §3.4.1, with nc, cnonce and qop, and
+ * H(body) for auth-int. "spec": SPEC.md's literal H(H(A1):nonce:H(method:uri)), which leaves
+ * nc, cnonce, qop and the body out; the spec does not show how they enter, so a server may
+ * use it as written.
+ */
+export type Formula = "rfc7616" | "spec";
+
 export interface ResponseInput {
   algorithm: Algorithm;
   /** H(username:realm:password) with the algorithm's hash. */
@@ -57,6 +66,8 @@ export interface ResponseInput {
   cnonce?: string;
   /** The request body, which auth-int covers. */
   body?: string | Buffer;
+  /** Default: "rfc7616". */
+  formula?: Formula;
 }
 
 /** The response directive the client sends (RFC 7616 §3.4.1). */
@@ -71,6 +82,7 @@ export function rspauthDigest(input: ResponseInput): string {
 
 function kd(input: ResponseInput, method: string): string {
   const hash = hashOf(input.algorithm);
+  if (input.formula === "spec") return hex(hash, `${input.ha1}:${input.nonce}:${hex(hash, `${method}:${input.uri}`)}`);
   const sessionKey = isSession(input.algorithm)
     ? hex(hash, `${input.ha1}:${input.nonce}:${input.cnonce ?? ""}`)
     : input.ha1;

@@ -3,8 +3,9 @@
  * the challenge rightly or wrongly, and reads what the server says back.
  */
 import { Given, Then, When } from "@cucumber/cucumber";
-import { parseChallenges } from "../lib/auth-params.ts";
-import { type Algorithm, parseAlgorithm } from "../lib/digest.ts";
+import type { NoncePolicy } from "../cli/target.ts";
+import { parseChallenges, parseCredentials } from "../lib/auth-params.ts";
+import { type Algorithm, type Formula, parseAlgorithm, type Qop } from "../lib/digest.ts";
 import {
   answerChallenge,
   authenticationInfoProblems,
@@ -25,6 +26,8 @@ interface DigestState {
   /** The Authorization last sent, for a replay. */
   authorization?: string;
   body?: string;
+  /** The formula in which the server granted access, once known (see `answerValidly`). */
+  formula?: Formula;
 }
 
 const states = new WeakMap<SxdWorld, DigestState>();
@@ -54,7 +57,12 @@ function challengesOf(reply: Answered): DigestChallenge[] {
   return parsed.value;
 }
 
-function answering(world: SxdWorld, wanted?: Algorithm, body?: string): Answering {
+function answering(
+  world: SxdWorld,
+  wanted?: Algorithm,
+  body?: string,
+  formula: Formula | undefined = state(world).formula,
+): Answering {
   const chosen = chooseChallenge(state(world).challenges, wanted);
   if (!chosen) {
     fail(
@@ -69,7 +77,7 @@ function answering(world: SxdWorld, wanted?: Algorithm, body?: string): Answerin
   return {
     ...chosen,
     request: { method: "GET", uri: requestTarget(world), body },
-    credentials: { username, password },
+    credentials: { username, password, formula },
   };
 }
 
@@ -87,9 +95,69 @@ async function sendAnswer(world: SxdWorld, answer: DigestAnswer, body?: string):
   return sendAuthorization(world, authorizationOf(answer.directives), body);
 }
 
+/** The nonce of the Authorization last sent, which a new challenge must not repeat. */
+function answeredNonce(world: SxdWorld): string | undefined {
+  const { authorization } = state(world);
+  const parsed = authorization === undefined ? undefined : parseCredentials(authorization);
+  return parsed?.ok ? parsed.value.params.get("nonce") : undefined;
+}
+
+/** An absent policy states no limit, like "unlimited". */
 function nonceUses(world: SxdWorld): number {
-  const policy = world.target.digest.noncePolicy;
-  return policy === "one-time" ? 1 : policy === "unlimited" ? Number.POSITIVE_INFINITY : policy.uses;
+  const policy: NoncePolicy | undefined = world.target.digest.noncePolicy;
+  if (policy === undefined || policy === "unlimited") return Number.POSITIVE_INFINITY;
+  return policy === "one-time" ? 1 : policy.uses;
+}
+
+async function challengeFrom(world: SxdWorld): Promise<void> {
+  const reply = await world.http.send("GET", protectedUrl(world));
+  const challenges = challengesOf(reply);
+  expectThat(challenges.length > 0, "a WWW-Authenticate Digest challenge", "none", reply);
+  state(world).challenges = challenges;
+}
+
+const granted = (reply: Answered) => reply.response.status >= 200 && reply.response.status < 300;
+
+interface ValidAnswer {
+  wanted?: Algorithm;
+  body?: string;
+  qop?: Qop;
+  nc?: number;
+}
+
+/**
+ * Sends valid credentials in the formula the server takes. SPEC.md shows only
+ * response = H(A1:nonce:A2) and leaves open how nc, cnonce, qop and the body enter it, so
+ * until the server has granted access once, RFC 7616's formula goes first and, if refused,
+ * the spec's literal one over a fresh challenge. The formula that gets in is kept for the
+ * rest of the scenario.
+ */
+async function answerValidly(world: SxdWorld, { wanted, body, qop, nc }: ValidAnswer): Promise<Answered> {
+  const digest = state(world);
+  const send = (formula: Formula) => {
+    const a = answering(world, wanted, body, formula);
+    return sendAnswer(world, answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, qop, nc }), body);
+  };
+  if (digest.formula) return send(digest.formula);
+  const first = await send("rfc7616");
+  if (granted(first)) {
+    digest.formula = "rfc7616";
+    return first;
+  }
+  await challengeFrom(world);
+  const retry = await send("spec");
+  if (granted(retry)) digest.formula = "spec";
+  return retry;
+}
+
+const BODY_NOT_COVERED =
+  "the server takes only the spec's literal digest formula, which leaves the body out, so a changed body " +
+  "cannot be detected; RFC 7616's H(body) rule for auth-int applies where the server takes RFC 7616's formula";
+
+/** A valid auth-int answer over the body; not applicable where the server's formula ignores the body. */
+async function answerWithAuthInt(world: SxdWorld, body: string): Promise<Answered | "skipped"> {
+  const reply = await answerValidly(world, { body, qop: "auth-int" });
+  return state(world).formula === "spec" ? world.notApplicable(BODY_NOT_COVERED) : reply;
 }
 
 When("the client requests the protected resource without credentials", async function (this: SxdWorld) {
@@ -104,10 +172,7 @@ When(
 );
 
 Given("a challenge from the protected resource", async function (this: SxdWorld) {
-  const reply = await this.http.send("GET", protectedUrl(this));
-  const challenges = challengesOf(reply);
-  expectThat(challenges.length > 0, "a WWW-Authenticate Digest challenge", "none", reply);
-  state(this).challenges = challenges;
+  await challengeFrom(this);
 });
 
 Given("the challenge offers qop auth-int", function (this: SxdWorld) {
@@ -125,26 +190,42 @@ Given("the challenge offers {word}", function (this: SxdWorld, algorithm: string
 Given("the target limits how often a nonce may be used", function (this: SxdWorld) {
   return Number.isFinite(nonceUses(this))
     ? undefined
-    : this.notApplicable('the target description states no nonce limit (digest.noncePolicy is "unlimited")');
+    : this.notApplicable("the target description states no nonce limit (digest.noncePolicy)");
 });
 
 When("the client answers it with valid credentials", async function (this: SxdWorld) {
-  const a = answering(this);
+  await answerValidly(this, {});
+});
+
+When("the client answers it with valid credentials computed as RFC 7616 says", async function (this: SxdWorld) {
+  const a = answering(this, undefined, undefined, "rfc7616");
   await sendAnswer(this, answerChallenge(a.challenge, a.algorithm, a.request, a.credentials));
 });
 
 When("the client answers it with valid {word} credentials", async function (this: SxdWorld, name: string) {
   const algorithm = parseAlgorithm(name);
   if (!algorithm) throw new Error(`the suite has no algorithm ${name}`);
-  const a = answering(this, algorithm);
-  await sendAnswer(this, answerChallenge(a.challenge, a.algorithm, a.request, a.credentials));
+  await answerValidly(this, { wanted: algorithm });
 });
 
 When("the client answers it with qop auth-int for the body {string}", async function (this: SxdWorld, body: string) {
-  const a = answering(this, undefined, body);
-  const answer = answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, qop: "auth-int" });
-  await sendAnswer(this, answer, body);
+  const reply = await answerWithAuthInt(this, body);
+  return reply === "skipped" ? reply : undefined;
 });
+
+Given(
+  "the client was granted access with qop auth-int for the body {string}",
+  async function (this: SxdWorld, body: string) {
+    const reply = await answerWithAuthInt(this, body);
+    if (reply === "skipped") return reply;
+    expectThat(
+      reply.response.status === 200,
+      "200 for a correct qop=auth-int digest, computed as RFC 7616 says or with the spec's literal formula",
+      `status ${reply.response.status}`,
+      reply,
+    );
+  },
+);
 
 When(
   "the client answers it with qop auth-int for the body {string} but sends the body {string}",
@@ -171,12 +252,8 @@ When("the client answers it with credentials with {string}", async function (thi
 });
 
 When("the client uses the nonce as often as the target allows", async function (this: SxdWorld) {
-  const a = answering(this);
   for (let nc = 1; nc <= nonceUses(this); nc++) {
-    const reply = await sendAnswer(
-      this,
-      answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, nc }),
-    );
+    const reply = await answerValidly(this, { nc });
     expectThat(
       reply.response.status === 200,
       `200 for use ${nc} of a nonce the target description allows ${nonceUses(this)} uses`,
@@ -217,21 +294,31 @@ Then("the reply carries a Digest challenge with realm, nonce and qop", function 
   }
 });
 
-Then("every 401 reply so far carries a nonce of its own", function (this: SxdWorld) {
-  const seen = new Map<string, Answered>();
-  for (const exchange of this.http.exchanges) {
-    if (exchange.response?.status !== 401) continue;
-    const reply = exchange as Answered;
-    const nonces = new Set(challengesOf(reply).map((c) => c.params.get("nonce") ?? ""));
-    expectThat(nonces.size > 0, "a nonce in every 401 reply", "a 401 without a Digest nonce", reply);
-    for (const nonce of nonces) {
-      const earlier = seen.get(nonce);
-      if (earlier)
-        fail("a nonce not used in any earlier reply", `nonce ${nonce} again, first sent in an earlier reply`, reply);
-      seen.set(nonce, reply);
+Then(
+  "at least {int} replies so far are 401 with a Digest challenge, each with a nonce of its own",
+  function (this: SxdWorld, least: number) {
+    const seen = new Set<string>();
+    let challenged = 0;
+    for (const exchange of this.http.exchanges) {
+      if (exchange.response?.status !== 401) continue;
+      const reply = exchange as Answered;
+      const nonces = new Set(challengesOf(reply).flatMap((c) => c.params.get("nonce") ?? []));
+      expectThat(nonces.size > 0, "a Digest challenge with a nonce in every 401 reply", "a 401 without one", reply);
+      for (const nonce of nonces) {
+        if (seen.has(nonce))
+          fail("a nonce not used in any earlier reply", `nonce ${nonce} again, first sent in an earlier reply`, reply);
+        seen.add(nonce);
+      }
+      challenged++;
     }
-  }
-});
+    expectThat(
+      challenged >= least,
+      `at least ${least} replies of 401 with a Digest challenge to compare`,
+      `${challenged} (statuses ${this.http.exchanges.map((e) => e.response?.status ?? "none").join(", ")})`,
+      this.reply,
+    );
+  },
+);
 
 Then("the reply carries Authentication-Info", function (this: SxdWorld) {
   const reply = this.reply;
@@ -272,32 +359,36 @@ Then("no reply asks for the secret in clear text", function (this: SxdWorld) {
   }
 });
 
-Then("the reply carries a new Digest challenge", function (this: SxdWorld) {
-  const reply = this.reply;
+/** The reply's challenges, which must carry nonces other than the one just answered, so the client can try again. */
+function newChallenges(world: SxdWorld): DigestChallenge[] {
+  const reply = world.reply;
+  const answered = answeredNonce(world);
   const challenges = challengesOf(reply);
   expectThat(
-    challenges.some((c) => c.params.has("nonce")),
+    challenges.length > 0 && challenges.every((c) => c.params.has("nonce")),
     "a Digest challenge with a nonce, so the client can try again",
-    "none",
+    challenges.length > 0 ? "a challenge without a nonce" : "none",
     reply,
   );
+  expectThat(
+    challenges.every((c) => c.params.get("nonce") !== answered),
+    "a nonce other than the one answered",
+    `the same nonce ${answered}`,
+    reply,
+  );
+  return challenges;
+}
+
+Then("the reply carries a new Digest challenge", function (this: SxdWorld) {
+  newChallenges(this);
 });
 
 Then("the reply carries a new Digest challenge marked stale", function (this: SxdWorld) {
-  const reply = this.reply;
-  const used = state(this).answer?.input.nonce;
-  const challenges = challengesOf(reply);
-  expectThat(challenges.length > 0, "a Digest challenge", "none", reply);
+  const challenges = newChallenges(this);
   expectThat(
     challenges.every((c) => c.stale),
     "stale=true in the challenge (RFC 7616 §3.3)",
     challenges.map((c) => `stale=${c.params.get("stale") ?? "(absent)"}`).join(", "),
-    reply,
-  );
-  expectThat(
-    challenges.every((c) => c.params.get("nonce") !== used),
-    "a nonce other than the used-up one",
-    `the same nonce ${used}`,
-    reply,
+    this.reply,
   );
 });

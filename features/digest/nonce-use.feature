@@ -1,6 +1,6 @@
 Feature: Limited use of nonces
   A server may make its nonces usable once or a limited number of times, keeping a log of
-  those used. Where the target description states such a limit, an Authorization sent
+  those used. Where the target description states such a limit (digest.noncePolicy), an Authorization sent
   again once the limit is reached is refused, and the refusal should carry a new challenge
   with stale=true, so that the client can retry without asking its user again.
 

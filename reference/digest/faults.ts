@@ -6,7 +6,8 @@ import type { FaultInfo } from "../context.ts";
 
 export const digestFaults = {
   "dig-challenge-403": {
-    breaks: ["DIG-1"],
+    // DIG-2 and DIG-3 are about the 401 reply, which this server never sends.
+    breaks: ["DIG-1", "DIG-2", "DIG-3"],
     description: "answers a request without credentials with 403 instead of 401 (challenge and body still sent)",
   },
   "dig-no-error-body": {
@@ -14,11 +15,11 @@ export const digestFaults = {
     description: "sends the 401 challenge with an empty body",
   },
   "dig-repeated-nonce": {
-    breaks: ["DIG-3"],
+    breaks: ["DIG-3", "DIG-6"],
     description: "answers a wrong digest with a challenge that repeats the nonce the client sent, not a new one",
   },
   "dig-nonce-until-used": {
-    breaks: ["DIG-3"],
+    breaks: ["DIG-3", "DIG-6"],
     description: "hands out the same nonce in every challenge until somebody gets in with it",
   },
   "dig-plain-text-resource": {
@@ -45,6 +46,11 @@ export const digestFaults = {
   "dig-foreign-nonce": {
     breaks: ["DIG-6"],
     description: "never checks that a nonce is one it issued: a digest over a made-up nonce gets in",
+  },
+  "dig-spec-formula-only": {
+    breaks: ["DIG-4"],
+    description:
+      "takes only SPEC.md's literal formula, H(A1:nonce:A2), leaving nc, cnonce, qop and the auth-int body out of the digest",
   },
   "dig-offers-basic": {
     breaks: ["DIG-7"],

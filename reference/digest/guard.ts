@@ -129,6 +129,8 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     cnonce: given.get("cnonce"),
     // The fault's server hashes the body before it has read it, so always an empty one.
     body: qop !== "auth-int" ? undefined : faults.has("dig-auth-int-empty-body") ? "" : await attempt.body(),
+    // The fault's server takes SPEC.md's formula as written: nc, cnonce, qop and the body stay out.
+    formula: faults.has("dig-spec-formula-only") ? "spec" : "rfc7616",
   };
   const unchecked = faults.has("dig-any-secret") || (qop === "auth-int" && faults.has("dig-auth-int-unchecked"));
   if (!unchecked && (ha1 === undefined || !sameDigest(responseDigest(input), field("response")))) {

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { REFERENCE_DEFAULTS } from "../../cli/target.ts";
+import { type NoncePolicy, REFERENCE_DEFAULTS } from "../../cli/target.ts";
 import { formatParams } from "../../lib/auth-params.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
@@ -21,6 +21,8 @@ import { NonceStore, rulesFor } from "./nonces.ts";
 import { demoUsers, parseHtdigest } from "./users.ts";
 
 export const REALM = "sxd-reference";
+/** The policy the bundled reference states in its target description. */
+export const DEFAULT_NONCE_POLICY: NoncePolicy = "one-time";
 export { DEMO_USER } from "./users.ts";
 
 export function digestRoutes(context: ReferenceContext): Route {
@@ -91,7 +93,7 @@ function guardSettings(context: ReferenceContext): GuardSettings {
     qops: alternative ? ["auth"] : ["auth", "auth-int"],
     hashes: alternative ? ["MD5"] : ["SHA-256", "MD5"],
     users,
-    nonces: new NonceStore(rulesFor(context.noncePolicy ?? REFERENCE_DEFAULTS.digest.noncePolicy)),
+    nonces: new NonceStore(rulesFor(context.noncePolicy ?? DEFAULT_NONCE_POLICY)),
     faults: context.faults,
   };
 }

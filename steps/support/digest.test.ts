@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseCredentials } from "../../lib/auth-params.ts";
-import { hashA1, rspauthDigest } from "../../lib/digest.ts";
+import { hashA1, responseDigest, rspauthDigest } from "../../lib/digest.ts";
 import {
   answerChallenge,
   authenticationInfoProblems,
@@ -104,5 +104,14 @@ describe("the suite's digest client", () => {
       ["username", "realm", "nonce", "uri", "algorithm", "response", "opaque"],
     );
     assert.equal(answer.input.ha1, hashA1("MD5", "Mufasa", "http-auth@example.org", "Circle of Life"));
+  });
+
+  it("computes the spec's literal formula when asked, still sending qop, nc and cnonce", () => {
+    const [challenge] = rfcChallenges();
+    const answer = answerChallenge(challenge, "MD5", REQUEST, { ...CREDENTIALS, formula: "spec" });
+    const sent = new Map(answer.directives.map((d) => [d.name, d.value]));
+    assert.deepEqual([sent.get("qop"), sent.get("nc")], ["auth", "00000001"]);
+    assert.ok(sent.get("cnonce"));
+    assert.equal(sent.get("response"), responseDigest({ ...answer.input, qop: undefined, formula: undefined }));
   });
 });

@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { type Directive, formatParams, type Parsed, parseChallenges, parseParamList } from "../../lib/auth-params.ts";
 import {
   type Algorithm,
+  type Formula,
   formatNc,
   hashA1,
   hashOf,
@@ -88,6 +89,8 @@ export interface AnswerOptions {
   qop?: Qop | null;
   nc?: number;
   cnonce?: string;
+  /** Default "rfc7616"; "spec" still sends qop, nc and cnonce, only the response leaves them out. */
+  formula?: Formula;
 }
 
 export interface DigestAnswer {
@@ -114,6 +117,7 @@ export function answerChallenge(
     nc: qop ? formatNc(options.nc ?? 1) : undefined,
     cnonce: qop ? (options.cnonce ?? randomBytes(12).toString("hex")) : undefined,
     body: request.body,
+    formula: options.formula,
   };
   const directives: Directive[] = [
     { name: "username", value: options.username, quoted: true },
