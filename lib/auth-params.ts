@@ -63,10 +63,6 @@ export function quote(value: string): string {
   return `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 }
 
-export function isToken(text: string): boolean {
-  return TOKEN.test(text);
-}
-
 class Reader {
   position = 0;
 
