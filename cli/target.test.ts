@@ -59,3 +59,23 @@ test("examples/reference.json describes the bundled reference as sxd runs it", (
   assert.deepEqual(parsed.value.export, bundled.value.export);
   assert.deepEqual(parsed.value.snapshots, bundled.value.snapshots);
 });
+
+test("export.result and export.outage are checked", () => {
+  const good = ['"location"', "false", '"/api/users/{user}/contacts"'];
+  for (const result of good) assert.equal(parseDescription(`{"export":{"result":${result}}}`, "t").ok, true, result);
+  const cases: Array<[string, RegExp]> = [
+    ['{"export":{"result":true}}', /export.result must be "location", a path/],
+    ['{"export":{"result":"user/{user}"}}', /export.result must be/],
+    ['{"export":{"outage":{"stop":"x"}}}', /export.outage.start is required/],
+    ['{"export":{"outage":"docker stop c"}}', /export.outage must be an object/],
+    ['{"export":{"outage":{"stop":"a","start":"b","timeoutMs":0}}}', /export.outage.timeoutMs must be a whole number/],
+    ['{"export":{"outage":{"stop":"a","start":"b","wait":1}}}', /unknown key "export.outage.wait"/],
+  ];
+  for (const [text, message] of cases) {
+    const parsed = parseDescription(text, "t.json");
+    assert.equal(parsed.ok, false, text);
+    if (!parsed.ok) assert.match(parsed.error, message);
+  }
+  const outage = parseDescription('{"export":{"outage":{"stop":"a","start":"b","timeoutMs":5000}}}', "t");
+  assert.ok(outage.ok);
+});

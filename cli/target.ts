@@ -51,7 +51,23 @@ export interface TargetDescription {
      * (default "application/xml;charset=UTF-8").
      */
     upload?: { method: string; path: string; contentType?: string };
+    /**
+     * How the client reads what the messaging server holds after an export (EXP-5):
+     * "location" (default) is a GET on the 303's Location; a path on the messaging server
+     * with `{user}` is a GET there; false states that the result cannot be read, which leaves
+     * EXP-5 not run.
+     */
+    result?: string | false;
+    /** Shell commands that stop and start the target's contacts server, so EXP-8 can stage an outage. */
+    outage?: OutageCommands;
   };
+}
+
+export interface OutageCommands {
+  stop: string;
+  start: string;
+  /** How long each command may take, and how long the contacts server may take to answer again. */
+  timeoutMs?: number;
 }
 
 /**
@@ -74,7 +90,18 @@ export const BUNDLED_REFERENCE: Partial<TargetDescription> = {
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Shape = "string" | "boolean" | "count" | "url" | "path" | "nonce-policy" | { [key: string]: Shape };
+type Shape =
+  | "string"
+  | "boolean"
+  | "count"
+  | "url"
+  | "path"
+  | "nonce-policy"
+  | "export-result"
+  | "outage"
+  | { [key: string]: Shape };
+
+const OUTAGE_SHAPE: { [key: string]: Shape } = { stop: "string", start: "string", timeoutMs: "count" };
 
 const SHAPE: { [key: string]: Shape } = {
   baseUrl: "url",
@@ -96,6 +123,8 @@ const SHAPE: { [key: string]: Shape } = {
     otherUser: "string",
     rel: "string",
     upload: { method: "string", path: "path", contentType: "string" },
+    result: "export-result",
+    outage: "outage",
   },
 };
 
@@ -146,6 +175,14 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
         return undefined;
       }
       return `${path} must be "one-time", "unlimited" or { "uses": N } with N > 0`;
+    case "export-result":
+      return value === "location" || value === false || (typeof value === "string" && value.startsWith("/"))
+        ? undefined
+        : `${path} must be "location", a path starting with "/" (with {user}), or false`;
+    case "outage": {
+      const missing = ["stop", "start"].find((key) => isObject(value) && value[key] === undefined);
+      return missing ? `${path}.${missing} is required (a shell command)` : check(value, OUTAGE_SHAPE, path);
+    }
   }
 }
 

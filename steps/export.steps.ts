@@ -4,7 +4,11 @@
  * and what the messaging server holds afterwards. Addresses, the user, the relation and
  * the upload come from the target description; nothing here knows the reference's choices.
  */
-import { Given, Then, When } from "@cucumber/cucumber";
+import { After, Given, setParallelCanAssign, Then, When } from "@cucumber/cucumber";
+import { probe } from "../cli/reachability.ts";
+import type { OutageCommands } from "../cli/target.ts";
+import { mayStartBeside } from "./support/alone.ts";
+import { type CommandRun, describeRun, runCommand, succeeded } from "./support/commands.ts";
 import {
   type ContactList,
   contactsAnywhere,
@@ -17,6 +21,7 @@ import {
 } from "./support/contact-list.ts";
 import { expectThat, fail } from "./support/expect.ts";
 import { type Answered, headerOf } from "./support/http.ts";
+import { forgedLike, randomToken, tailChanged } from "./support/tokens.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 interface ExportState {
@@ -27,11 +32,29 @@ interface ExportState {
   listExchange?: Answered;
   list?: ContactList;
   link?: ListLink & { href: string };
+  /** The reply to the POST of the export link, whose Location leads to the result. */
+  exportReply?: Answered;
   /** A fresh user: the one whose import address got another user's token, or the upload's. */
   otherUser?: string;
+  /** EXP-8: the messaging server whose contacts server is down, and what it held before. */
+  outage?: { messagingUrl: string; before: ResultReading };
+  /** EXP-8 on an external target: brings the contacts server back, once it was stopped. */
+  restart?: () => Promise<void>;
 }
 
+/** What a read of the export result showed. */
+type ResultReading =
+  | { kind: "held"; contacts: string[]; exchange: Answered }
+  /** A 204 or 4xx: the server holds nothing for the user there. */
+  | { kind: "nothing"; exchange: Answered }
+  | { kind: "unreadable"; reason: string; exchange?: Answered };
+
 const states = new WeakMap<SxdWorld, ExportState>();
+
+/** Each outage command's time limit, and how long the contacts server may take to answer again. */
+const DEFAULT_OUTAGE_TIMEOUT_MS = 30000;
+
+setParallelCanAssign(mayStartBeside);
 
 /** The payload of the fallback upload is the contact list as the contacts server served it. */
 const DEFAULT_UPLOAD_TYPE = "application/xml;charset=UTF-8";
@@ -164,11 +187,20 @@ Then("the export link has a human-readable title", function (this: SxdWorld) {
 
 When("the client sends POST with no body to the export link", async function (this: SxdWorld) {
   const state = stateOf(this);
-  await this.http.send("POST", linkOf(state).href);
+  state.exportReply = await this.http.send("POST", linkOf(state).href);
+});
+
+Given("the same POST with the export link as served exports", async function (this: SxdWorld) {
+  // The control: the flawed requests below differ from this one by their token alone.
+  const state = stateOf(this);
+  const control = await this.http.send("POST", linkOf(state).href);
+  return exported(control.response.status)
+    ? undefined
+    : this.notRun(`the same request without the defect was refused too (status ${control.response.status}): see EXP-4`);
 });
 
 When(
-  /^the client sends POST with no body to the export link with (no token|an altered token|a forged token|its token on another user's import address)$/,
+  /^the client sends POST with no body to the export link with (no token|an altered token|a forged token of its shape|its token with the tail changed|a random token|its token on another user's import address)$/,
   async function (this: SxdWorld, variation: string) {
     const state = stateOf(this);
     const href = linkOf(state).href;
@@ -190,18 +222,29 @@ When(
         url = withToken(`${token.slice(0, middle)}${swapped}${token.slice(middle + 1)}`);
         break;
       }
-      case "a forged token":
+      case "a forged token of its shape":
         url = withToken(forgedLike(token));
         break;
+      case "its token with the tail changed":
+        url = withToken(tailChanged(token));
+        break;
+      case "a random token":
+        url = withToken(randomToken());
+        break;
       default: {
+        const otherUser = this.target.export.otherUser;
+        if (!otherUser) {
+          // A user the contacts server does not know may be refused for that alone, whatever the token.
+          return this.notRun("state export.otherUser to check that a token is bound to its user");
+        }
         const own = `/user/${encodeURIComponent(state.user)}/`;
         if (!href.includes(own)) {
           return this.notRun(
             `the export link ${href} does not carry the user's path ${own} (EXP-3 checks its shape), so there is no import address to put another user in`,
           );
         }
-        state.otherUser = this.target.export.otherUser ?? freshUserName();
-        url = href.replace(own, `/user/${encodeURIComponent(state.otherUser)}/`);
+        state.otherUser = otherUser;
+        url = href.replace(own, `/user/${encodeURIComponent(otherUser)}/`);
       }
     }
     await this.http.send("POST", url);
@@ -223,12 +266,7 @@ When(
 Then("the link does not export: the reply is neither 303 nor a success", function (this: SxdWorld) {
   const reply = this.reply;
   const status = reply.response.status;
-  expectThat(
-    status !== 303 && (status < 200 || status > 299),
-    "no export: neither 303 nor 2xx",
-    `status ${status}`,
-    reply,
-  );
+  expectThat(!exported(status), "no export: neither 303 nor 2xx", `status ${status}`, reply);
 });
 
 Then("the export is accepted without any contact data from the client", function (this: SxdWorld) {
@@ -263,16 +301,52 @@ Then("the reply's Location is the user's export result on the messaging server",
 });
 
 Then(
+  "the messaging server holds every contact of the list, read where the target description says",
+  async function (this: SxdWorld) {
+    const state = stateOf(this);
+    const contacts = listOf(state).contacts;
+    if (contacts.length === 0) {
+      return this.notRun(
+        "the user's contact list is empty, so no contact can be seen to arrive: name a user with contacts in export.user",
+      );
+    }
+    const stated = this.target.export.result;
+    if (stated === false)
+      return this.notRun("the target description states that the export result cannot be read (export.result: false)");
+    const address = stated !== undefined && stated !== "location" ? resultAddress(this, state) : locationOf(state);
+    const reading = await readResult(this, address);
+    if (reading.kind === "held") {
+      expectMissingNone(
+        reading,
+        contacts,
+        `the export result at ${reading.exchange.url} to hold every contact of the list`,
+      );
+      return undefined;
+    }
+    const got =
+      reading.kind === "nothing" ? `status ${reading.exchange.response.status}, which holds nothing` : reading.reason;
+    if (address.stated) {
+      fail(
+        `the export result at ${address.url} (export.result) to hold every contact of the list`,
+        got,
+        reading.exchange,
+      );
+    }
+    return this.notRun(
+      `the export result cannot be read at ${"url" in address ? address.url : "the 303's Location"} (${got}): state export.result to say where the messaging server shows it`,
+    );
+  },
+);
+
+Then(
   /^the messaging server's export result (?:for that user )?lists every contact of the list$/,
   async function (this: SxdWorld) {
     const state = stateOf(this);
-    const { exchange, held } = await heldContacts(this, resultUri(state, state.otherUser));
-    const missing = [...countOccurrences(listOf(state).contacts, held)].filter(([, n]) => n === 0).map(([c]) => c);
-    expectThat(
-      missing.length === 0,
-      `GET ${exchange.url} to show every contact the contacts server served`,
-      `${missing.length} of ${listOf(state).contacts.length} missing, e.g. ${missing[0]}`,
-      exchange,
+    const reading = await heldContacts(this, resultUri(state, state.otherUser));
+    expectMissingNone(
+      reading,
+      listOf(state).contacts,
+      `GET ${reading.exchange.url} to show every contact the contacts server served`,
     );
   },
 );
@@ -281,7 +355,7 @@ Then(
   "the messaging server's export result lists each contact of the list exactly once",
   async function (this: SxdWorld) {
     const state = stateOf(this);
-    const { exchange, held } = await heldContacts(this, resultUri(state));
+    const { exchange, contacts: held } = await heldContacts(this, resultUri(state));
     const wrong = [...countOccurrences(listOf(state).contacts, held)].filter(([, n]) => n !== 1);
     const duplicates = held.filter((contact, index) => held.indexOf(contact) !== index);
     expectThat(
@@ -299,18 +373,84 @@ Then("the messaging server holds none of the list's contacts for that other user
   await expectNoneHeld(this, resultUri(state, state.otherUser), listOf(state).contacts);
 });
 
-Given("a messaging server whose contacts server cannot be reached", function (this: SxdWorld) {
-  // Only the bundled reference can offer one; against an external target EXP-8 is not run.
-  return this.parameters.outageMessagingUrl
-    ? undefined
-    : this.notRun("sxd can take down the contacts server of its bundled reference only, not of an external target");
+Given(
+  "a messaging server whose contacts server cannot be reached",
+  // The commands have time limits of their own (export.outage.timeoutMs).
+  { timeout: -1 },
+  async function (this: SxdWorld) {
+    const state = stateOf(this);
+    // The bundled reference runs a second messaging server whose contacts server is down.
+    const bundled = this.parameters.outageMessagingUrl?.replace(/\/+$/, "");
+    const commands = this.target.export.outage;
+    if (!bundled && !commands) {
+      return this.notRun(
+        "sxd cannot take the target's contacts server down: state export.outage with the commands that stop and start it",
+      );
+    }
+    const messagingUrl = bundled ?? state.messagingUrl;
+    state.outage = { messagingUrl, before: await readResult(this, resultAddress(this, state, messagingUrl)) };
+    if (bundled || !commands) return undefined;
+    return stopContactsServer(this, state, commands);
+  },
+);
+
+After({ tags: "@alone", timeout: -1 }, async function (this: SxdWorld) {
+  await states.get(this)?.restart?.();
 });
+
+/**
+ * Runs the stop command and waits until the contacts server stops answering. From the
+ * moment it runs, the start command is due after the scenario, whatever its outcome.
+ */
+async function stopContactsServer(world: SxdWorld, state: ExportState, commands: OutageCommands) {
+  const timeoutMs = commands.timeoutMs ?? DEFAULT_OUTAGE_TIMEOUT_MS;
+  state.restart = async () => {
+    const started = await runCommand(commands.start, timeoutMs);
+    world.attach(describeRun(started), "text/plain");
+    const problem = await untilAnswer(state.contactsUrl, timeoutMs, (answers) => answers);
+    if (problem) {
+      throw new Error(
+        `the contacts server ${state.contactsUrl} does not answer again within ${timeoutMs} ms after export.outage.start (${problem}): the scenarios after this one may fail for that reason`,
+      );
+    }
+  };
+  const stopped = await runCommand(commands.stop, timeoutMs);
+  world.attach(describeRun(stopped), "text/plain");
+  if (!succeeded(stopped)) return world.notRun(`export.outage.stop did not succeed: ${summary(stopped)}`);
+  const stillUp = await untilAnswer(state.contactsUrl, timeoutMs, (answers) => !answers);
+  return stillUp
+    ? world.notRun(`the contacts server ${state.contactsUrl} still answers after export.outage.stop`)
+    : undefined;
+}
+
+/**
+ * Probes `url` until `wanted(answers)` holds or `timeoutMs` passes; returns undefined when
+ * it held, else what the last probe found.
+ */
+async function untilAnswer(
+  url: string,
+  timeoutMs: number,
+  wanted: (answers: boolean) => boolean,
+): Promise<string | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const problem = await probe(url, Math.min(2000, timeoutMs));
+    if (wanted(problem === undefined)) return undefined;
+    if (Date.now() >= deadline) return problem ?? "it answers";
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function summary(run: CommandRun): string {
+  const last = run.output.trimEnd().split("\n").at(-1);
+  return `${run.timedOut ? "no exit within its time limit" : `exit code ${run.exitCode}`}${last ? ` (${last})` : ""}`;
+}
 
 When(
   "the client sends POST with no body to the export link's path on that messaging server",
   async function (this: SxdWorld) {
     const state = stateOf(this);
-    await this.http.send("POST", onOutageServer(this, state, linkOf(state).href));
+    await this.http.send("POST", onOutageServer(state, linkOf(state).href));
   },
 );
 
@@ -325,9 +465,25 @@ Then("the reply is a server error, not 303 See Other", function (this: SxdWorld)
   );
 });
 
-Then("that messaging server holds none of the list's contacts", async function (this: SxdWorld) {
+Then("that messaging server holds what it held before: nothing half imported", async function (this: SxdWorld) {
   const state = stateOf(this);
-  await expectNoneHeld(this, onOutageServer(this, state, resultUri(state)), listOf(state).contacts);
+  if (!state.outage) throw new Error("no outage was staged in this scenario");
+  const { before } = state.outage;
+  const after = await readResult(this, resultAddress(this, state, state.outage.messagingUrl));
+  if (before.kind === "unreadable" || after.kind === "unreadable") {
+    const reason = before.kind === "unreadable" ? before.reason : after.kind === "unreadable" ? after.reason : "";
+    this.attach(`What the messaging server keeps is not checked: its export result cannot be read (${reason}).`);
+    return;
+  }
+  const held = (reading: ResultReading) => (reading.kind === "held" ? [...reading.contacts].sort() : []);
+  const [was, is] = [held(before), held(after)];
+  const changed = is.filter((contact, i) => contact !== was[i]);
+  expectThat(
+    is.length === was.length && changed.length === 0,
+    `the export result at ${after.exchange.url} unchanged by the failed export (${was.length} contacts, as before it)`,
+    `${is.length} contacts${changed.length > 0 ? `, e.g. ${changed[0]}` : ""}`,
+    after.exchange,
+  );
 });
 
 Given("the target takes contact uploads", function (this: SxdWorld) {
@@ -396,50 +552,86 @@ function freshUserName(): string {
   return `sxd-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/**
- * Another token of the same length and alphabet, so only its value can give it away. Never
- * the token itself: a token of one repeated character gets a second character to vary with.
- */
-function forgedLike(token: string): string {
-  const alphabet = [...new Set(token)];
-  if (alphabet.length < 2) alphabet.push(alphabet[0] === "A" ? "B" : "A");
-  const forged = Array.from({ length: Math.max(token.length, 1) }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]);
-  if (forged.join("") !== token) return forged.join("");
-  // Each character shifted to the next of the alphabet differs from it everywhere.
-  return Array.from(token, (c) => alphabet[(alphabet.indexOf(c) + 1) % alphabet.length]).join("");
+/** The export went ahead: 303 as the spec says, or at least a success. */
+function exported(status: number): boolean {
+  return status === 303 || (status >= 200 && status <= 299);
 }
 
-function onOutageServer(world: SxdWorld, state: ExportState, url: string): string {
-  const outage = (world.parameters.outageMessagingUrl ?? "").replace(/\/+$/, "");
-  return `${outage}${url.slice(state.messagingUrl.length)}`;
+function onOutageServer(state: ExportState, url: string): string {
+  return `${state.outage?.messagingUrl ?? state.messagingUrl}${url.slice(state.messagingUrl.length)}`;
 }
 
-async function heldContacts(world: SxdWorld, url: string): Promise<{ exchange: Answered; held: string[] }> {
-  const exchange = await world.http.send("GET", url, { headers: { accept: "application/xml, */*" } });
+/** Where the export result is read; `stated` when the target description names it. */
+type ResultAddress = { url: string; stated: boolean } | { problem: string; stated: false };
+
+/** The description's export.result on `messagingUrl`, else the spec's {messaging_url}/user/<user>. */
+function resultAddress(
+  world: SxdWorld,
+  state: ExportState,
+  messagingUrl = state.messagingUrl,
+  user = state.user,
+): ResultAddress {
+  const stated = world.target.export.result;
+  if (stated === false) return { problem: "the target description states it cannot be read", stated: false };
+  if (stated !== undefined && stated !== "location") {
+    return { url: `${messagingUrl}${stated.replaceAll("{user}", encodeURIComponent(user))}`, stated: true };
+  }
+  return { url: resultUri(state, user).replace(state.messagingUrl, messagingUrl), stated: false };
+}
+
+/** The Location of the export reply, resolved against the request (RFC 9110 §10.2.2). */
+function locationOf(state: ExportState): ResultAddress {
+  const reply = state.exportReply;
+  const location = reply && headerOf(reply, "location");
+  if (!reply || location === undefined) return { problem: "the export reply has no Location", stated: false };
+  try {
+    return { url: new URL(location, reply.url).href, stated: false };
+  } catch {
+    return { problem: `Location ${location} is not a URI reference`, stated: false };
+  }
+}
+
+/** GET on the export result: a 204 or 4xx holds nothing, a 2xx is read as a document of contacts. */
+async function readResult(world: SxdWorld, address: ResultAddress): Promise<ResultReading> {
+  if ("problem" in address) return { kind: "unreadable", reason: address.problem };
+  const exchange = await world.http.send("GET", address.url, { headers: { accept: "application/xml, */*" } });
   const status = exchange.response.status;
-  expectThat(status === 200, `GET ${url} (the export result) to answer 200`, `status ${status}`, exchange);
+  if (status === 204 || (status >= 400 && status <= 499)) return { kind: "nothing", exchange };
+  if (status < 200 || status > 299) return { kind: "unreadable", reason: `status ${status}`, exchange };
   const held = contactsAnywhere(exchange.response.body);
-  if (!held.ok) fail("an XML document showing the imported contacts", held.error, exchange);
-  return { exchange, held: held.value };
+  if (held.ok) return { kind: "held", contacts: held.value, exchange };
+  const type = headerOf(exchange, "content-type") ?? "no Content-Type";
+  return { kind: "unreadable", reason: `status ${status} with ${type} and ${held.error}`, exchange };
+}
+
+function expectMissingNone(reading: ResultReading & { kind: "held" }, contacts: string[], expected: string): void {
+  const missing = [...countOccurrences(contacts, reading.contacts)].filter(([, n]) => n === 0).map(([c]) => c);
+  expectThat(
+    missing.length === 0,
+    expected,
+    `${missing.length} of ${contacts.length} missing, e.g. ${missing[0]}`,
+    reading.exchange,
+  );
+}
+
+async function heldContacts(world: SxdWorld, url: string): Promise<ResultReading & { kind: "held" }> {
+  const reading = await readResult(world, { url, stated: false });
+  if (reading.kind === "held") return reading;
+  const got = reading.kind === "nothing" ? `status ${reading.exchange.response.status}` : reading.reason;
+  fail(`GET ${url} (the export result) to answer 200 with the contacts it holds`, got, reading.exchange);
 }
 
 /** Nothing of `contacts` at `url`: a 204 or 4xx holds nothing, a 200 is read as a document of contacts. */
 async function expectNoneHeld(world: SxdWorld, url: string, contacts: string[]): Promise<void> {
-  const exchange = await world.http.send("GET", url, { headers: { accept: "application/xml, */*" } });
-  const status = exchange.response.status;
-  if (status === 204 || (status >= 400 && status <= 499)) return;
+  const reading = await readResult(world, { url, stated: false });
+  if (reading.kind === "nothing") return;
   const expected = `GET ${url} to show no imported contacts (a 4xx, or a 200 XML document without them)`;
-  if (status !== 200) fail(expected, `status ${status}`, exchange);
-  const held = contactsAnywhere(exchange.response.body);
-  if (!held.ok) {
-    const type = headerOf(exchange, "content-type") ?? "no Content-Type";
-    fail(expected, `status 200 with ${type} and ${held.error}, which cannot be judged`, exchange);
-  }
-  const found = contacts.filter((contact) => held.value.includes(contact));
+  if (reading.kind === "unreadable") fail(expected, `${reading.reason}, which cannot be judged`, reading.exchange);
+  const found = contacts.filter((contact) => reading.contacts.includes(contact));
   expectThat(
     found.length === 0,
     `nothing imported at ${url}`,
     `${found.length} contacts of the list, e.g. ${found[0]}`,
-    exchange,
+    reading.exchange,
   );
 }

@@ -1,19 +1,23 @@
 Feature: A messaging server that cannot reach the contacts server reports it
   The export depends on the messaging server's own request to the contacts server. When that
   request fails, the messaging server answers with a server error and an error body instead
-  of 303 See Other, and keeps nothing half imported.
+  of 303 See Other, and keeps nothing half imported: what it held for the user before, it
+  still holds, no more and no less.
 
   This needs a messaging server whose contacts server is down. The bundled reference starts
-  one beside itself; against an external target the scenario is not run.
+  one beside itself. For another target, the description names the commands that stop and
+  start its contacts server (export.outage); the suite stops it after reading the export
+  link, starts it again after the scenario whatever happened, and waits until it answers.
+  No other scenario runs meanwhile. Without those commands the scenario is not run.
 
   Background:
     Given the target has a contacts server and a messaging server
-    And a messaging server whose contacts server cannot be reached
     And the client has read the export link from the user's contact list
+    And a messaging server whose contacts server cannot be reached
 
-  @EXP-8 @should
+  @EXP-8 @should @alone
   Scenario: An export whose contacts server is unreachable fails with a 5xx error body and imports nothing
     When the client sends POST with no body to the export link's path on that messaging server
     Then the reply is a server error, not 303 See Other
     And the reply carries an XML error body with a message
-    And that messaging server holds none of the list's contacts
+    And that messaging server holds what it held before: nothing half imported

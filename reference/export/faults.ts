@@ -40,6 +40,23 @@ export const exportFaults = {
     breaks: ["EXP-5", "EXP-7", "EXP-8"],
     description: "the messaging server answers 303 without fetching the contacts",
   },
+  "exp-import-stores-nothing": {
+    breaks: ["EXP-5", "EXP-7"],
+    description: "the messaging server fetches the contacts and answers 303, but stores none of them",
+  },
+  "exp-refuses-every-export": {
+    // The token cases have no accepted request to stand on, so EXP-6 is not run, never passed.
+    breaks: ["EXP-4", "EXP-5", "EXP-7", "EXP-8"],
+    description: "the messaging server refuses every export with 403, whatever the token",
+  },
+  "exp-token-tail-unchecked": {
+    breaks: ["EXP-6"],
+    description: "the messaging server compares tokens without their last four characters",
+  },
+  "exp-token-shape-unchecked": {
+    breaks: ["EXP-6"],
+    description: "the messaging server checks only tokens of its own shape and lets any other through",
+  },
   "exp-token-not-checked": {
     breaks: ["EXP-6"],
     description: "the messaging server exports whatever token the link carries",

@@ -37,7 +37,7 @@ import {
 } from "./contact-list.ts";
 import type { exportFaults } from "./faults.ts";
 import { ContactStore, fetchContacts } from "./import-store.ts";
-import { mintToken, TOKEN_LIFETIME_SECONDS, type TokenCheck, verifyToken } from "./token.ts";
+import { expectedToken, mintToken, TOKEN_LIFETIME_SECONDS, type TokenCheck, verifyToken } from "./token.ts";
 
 type ExportFault = keyof typeof exportFaults;
 
@@ -142,8 +142,18 @@ export function messagingRoutes(context: ReferenceContext): Route {
   const exportContacts = async (request: ServerRequest, user: string, params: string): Promise<Reply> => {
     if (request.method !== "POST") throw methodNotAllowed(["POST"]);
     const token = tokenOf(params) ?? (has("exp-link-query-token") ? queryToken(request.target) : undefined);
-    const check = verifyToken(tokenKeyOf(context), tokenSubject(context, user), token, nowSeconds(), context.variant);
-    if (!check.ok && !has("exp-token-not-checked")) {
+    if (has("exp-refuses-every-export")) throw new HttpError(403, "exports are not accepted");
+    const key = tokenKeyOf(context);
+    const subject = tokenSubject(context, user);
+    const check = verifyToken(key, subject, token, nowSeconds(), context.variant);
+    const letThrough =
+      has("exp-token-not-checked") ||
+      (check.ok === false && check.reason === "malformed" && has("exp-token-shape-unchecked")) ||
+      (check.ok === false &&
+        check.reason === "invalid" &&
+        has("exp-token-tail-unchecked") &&
+        expectedToken(key, subject, token ?? "", context.variant)?.slice(0, -4) === token?.slice(0, -4));
+    if (!check.ok && !letThrough) {
       throw new HttpError(context.variant === "standard" ? 403 : 404, refusal(check));
     }
     if (!has("exp-contacts-not-fetched")) {
@@ -153,6 +163,8 @@ export function messagingRoutes(context: ReferenceContext): Route {
       if (!fetched.ok) {
         if (has("exp-outage-no-error-body")) return { status: fetched.status };
         if (!has("exp-outage-303")) return errorReply(fetched.status, fetched.message);
+      } else if (has("exp-import-stores-nothing")) {
+        // Fetched, answered 303 below, and forgotten.
       } else if (has("exp-duplicate-on-repeat")) {
         store.append(user, fetched.contacts);
       } else {

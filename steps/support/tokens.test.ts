@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { forgedLike, randomToken, tailChanged } from "./tokens.ts";
+
+const SERVED = ["mf3k2a1.q8Zk-3_aXbPq0LmN9sTuVwYz12AbCdEfGhIjKlMnOp", "0123abcd-1700000000-deadbeef00", "x", "AAAA"];
+
+test("a forged token keeps the length and alphabet of the served one, and differs", () => {
+  for (const token of SERVED) {
+    const forged = forgedLike(token);
+    assert.notEqual(forged, token);
+    assert.equal(forged.length, token.length);
+    if (new Set(token).size > 1) for (const c of forged) assert.ok(token.includes(c), `${c} in ${token}`);
+  }
+});
+
+test("a token with its tail changed keeps its head, its length and the kind of each character", () => {
+  for (const token of SERVED) {
+    const changed = tailChanged(token);
+    assert.notEqual(changed, token);
+    assert.equal(changed.length, token.length);
+    const n = Math.min(4, Math.ceil(token.length / 4));
+    assert.equal(changed.slice(0, token.length - n), token.slice(0, token.length - n));
+    for (let i = token.length - n; i < token.length; i++) {
+      assert.notEqual(changed[i], token[i]);
+      assert.equal(/\d/.test(changed[i]), /\d/.test(token[i]));
+    }
+  }
+  // A hex tail stays hex: a server that checks the shape first cannot refuse it on shape.
+  assert.match(tailChanged("0123abcd-1700000000-deadbeef00").slice(-4), /^[0-9a-f]{4}$/);
+});
+
+test("random tokens differ from each other", () => {
+  assert.notEqual(randomToken(), randomToken());
+  assert.match(randomToken(), /^[0-9a-f]{32}$/);
+});
