@@ -54,6 +54,8 @@ const states = new WeakMap<SxdWorld, ExportState>();
 /** Each outage command's time limit, and how long the contacts server may take to answer again. */
 const DEFAULT_OUTAGE_TIMEOUT_MS = 30000;
 
+const STATED_UNREADABLE = "the target description states that the export result cannot be read (export.result: false)";
+
 setParallelCanAssign(mayStartBeside);
 
 /** The payload of the fallback upload is the contact list as the contacts server served it. */
@@ -338,16 +340,29 @@ Then(
   },
 );
 
+Then("the messaging server's export result lists every contact of the list", async function (this: SxdWorld) {
+  const state = stateOf(this);
+  if (this.target.export.result === false) return this.notRun(STATED_UNREADABLE);
+  const location = locationOf(state);
+  if ("problem" in location) fail("a Location to GET the export result from", location.problem, state.exportReply);
+  const reading = await heldContacts(this, location.url);
+  expectMissingNone(reading, listOf(state).contacts, `GET ${location.url} to show every contact of the list`);
+  return undefined;
+});
+
 Then(
-  /^the messaging server's export result (?:for that user )?lists every contact of the list$/,
+  "the messaging server's export result for that user lists every contact of the list",
   async function (this: SxdWorld) {
     const state = stateOf(this);
-    const reading = await heldContacts(this, resultUri(state, state.otherUser));
+    const address = resultAddress(this, state, state.messagingUrl, state.otherUser);
+    if ("problem" in address) return this.notRun(STATED_UNREADABLE);
+    const reading = await heldContacts(this, address.url);
     expectMissingNone(
       reading,
       listOf(state).contacts,
-      `GET ${reading.exchange.url} to show every contact the contacts server served`,
+      `the export result at ${address.url} to hold every contact of the list`,
     );
+    return undefined;
   },
 );
 
@@ -355,15 +370,18 @@ Then(
   "the messaging server's export result lists each contact of the list exactly once",
   async function (this: SxdWorld) {
     const state = stateOf(this);
-    const { exchange, contacts: held } = await heldContacts(this, resultUri(state));
+    const address = resultAddress(this, state);
+    if ("problem" in address) return this.notRun(STATED_UNREADABLE);
+    const { exchange, contacts: held } = await heldContacts(this, address.url);
     const wrong = [...countOccurrences(listOf(state).contacts, held)].filter(([, n]) => n !== 1);
     const duplicates = held.filter((contact, index) => held.indexOf(contact) !== index);
     expectThat(
       wrong.length === 0 && duplicates.length === 0,
-      `GET ${exchange.url} to show each contact of the list once`,
+      `the export result at ${address.url} to show each contact of the list once`,
       wrong.length > 0 ? `${wrong[0][0]} shown ${wrong[0][1]} times` : `${duplicates[0]} shown more than once`,
       exchange,
     );
+    return undefined;
   },
 );
 

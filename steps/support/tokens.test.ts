@@ -3,14 +3,21 @@ import { test } from "node:test";
 import { forgedLike, randomToken, tailChanged } from "./tokens.ts";
 
 const SERVED = ["mf3k2a1.q8Zk-3_aXbPq0LmN9sTuVwYz12AbCdEfGhIjKlMnOp", "0123abcd-1700000000-deadbeef00", "x", "AAAA"];
+const kind = (c: string) => (/\d/.test(c) ? "digit" : /[a-z]/.test(c) ? "lower" : /[A-Z]/.test(c) ? "upper" : c);
 
-test("a forged token keeps the length and alphabet of the served one, and differs", () => {
+test("a forged token keeps the shape of the served one, and differs in every letter and digit", () => {
   for (const token of SERVED) {
     const forged = forgedLike(token);
-    assert.notEqual(forged, token);
     assert.equal(forged.length, token.length);
-    if (new Set(token).size > 1) for (const c of forged) assert.ok(token.includes(c), `${c} in ${token}`);
+    for (let i = 0; i < token.length; i++) {
+      assert.equal(kind(forged[i]), kind(token[i]), `${forged} against ${token} at ${i}`);
+      if (/[0-9A-Za-z]/.test(token[i])) assert.notEqual(forged[i], token[i]);
+    }
   }
+  // Characters the token uses, where it uses more than one of that kind.
+  for (const c of forgedLike(SERVED[1])) assert.ok(SERVED[1].includes(c), c);
+  assert.equal(forgedLike(""), "A");
+  assert.notEqual(forgedLike("._"), "._");
 });
 
 test("a token with its tail changed keeps its head, its length and the kind of each character", () => {
@@ -22,7 +29,7 @@ test("a token with its tail changed keeps its head, its length and the kind of e
     assert.equal(changed.slice(0, token.length - n), token.slice(0, token.length - n));
     for (let i = token.length - n; i < token.length; i++) {
       assert.notEqual(changed[i], token[i]);
-      assert.equal(/\d/.test(changed[i]), /\d/.test(token[i]));
+      assert.equal(kind(changed[i]), kind(token[i]));
     }
   }
   // A hex tail stays hex: a server that checks the shape first cannot refuse it on shape.

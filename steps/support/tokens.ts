@@ -7,16 +7,15 @@
 import { randomBytes } from "node:crypto";
 
 /**
- * Another token of the same length and alphabet, differing from the first character on.
- * Never the token itself: a token of one repeated character gets a second one to vary with.
+ * Another token of the same shape: every letter and digit changed to another of its kind
+ * (digit, lower case, upper case) that the token uses, every other character (separators
+ * such as "." or "-") kept in place. Never the token itself.
  */
 export function forgedLike(token: string): string {
-  const alphabet = [...new Set(token)];
-  if (alphabet.length < 2) alphabet.push(alphabet[0] === "A" ? "B" : "A");
-  const forged = Array.from({ length: Math.max(token.length, 1) }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]);
-  if (forged.join("") !== token) return forged.join("");
-  // Each character shifted to the next of the alphabet differs from it everywhere.
-  return Array.from(token, (c) => alphabet[(alphabet.indexOf(c) + 1) % alphabet.length]).join("");
+  const forged = Array.from(token, (c) => (kindOf(c) ? anotherOfItsKind(c, token) : c)).join("");
+  if (forged !== token) return forged;
+  // No letter or digit to change: a token of separators only, or none at all.
+  return token === "" ? "A" : Array.from(token, (c) => anotherOfItsKind(c, token)).join("");
 }
 
 /**
@@ -37,8 +36,10 @@ export function randomToken(): string {
 
 const KINDS = ["0123456789", "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
 
+const kindOf = (c: string) => KINDS.find((k) => k.includes(c));
+
 function anotherOfItsKind(c: string, token: string): string {
-  const kind = KINDS.find((k) => k.includes(c));
+  const kind = kindOf(c);
   if (!kind) return c === "A" ? "B" : "A";
   const used = [...new Set(token)].filter((x) => kind.includes(x)).sort();
   const pool = used.length > 1 ? used : [...kind];

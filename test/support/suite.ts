@@ -16,6 +16,8 @@ export interface ReferenceRun {
   variant?: "standard" | "alternative";
   tags?: string;
   strict?: boolean;
+  /** Target description layers over the bundled reference's (export.result, …). */
+  layers?: TestSettings["layers"];
 }
 
 export async function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
@@ -29,7 +31,7 @@ export async function runAgainstReference(options: ReferenceRun): Promise<SuiteR
   const reportDir = mkdtempSync(join(tmpdir(), "sxd-test-"));
   const settings: TestSettings = {
     target: undefined,
-    layers: [],
+    layers: options.layers ?? [],
     tags: options.tags,
     strict: options.strict ?? true,
     reportDir,
