@@ -1,0 +1,128 @@
+// EXP-8 and EXP-6 on an external target: contacts and messaging servers started apart from
+// sxd, the contacts server stopped and started by the description's commands (a pid file and
+// a shell line, as a deployment script would), other rows of the run left untouched.
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { probe } from "../cli/reachability.ts";
+import { runCommand, succeeded } from "../steps/support/commands.ts";
+import { SXD, sxd, tempDir } from "./support/cli.ts";
+
+const TOKEN_KEY = "sxd-outage-test-key";
+const dir = tempDir();
+const pidFile = join(dir, "contacts.pid");
+const ports = { contacts: 0, messaging: 0 };
+const url = (port: number) => `http://127.0.0.1:${port}`;
+let messaging: ChildProcess | undefined;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as import("node:net").AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function untilAnswers(target: string): Promise<void> {
+  for (let i = 0; i < 100 && (await probe(target, 1000)); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+const commands = () => ({
+  start: `SXD_TOKEN_KEY=${TOKEN_KEY} "${process.execPath}" "${SXD}" serve contacts --contacts-port ${ports.contacts} --messaging-url ${url(ports.messaging)} > "${join(dir, "contacts.log")}" 2>&1 & echo $! > "${pidFile}"`,
+  stop: `kill "$(cat "${pidFile}")"`,
+  timeoutMs: 20000,
+});
+
+async function startMessaging(faults: string[]): Promise<void> {
+  messaging?.kill();
+  const args = [
+    "serve",
+    "messaging",
+    "--messaging-port",
+    String(ports.messaging),
+    "--contacts-url",
+    url(ports.contacts),
+  ];
+  messaging = spawn(process.execPath, [SXD, ...args, ...faults.flatMap((f) => ["--fault", f])], {
+    env: { ...process.env, SXD_TOKEN_KEY: TOKEN_KEY },
+    stdio: "ignore",
+  });
+  await untilAnswers(url(ports.messaging));
+}
+
+/** Runs `sxd test` against the separately started servers and returns the row verdicts. */
+async function run(tags: string, description: object, extra: string[] = []) {
+  const config = join(dir, "target.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      // The probe needs an answer only; the base server's rows are not selected.
+      baseUrl: url(ports.messaging),
+      contactsUrl: url(ports.contacts),
+      messagingUrl: url(ports.messaging),
+      export: { user: "alice", ...description },
+    }),
+  );
+  const reportDir = tempDir();
+  const finished = await sxd(["test", "--config", config, "--tags", tags, "--report-dir", reportDir, ...extra]);
+  assert.notEqual(finished.code, 2, finished.stderr);
+  const report = JSON.parse(readFileSync(join(reportDir, "conformance.json"), "utf8"));
+  const rows = new Map<
+    string,
+    { verdict: string; reason?: string; scenarios: { name: string; status: string; message?: string }[] }
+  >(report.rows.map((r: { id: string }) => [r.id, r]));
+  return { finished, rows, messages: readFileSync(join(reportDir, "messages.ndjson"), "utf8") };
+}
+
+before(async () => {
+  ports.contacts = await freePort();
+  ports.messaging = await freePort();
+  assert.ok(succeeded(await runCommand(commands().start, 5000)));
+  await untilAnswers(url(ports.contacts));
+});
+
+after(async () => {
+  messaging?.kill();
+  await runCommand(commands().stop, 5000);
+});
+
+test("the description's commands stage the outage: EXP-8 passes, and the contacts server answers again", {
+  timeout: 120000,
+}, async () => {
+  await startMessaging([]);
+  const { finished, rows, messages } = await run("@EXP-6 or @EXP-8", { outage: commands() }, ["--parallel", "2"]);
+  assert.equal(rows.get("EXP-8")?.verdict, "passed", finished.stdout);
+  // No other scenario ran while the contacts server was down (they all read the contact list).
+  assert.equal(rows.get("EXP-6")?.verdict, "passed", finished.stdout);
+  // The commands' output is in the report.
+  assert.match(messages, /\$ kill/);
+  assert.match(messages, /\$ SXD_TOKEN_KEY=/);
+  assert.equal(await probe(`${url(ports.contacts)}/user/alice/contacts`, 2000), undefined);
+  // Without export.otherUser, the other user's case is not run, and says what to state.
+  const otherUser = rows.get("EXP-6")?.scenarios.find((s) => s.name.includes("another user"));
+  assert.equal(otherUser?.status, "not run");
+  assert.equal(otherUser?.message, "state export.otherUser to check that a token is bound to its user");
+  assert.equal(finished.stderr.includes("    at "), false, finished.stderr);
+});
+
+test("a messaging server that answers 303 in the outage fails EXP-8; one that stores nothing fails EXP-5", {
+  timeout: 120000,
+}, async () => {
+  await startMessaging(["exp-outage-303", "exp-import-stores-nothing"]);
+  const { finished, rows } = await run("@EXP-5 or @EXP-8", { outage: commands() }, ["--strict"]);
+  assert.equal(finished.code, 1);
+  assert.equal(rows.get("EXP-8")?.verdict, "failed");
+  assert.match(rows.get("EXP-8")?.reason ?? "", /a 5xx status/);
+  assert.equal(rows.get("EXP-5")?.verdict, "failed");
+  assert.equal(await probe(`${url(ports.contacts)}/user/alice/contacts`, 2000), undefined);
+});
+
+test("without outage commands EXP-8 is not run, with the reason", { timeout: 60000 }, async () => {
+  await startMessaging([]);
+  const { rows } = await run("@EXP-8", {});
+  assert.equal(rows.get("EXP-8")?.verdict, "not run");
+  assert.match(rows.get("EXP-8")?.reason ?? "", /state export\.outage/);
+});
