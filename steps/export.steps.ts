@@ -34,7 +34,7 @@ interface ExportState {
   link?: ListLink & { href: string };
   /** The reply to the POST of the export link, whose Location leads to the result. */
   exportReply?: Answered;
-  /** A fresh user: the one whose import address got another user's token, or the upload's. */
+  /** The user whose import address got the first user's token (export.otherUser), or the upload's fresh user. */
   otherUser?: string;
   /** EXP-8: the messaging server whose contacts server is down, and what it held before. */
   outage?: { messagingUrl: string; before: ResultReading };
@@ -67,8 +67,9 @@ function stateOf(world: SxdWorld): ExportState {
   return state;
 }
 
-function resultUri(state: ExportState, user = state.user): string {
-  return `${state.messagingUrl}/user/${encodeURIComponent(user)}`;
+/** The export result where the spec puts it: {messaging_url}/user/<user>, the Location EXP-4 requires. */
+function resultUri(state: ExportState, user = state.user, messagingUrl = state.messagingUrl): string {
+  return `${messagingUrl}/user/${encodeURIComponent(user)}`;
 }
 
 Given("the target has a contacts server and a messaging server", function (this: SxdWorld) {
@@ -582,7 +583,10 @@ function onOutageServer(state: ExportState, url: string): string {
 /** Where the export result is read; `stated` when the target description names it. */
 type ResultAddress = { url: string; stated: boolean } | { problem: string; stated: false };
 
-/** The description's export.result on `messagingUrl`, else the spec's {messaging_url}/user/<user>. */
+/**
+ * The description's export.result on `messagingUrl`, else the spec's address: where no
+ * 303 was answered in the scenario, there is no Location to follow.
+ */
 function resultAddress(
   world: SxdWorld,
   state: ExportState,
@@ -594,7 +598,7 @@ function resultAddress(
   if (stated !== undefined && stated !== "location") {
     return { url: `${messagingUrl}${stated.replaceAll("{user}", encodeURIComponent(user))}`, stated: true };
   }
-  return { url: resultUri(state, user).replace(state.messagingUrl, messagingUrl), stated: false };
+  return { url: resultUri(state, user, messagingUrl), stated: false };
 }
 
 /** The Location of the export reply, resolved against the request (RFC 9110 §10.2.2). */

@@ -87,7 +87,7 @@ test("against a separately started reference described by examples/reference.jso
     ]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /verdict: conformant \(/);
-    // The outage row needs a contacts server sxd can take down: only the bundled one.
+    // The outage row needs commands that take the contacts server down (export.outage); the example has none.
     assert.match(run.stdout, /NOT RUN: EXP-8/);
     for (const file of ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.html"]) {
       assert.ok(existsSync(join(dir, file)), file);
