@@ -126,3 +126,20 @@ test("without outage commands EXP-8 is not run, with the reason", { timeout: 600
   assert.equal(rows.get("EXP-8")?.verdict, "not run");
   assert.match(rows.get("EXP-8")?.reason ?? "", /state export\.outage/);
 });
+
+test("a start command that does not bring the contacts server back leaves EXP-8 not run, saying so", {
+  timeout: 120000,
+}, async () => {
+  await startMessaging([]);
+  try {
+    const { rows } = await run("@EXP-8", { outage: { ...commands(), start: "echo not starting", timeoutMs: 3000 } });
+    assert.equal(rows.get("EXP-8")?.verdict, "not run");
+    assert.match(
+      rows.get("EXP-8")?.reason ?? "",
+      /does not answer again within 3000 ms after export\.outage\.start \(.*exit code 0 \(not starting\)\)/,
+    );
+  } finally {
+    await runCommand(commands().start, 5000);
+    await untilAnswers(url(ports.contacts));
+  }
+});
