@@ -27,6 +27,12 @@ export interface TargetDescription {
   snapshots: {
     /** Where the suite creates its scratch resources: `<baseUrl><collection><name>`. */
     collection: string;
+    /**
+     * Existing resources the suite updates instead of creating its own (SNAP-13 allows a
+     * server without creation): one scenario at a time per resource; `delete` says whether
+     * the suite may delete it (default false), after which it is used no more.
+     */
+    resources?: FixedResource[];
   };
   digest: {
     path: string;
@@ -54,6 +60,11 @@ export interface TargetDescription {
   };
 }
 
+export interface FixedResource {
+  path: string;
+  delete?: boolean;
+}
+
 /**
  * Where a description is silent: the bundled reference's paths and users. The options a
  * server may or may not take (a nonce limit, the fallback upload) and the second export
@@ -74,7 +85,15 @@ export const BUNDLED_REFERENCE: Partial<TargetDescription> = {
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Shape = "string" | "boolean" | "count" | "url" | "path" | "nonce-policy" | { [key: string]: Shape };
+type Shape =
+  | "string"
+  | "boolean"
+  | "count"
+  | "url"
+  | "path"
+  | "nonce-policy"
+  | { [key: string]: Shape }
+  | { listOf: { [key: string]: Shape }; required: string };
 
 const SHAPE: { [key: string]: Shape } = {
   baseUrl: "url",
@@ -89,7 +108,7 @@ const SHAPE: { [key: string]: Shape } = {
   },
   contactsUrl: "url",
   messagingUrl: "url",
-  snapshots: { collection: "path" },
+  snapshots: { collection: "path", resources: { listOf: { path: "path", delete: "boolean" }, required: "path" } },
   digest: { path: "path", username: "string", password: "string", noncePolicy: "nonce-policy" },
   export: {
     user: "string",
@@ -109,6 +128,15 @@ export function validateDescription(input: unknown, where = "target description"
 }
 
 function check(value: Json, shape: Shape, path: string): string | undefined {
+  if (typeof shape === "object" && isListShape(shape)) {
+    if (!Array.isArray(value) || value.length === 0) return `${path} must be a non-empty list`;
+    for (const [index, item] of value.entries()) {
+      const problem = check(item, shape.listOf, `${path}[${index}]`);
+      if (problem) return problem;
+      if (!Object.hasOwn(item as object, shape.required)) return `${path}[${index}] needs "${shape.required}"`;
+    }
+    return undefined;
+  }
   if (typeof shape === "object") {
     if (!isObject(value)) return `${path || "the description"} must be an object`;
     for (const [key, child] of Object.entries(value)) {
@@ -147,6 +175,10 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
       }
       return `${path} must be "one-time", "unlimited" or { "uses": N } with N > 0`;
   }
+}
+
+function isListShape(shape: object): shape is { listOf: { [key: string]: Shape }; required: string } {
+  return "listOf" in shape && "required" in shape && typeof shape.required === "string";
 }
 
 function isObject(value: unknown): value is { [key: string]: Json } {
