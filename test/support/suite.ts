@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { TestSettings } from "../../cli/options.ts";
 import { runSuite, type SuiteRun, type SuiteSession } from "../../cli/run-suite.ts";
+import type { TargetDescription } from "../../cli/target.ts";
 
 const session: SuiteSession = {};
 
@@ -16,6 +17,8 @@ export interface ReferenceRun {
   variant?: "standard" | "alternative";
   tags?: string;
   strict?: boolean;
+  /** A target of the test's own instead of the bundled reference. */
+  target?: TargetDescription;
 }
 
 export async function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
@@ -28,7 +31,7 @@ export async function runAgainstReference(options: ReferenceRun): Promise<SuiteR
   });
   const reportDir = mkdtempSync(join(tmpdir(), "sxd-test-"));
   const settings: TestSettings = {
-    target: undefined,
+    target: options.target,
     layers: [],
     tags: options.tags,
     strict: options.strict ?? true,
