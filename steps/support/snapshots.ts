@@ -184,7 +184,8 @@ async function claimFixed(world: SxdWorld, candidates: FixedResource[]): Promise
       gone.set(path, problem);
     }
     if (gone.size === candidates.length) {
-      return `no resource named in snapshots.resources can be worked on: ${[...gone.values()].join("; ")}`;
+      const hint = candidates.some((r) => r.delete) ? ' (a resource with "delete": true is gone once deleted)' : "";
+      return `no resource named in snapshots.resources can be worked on: ${[...gone.values()].join("; ")}${hint}`;
     }
     if (Date.now() > deadline) return "every resource named in snapshots.resources stayed in use by other scenarios";
     await pause(CLAIM_POLL_MS);
