@@ -85,7 +85,10 @@ async function forward(
 const ENTRY = (n: number) =>
   `<entry xmlns="http://www.w3.org/2005/Atom"><author><name>Fixed</name></author><title>Note ${n}</title><id>urn:uuid:00000000-0000-4000-8000-00000000000${n}</id><content>note ${n}</content></entry>`;
 
-/** The resources a fixed collection has from the start: two to update, two the suite may delete. */
+/**
+ * The resources a fixed collection has from the start, each with a snapshot already: two to
+ * update, two the suite may delete.
+ */
 async function seed(upstream: string): Promise<FixedResource[]> {
   const resources: FixedResource[] = [
     { path: "/entries/note-1" },
@@ -94,12 +97,15 @@ async function seed(upstream: string): Promise<FixedResource[]> {
     { path: "/entries/note-4", delete: true },
   ];
   for (const [i, { path }] of resources.entries()) {
-    const reply = await fetch(upstream + path, {
-      method: "PUT",
-      headers: { "content-type": ATOM_ENTRY_TYPE, "if-none-match": "*" },
-      body: ENTRY(i + 1),
-    });
-    assert.equal(reply.status, 201);
+    const put = (precondition: Record<string, string>) =>
+      fetch(upstream + path, {
+        method: "PUT",
+        headers: { "content-type": ATOM_ENTRY_TYPE, ...precondition },
+        body: ENTRY(i + 1),
+      });
+    assert.equal((await put({ "if-none-match": "*" })).status, 201);
+    const etag = (await fetch(upstream + path)).headers.get("etag") ?? "";
+    assert.equal((await put({ "if-match": etag })).status, 204);
   }
   return resources;
 }
