@@ -27,6 +27,10 @@ test("bad descriptions are refused with the offending key named", () => {
     ['{"baseUrl":"ftp://x"}', /baseUrl must be an http/],
     ['{"snapshots":{"collection":"entries"}}', /collection must be a path/],
     ['{"digest":{"noncePolicy":{"uses":0}}}', /noncePolicy/],
+    ['{"snapshots":{"resources":[]}}', /snapshots.resources must be a non-empty list/],
+    ['{"snapshots":{"resources":[{"path":"notes/1"}]}}', /snapshots.resources\[0\].path must be a path/],
+    ['{"snapshots":{"resources":[{"delete":true}]}}', /snapshots.resources\[0\] needs "path"/],
+    ['{"snapshots":{"resources":[{"path":"/n/1","remove":true}]}}', /unknown key "snapshots.resources\[0\].remove"/],
   ];
   for (const [text, message] of cases) {
     const parsed = parseDescription(text, "t.json");
@@ -34,6 +38,10 @@ test("bad descriptions are refused with the offending key named", () => {
     if (!parsed.ok) assert.match(parsed.error, message);
   }
   assert.equal(parseDescription('{"digest":{"noncePolicy":{"uses":3}}}', "t").ok, true);
+  assert.equal(
+    parseDescription('{"snapshots":{"resources":[{"path":"/n/1"},{"path":"/n/2","delete":true}]}}', "t").ok,
+    true,
+  );
 });
 
 test("a base URL is required", () => {

@@ -27,6 +27,12 @@ export interface TargetDescription {
   snapshots: {
     /** Where the suite creates its scratch resources: `<baseUrl><collection><name>`. */
     collection: string;
+    /**
+     * Existing resources the suite updates instead of creating its own (SNAP-13 allows a
+     * server without creation): one scenario at a time per resource; `delete` says whether
+     * the suite may delete it (default false), after which it is used no more.
+     */
+    resources?: FixedResource[];
   };
   digest: {
     path: string;
@@ -70,6 +76,11 @@ export interface OutageCommands {
   timeoutMs?: number;
 }
 
+export interface FixedResource {
+  path: string;
+  delete?: boolean;
+}
+
 /**
  * Where a description is silent: the bundled reference's paths and users. The options a
  * server may or may not take (a nonce limit, the fallback upload) and the second export
@@ -99,7 +110,8 @@ type Shape =
   | "nonce-policy"
   | "export-result"
   | "outage"
-  | { [key: string]: Shape };
+  | { [key: string]: Shape }
+  | { listOf: { [key: string]: Shape }; required: string };
 
 const OUTAGE_SHAPE: { [key: string]: Shape } = { stop: "string", start: "string", timeoutMs: "count" };
 
@@ -116,7 +128,7 @@ const SHAPE: { [key: string]: Shape } = {
   },
   contactsUrl: "url",
   messagingUrl: "url",
-  snapshots: { collection: "path" },
+  snapshots: { collection: "path", resources: { listOf: { path: "path", delete: "boolean" }, required: "path" } },
   digest: { path: "path", username: "string", password: "string", noncePolicy: "nonce-policy" },
   export: {
     user: "string",
@@ -138,6 +150,15 @@ export function validateDescription(input: unknown, where = "target description"
 }
 
 function check(value: Json, shape: Shape, path: string): string | undefined {
+  if (typeof shape === "object" && isListShape(shape)) {
+    if (!Array.isArray(value) || value.length === 0) return `${path} must be a non-empty list`;
+    for (const [index, item] of value.entries()) {
+      const problem = check(item, shape.listOf, `${path}[${index}]`);
+      if (problem) return problem;
+      if (!Object.hasOwn(item as object, shape.required)) return `${path}[${index}] needs "${shape.required}"`;
+    }
+    return undefined;
+  }
   if (typeof shape === "object") {
     if (!isObject(value)) return `${path || "the description"} must be an object`;
     for (const [key, child] of Object.entries(value)) {
@@ -184,6 +205,10 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
       return missing ? `${path}.${missing} is required (a shell command)` : check(value, OUTAGE_SHAPE, path);
     }
   }
+}
+
+function isListShape(shape: object): shape is { listOf: { [key: string]: Shape }; required: string } {
+  return "listOf" in shape && "required" in shape && typeof shape.required === "string";
 }
 
 function isObject(value: unknown): value is { [key: string]: Json } {

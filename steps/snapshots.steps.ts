@@ -10,35 +10,69 @@ import { expectThat, fail } from "./support/expect.ts";
 import { type Answered, headerOf } from "./support/http.ts";
 import {
   BAD_BODIES,
+  controlGetsIn,
   createScratch,
-  earlierDate,
+  type EntryField,
   entryBody,
   entryIn,
   fetchEntry,
+  isSuccess,
+  nextVersion,
+  pause,
+  prepareResource,
   readCurrent,
   resourceOf,
   type ScratchResource,
-  secondBefore,
   snapshotUrl,
   updateScratch,
-  versionNumbered,
 } from "./support/snapshots.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 Given("a fresh entry resource", async function (this: SxdWorld) {
-  const { reply } = await createScratch(this);
-  const status = reply.response.status;
-  // Creation is only SNAP-13's SHOULD: a server without it leaves this row unchecked, not failed.
-  if (status < 200 || status > 299) {
-    return this.notRun(
-      `the suite could not create a resource to work on: PUT with If-None-Match: * under ${this.target.snapshots.collection} answered ${status} (SNAP-13)`,
-    );
-  }
-  return undefined;
+  const problem = await prepareResource(this, false);
+  // Creation is only SNAP-13's SHOULD: a server without it leaves these rows unchecked, not failed.
+  return problem === undefined ? undefined : this.notRun(problem);
+});
+
+Given("a fresh entry resource that the client may delete", async function (this: SxdWorld) {
+  const problem = await prepareResource(this, true);
+  return problem === undefined ? undefined : this.notRun(problem);
 });
 
 Given("the resource has been updated {int} time(s)", async function (this: SxdWorld, times: number) {
-  for (let i = 0; i < times; i++) await updateScratch(this, resourceOf(this));
+  return updateTimes(this, times, []);
+});
+
+const KEPT: Record<string, EntryField[]> = {
+  nothing: [],
+  "the author and the content": ["author", "content"],
+  "the title": ["title"],
+};
+
+Given(
+  /^the resource has been updated (\d+) times, each update keeping (nothing|the author and the content|the title)$/,
+  async function (this: SxdWorld, times: string, kept: string) {
+    return updateTimes(this, Number(times), KEPT[kept]);
+  },
+);
+
+Given("a second later, another client has updated the resource", async function (this: SxdWorld) {
+  // A later second than the client's read: whole-second dates can then tell the versions apart.
+  await pause(1100);
+  return updateTimes(this, 1, []);
+});
+
+Given("the resource's Last-Modified is now later than the one the client read", async function (this: SxdWorld) {
+  const resource = resourceOf(this);
+  const held = parseHttpDate(resource.remembered?.lastModified);
+  const reply = await readCurrent(this, resource);
+  const now = parseHttpDate(resource.lastRead?.lastModified);
+  expectThat(
+    held !== undefined && now !== undefined && now.getTime() > held.getTime(),
+    `a Last-Modified later than the one read before the update (${resource.remembered?.lastModified ?? "none"})`,
+    `Last-Modified: ${resource.lastRead?.lastModified ?? "none"}`,
+    reply,
+  );
 });
 
 Given("the client has read the resource", async function (this: SxdWorld) {
@@ -71,44 +105,51 @@ When(
 );
 
 When(
-  "the client PUTs the next version with an If-Unmodified-Since from before the last update",
-  async function (this: SxdWorld) {
-    const resource = resourceOf(this);
-    const held = resource.remembered?.lastModified;
-    const reply = await readCurrent(this, resource);
-    const now = resource.lastRead?.lastModified;
-    // By the server's own dates, one second before its current Last-Modified is older than the last change.
-    const before = now && secondBefore(now);
-    if (!held || !before) fail("a Last-Modified on the resource, before and after the update", "none", reply);
-    await putNextVersion(this, resource, { "if-unmodified-since": earlierDate(held, before) });
-  },
-);
-
-When(
   "the client PUTs {string} with Content-Type {string} and {string}",
   async function (this: SxdWorld, body: string, contentType: string, precondition: string) {
     const resource = resourceOf(this);
     const text = body === "the next version" ? undefined : BAD_BODIES[body];
     if (body !== "the next version" && text === undefined) throw new Error(`no body named "${body}" in the suite`);
     const headers: Record<string, string> = { "content-type": contentType };
-    if (precondition === "the validators last read") {
-      const { lastModified, etag } = resource.remembered ?? {};
-      if (lastModified) headers["if-unmodified-since"] = lastModified;
-      if (etag && !etag.startsWith("W/")) headers["if-match"] = etag;
-    } else if (precondition !== "no precondition") {
+    if (precondition === "the validators last read") Object.assign(headers, validatorsOf(resource.remembered));
+    else if (precondition !== "no precondition")
       throw new Error(`no precondition named "${precondition}" in the suite`);
-    }
-    const version = versionNumbered(resource.versions.length + 1);
+    const version = nextVersion(resource);
     const reply = await this.http.send("PUT", resource.url, {
       headers,
       body: text?.replaceAll("{id}", resource.id) ?? entryBody(resource.id, version),
     });
+    resource.attempt = { version, reply };
     if (text === undefined && isSuccess(reply)) resource.versions.push(version);
   },
 );
 
+Then("the same update without the defect gets in", async function (this: SxdWorld) {
+  const resource = resourceOf(this);
+  const problem = await controlGetsIn(this, resource, validatorsOf(resource.remembered));
+  return problem === undefined ? undefined : this.notRun(problem);
+});
+
+Then("the same update with the Last-Modified read now gets in", async function (this: SxdWorld) {
+  const resource = resourceOf(this);
+  await readCurrent(this, resource);
+  const problem = await controlGetsIn(this, resource, validatorsOf(resource.lastRead));
+  return problem === undefined ? undefined : this.notRun(problem);
+});
+
+Then("the stale/defective update got {int}", function (this: SxdWorld, status: number) {
+  const reply = attemptOf(this).reply;
+  expectThat(reply.response.status === status, `status ${status}`, `status ${reply.response.status}`, reply);
+});
+
 When("the client PUTs an entry with If-None-Match: * to an unused address", async function (this: SxdWorld) {
+  if (this.target.snapshots.resources) {
+    return this.notApplicable(
+      "the target description names existing resources (snapshots.resources) instead of creation",
+    );
+  }
   await createScratch(this);
+  return undefined;
 });
 
 Then("the reply carries a Last-Modified HTTP date", function (this: SxdWorld) {
@@ -119,6 +160,20 @@ Then("the reply carries a Last-Modified HTTP date", function (this: SxdWorld) {
     value === undefined ? "no Last-Modified" : `Last-Modified: ${value}`,
     this.reply,
   );
+});
+
+Then("the reply's Last-Modified is not later than its Date", function (this: SxdWorld) {
+  const lastModified = headerOf(this.reply, "last-modified");
+  const date = headerOf(this.reply, "date");
+  const [modified, sent] = [parseHttpDate(lastModified), parseHttpDate(date)];
+  if (!sent) return this.notRun("the reply carries no Date to compare its Last-Modified with");
+  expectThat(
+    modified !== undefined && modified.getTime() <= sent.getTime(),
+    `a Last-Modified no later than the reply's Date (${date})`,
+    `Last-Modified: ${lastModified ?? "none"}`,
+    this.reply,
+  );
+  return undefined;
 });
 
 Then("the reply has no body", function (this: SxdWorld) {
@@ -226,17 +281,20 @@ Then("the resource serves the last version that was put", async function (this: 
 });
 
 Then(
-  "nothing changed: the resource serves the last version that was put, with no new snapshot",
+  "the update is refused and nothing changed: the resource serves the last version that was put, with no new snapshot",
   async function (this: SxdWorld) {
     const resource = resourceOf(this);
+    const attempt = attemptOf(this).reply;
+    expectThat(!isSuccess(attempt), "a refusal (a status outside 2xx)", `status ${attempt.response.status}`, attempt);
     const { reply, entry } = await fetchEntry(this, resource.url);
     expectVersion(entry, resource, resource.versions.length, reply, "full");
     const previous = linksByRel(entry, "previous");
     if (resource.versions.length === 1) {
+      const before = resource.previousAtStart;
       expectThat(
-        previous.length === 0,
-        "no previous link: the refused request made no snapshot",
-        `${previous.length} of them`,
+        before === undefined ? previous.length === 0 : previous.length === 1 && sameUri(previous[0].url, before),
+        `the previous link as it was (${before ?? "none"}): the refused request made no snapshot`,
+        previous.map((link) => link.href).join(", ") || "none",
         reply,
       );
       return;
@@ -265,16 +323,40 @@ Then("the resource and each of its snapshots answer {statuses}", async function 
 });
 
 async function putNextVersion(world: SxdWorld, resource: ScratchResource, headers: Record<string, string>) {
-  const version = versionNumbered(resource.versions.length + 1);
+  const version = nextVersion(resource);
   const reply = await world.http.send("PUT", resource.url, {
     headers: { "content-type": ATOM_ENTRY_TYPE, ...headers },
     body: entryBody(resource.id, version),
   });
+  resource.attempt = { version, reply };
   if (isSuccess(reply)) resource.versions.push(version);
 }
 
-function isSuccess(reply: Answered): boolean {
-  return reply.response.status >= 200 && reply.response.status < 300;
+/** Builds the chain of snapshots; a server that refuses the updates leaves the scenario not run. */
+async function updateTimes(world: SxdWorld, times: number, kept: EntryField[]): Promise<"skipped" | undefined> {
+  const resource = resourceOf(world);
+  for (let i = 0; i < times; i++) {
+    const reply = await updateScratch(world, resource, kept);
+    if (!isSuccess(reply)) {
+      return world.notRun(
+        `the suite could not update the resource to build its snapshots (PUT answered ${reply.response.status}): see SNAP-2`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** What a client that read the resource sends back: its Last-Modified, or its strong ETag where it has no date. */
+function validatorsOf(read: ScratchResource["lastRead"]): Record<string, string> {
+  if (read?.lastModified) return { "if-unmodified-since": read.lastModified };
+  if (read?.etag && !read.etag.startsWith("W/")) return { "if-match": read.etag };
+  return {};
+}
+
+function attemptOf(world: SxdWorld): NonNullable<ScratchResource["attempt"]> {
+  const attempt = resourceOf(world).attempt;
+  if (!attempt) throw new Error("no update tried yet in this scenario");
+  return attempt;
 }
 
 function snapshotUrls(resource: ScratchResource): string[] {
@@ -361,7 +443,9 @@ const walkEnds = new WeakMap<SxdWorld, string>();
 
 async function expectGone(world: SxdWorld, accepted: (status: number) => boolean, expected: string): Promise<void> {
   const resource = resourceOf(world);
-  for (const url of [resource.url, ...snapshotUrls(resource)]) {
+  // A resource named in the description may have had snapshots before the scenario: they go too.
+  const earlier = Array.from({ length: resource.base }, (_, i) => `${resource.url}/s${i + 1}`);
+  for (const url of [resource.url, ...earlier, ...snapshotUrls(resource)]) {
     const reply = await world.http.send("GET", url);
     expectThat(
       accepted(reply.response.status),

@@ -4,6 +4,9 @@ Feature: Bad updates are refused and change nothing
   entry as its body (400 Bad Request otherwise). A refused update changes neither the
   resource nor its snapshots.
 
+  Each bad update differs from a good one by its defect alone, and a refusal counts only when
+  the same update without the defect then gets in; where it does not, the case is not run.
+
   Background:
     Given a fresh entry resource
     And the client has read the resource
@@ -11,8 +14,9 @@ Feature: Bad updates are refused and change nothing
   @SNAP-12 @should
   Scenario Outline: An update with <problem> gets <status> and changes nothing
     When the client PUTs "<body>" with Content-Type "<content type>" and "<precondition>"
-    Then the reply is <status>
-    And nothing changed: the resource serves the last version that was put, with no new snapshot
+    Then the update is refused and nothing changed: the resource serves the last version that was put, with no new snapshot
+    And the same update without the defect gets in
+    And the defective update got <status>
 
     Examples: a missing precondition
       | problem                | body             | content type                                   | precondition      | status |

@@ -4,7 +4,7 @@ Feature: DELETE removes the resource with all its snapshots
   open; HTTP suggests 200 or 204 for the DELETE and 404 or 410 afterwards.
 
   Background:
-    Given a fresh entry resource
+    Given a fresh entry resource that the client may delete
     And the resource has been updated 2 times
 
   @SNAP-9 @must

@@ -1,20 +1,26 @@
 Feature: A stale update is refused
   If-Unmodified-Since carries the Last-Modified the client last read. When the resource has
   changed since, the update must not overwrite the newer version: HTTP answers 412
-  Precondition Failed, and nothing changes, neither the resource nor its snapshots.
+  Precondition Failed, and nothing changes, neither the resource nor its snapshots. For that,
+  every update moves the resource's Last-Modified on.
+
+  A refusal alone proves nothing: the same update sent again with the Last-Modified read
+  after the other client's update must get in. Where it does not, the case is not run.
 
   Background:
     Given a fresh entry resource
     And the client has read the resource
-    And the resource has been updated 1 time
+    And a second later, another client has updated the resource
+    And the resource's Last-Modified is now later than the one the client read
 
   @SNAP-11 @should
-  Scenario: An update with an If-Unmodified-Since from before the last update changes nothing
-    When the client PUTs the next version with an If-Unmodified-Since from before the last update
-    Then the reply is not a success
-    And nothing changed: the resource serves the last version that was put, with no new snapshot
+  Scenario: An update with the Last-Modified read before another client's update changes nothing
+    When the client PUTs the next version with If-Unmodified-Since set to the Last-Modified last read
+    Then the update is refused and nothing changed: the resource serves the last version that was put, with no new snapshot
+    And the same update with the Last-Modified read now gets in
 
   @SNAP-11 @should
-  Scenario: An update with an If-Unmodified-Since from before the last update gets 412
-    When the client PUTs the next version with an If-Unmodified-Since from before the last update
-    Then the reply is 412
+  Scenario: An update with the Last-Modified read before another client's update gets 412
+    When the client PUTs the next version with If-Unmodified-Since set to the Last-Modified last read
+    Then the same update with the Last-Modified read now gets in
+    And the stale update got 412

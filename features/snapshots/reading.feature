@@ -2,6 +2,8 @@ Feature: Reading a snapshot-enabled resource
   A GET on the resource's address answers 200 with the Atom entry type
   (application/atom+xml;type=entry;charset=UTF-8), a Last-Modified date, and an entry with
   author name, title, id and content, which links to itself with an absolute address.
+  HTTP adds that a server never dates a change later than the reply itself: Last-Modified
+  is no later than the reply's Date (RFC 9110 §8.8.2.1).
 
   Background:
     Given a fresh entry resource
@@ -14,3 +16,9 @@ Feature: Reading a snapshot-enabled resource
     And the reply's Content-Type is "application/atom+xml;type=entry;charset=UTF-8"
     And the reply is an Atom entry with author name, title, id and content
     And the entry's "self" link is absolute and points to the resource
+
+  @SNAP-1 @should
+  Scenario: The Last-Modified of the current resource is no later than the reply's Date
+    When the client GETs the resource
+    Then the reply is 200
+    And the reply's Last-Modified is not later than its Date

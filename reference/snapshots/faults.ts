@@ -59,6 +59,20 @@ export const snapshotFaults = {
     breaks: ["SNAP-10"],
     description: "snapshots are served as a stored difference: author name and content left empty",
   },
+  "snap-as-diff": {
+    breaks: ["SNAP-10"],
+    description: "snapshots are served as a difference: a field equal to the next version's is left empty",
+  },
+  "snap-last-modified-frozen": {
+    breaks: ["SNAP-11"],
+    description:
+      "an update keeps the Last-Modified of the version before it, so If-Unmodified-Since never sees the change",
+  },
+  "snap-future-last-modified": {
+    // A client that sends that date back as If-Unmodified-Since can no longer see a competing update.
+    breaks: ["SNAP-1", "SNAP-11"],
+    description: "the current resource is served with a Last-Modified in the year 9999, later than the reply's Date",
+  },
   "snap-stale-accepted": {
     breaks: ["SNAP-11"],
     description: "If-Unmodified-Since is not checked: a stale update overwrites the newer version",

@@ -126,7 +126,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
           "last-modified": formatHttpDate(new Date(served(version.lastModified))),
         },
         body: serialiseEntry(
-          snapshotEntry(version.entry, address.snapshot),
+          snapshotEntry(version.entry, address.snapshot, stored.versions[address.snapshot].entry),
           links(address, count),
           new Date(version.lastModified),
         ),
@@ -138,7 +138,8 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
       "content-type": fault("snap-current-wrong-type") ? XML_TYPE : ATOM_ENTRY_TYPE,
       etag: version.etag,
     };
-    if (!fault("snap-no-last-modified"))
+    if (fault("snap-future-last-modified")) headers["last-modified"] = "Fri, 31 Dec 9999 23:59:59 GMT";
+    else if (!fault("snap-no-last-modified"))
       headers["last-modified"] = formatHttpDate(new Date(served(version.lastModified)));
     return {
       status: 200,
@@ -147,10 +148,19 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     };
   };
 
-  const snapshotEntry = (entry: Entry, n: number): Entry => {
+  const snapshotEntry = (entry: Entry, n: number, next: Entry): Entry => {
     let shown = entry;
     if (fault("snap-id-changes")) shown = { ...shown, id: `${entry.id}/s${n}` };
     if (fault("snap-partial-snapshot")) shown = { ...shown, authorName: "", content: { ...shown.content, text: "" } };
+    if (fault("snap-as-diff")) {
+      const kept = (field: string, nextField: string) => (field === nextField ? "" : field);
+      shown = {
+        ...shown,
+        authorName: kept(shown.authorName, next.authorName),
+        title: kept(shown.title, next.title),
+        content: { ...shown.content, text: kept(shown.content.text, next.content.text) },
+      };
+    }
     return shown;
   };
 
@@ -189,7 +199,9 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     }
     const next: Version = {
       entry,
-      lastModified: Math.max(wholeSecond, Math.min(current.lastModified, wholeSecond) + 1000),
+      lastModified: fault("snap-last-modified-frozen")
+        ? current.lastModified
+        : Math.max(wholeSecond, Math.min(current.lastModified, wholeSecond) + 1000),
       etag: `"${stored.incarnation}-${stored.versions.length + 1}"`,
     };
     store.append(address.resource, next);

@@ -1,16 +1,23 @@
 /**
- * Plumbing for the snapshot steps: the scratch resource each scenario creates, the versions
- * it has put there, entry bodies, and updates that work against any correct server.
+ * Plumbing for the snapshot steps: the resource each scenario works on, the versions it has
+ * put there, entry bodies, and updates that work against any correct server.
+ *
+ * A scenario creates its resource under the description's collection (SNAP-13's request), or,
+ * where the description names existing resources (`snapshots.resources`), claims one of them
+ * for the scenario (support/claims.ts) and starts from the state it finds: its snapshots so far
+ * are left alone, and the scenario's snapshot s<n> is the n-th one its own updates make.
  *
  * A server that has only one-second dates may refuse a second update within one second, so
  * updates that merely build a chain send If-Match (when the server gave an ETag) as well as
  * If-Unmodified-Since, and re-read and retry a bounded number of times after a 412.
  */
 import { randomBytes } from "node:crypto";
+import type { FixedResource } from "../../cli/target.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
-import { type EntryView, readEntry } from "./atom.ts";
+import { type EntryView, linksByRel, readEntry, sameUri } from "./atom.ts";
+import { tryClaim } from "./claims.ts";
 import { fail } from "./expect.ts";
 import { type Answered, headerOf } from "./http.ts";
 import type { SxdWorld } from "./world.ts";
@@ -18,14 +25,23 @@ import type { SxdWorld } from "./world.ts";
 export interface EntryVersion {
   authorName: string;
   title: string;
-  content: { text: string; type: string; lang: string };
+  content: { text: string; type?: string; lang?: string };
 }
+
+/** The fields an update may keep from the version before it (SNAP-10: a snapshot is whole all the same). */
+export type EntryField = "author" | "title" | "content";
 
 export interface ScratchResource {
   url: string;
   id: string;
   /** Every version put, oldest first: versions[n - 1] is what snapshot s<n> must hold. */
   versions: EntryVersion[];
+  /** The snapshots the resource had before the scenario: the scenario's s<n> is at s<base + n>. */
+  base: number;
+  /** The resource's previous link before the scenario: a refused update leaves it as it was. */
+  previousAtStart?: string;
+  /** The last update tried with a defect, and the version it carried, for its control and verdict. */
+  attempt?: { version: EntryVersion; reply: Answered };
   /** The validators of the last read of the current resource. */
   lastRead?: { lastModified?: string; etag?: string };
   /** The validators a client held on to with "the client has read the resource". */
@@ -67,17 +83,34 @@ export function newResourceUrl(world: SxdWorld): string {
 }
 
 export function snapshotUrl(resource: ScratchResource, n: number): string {
-  return `${resource.url}/s${n}`;
+  return `${resource.url}/s${resource.base + n}`;
 }
 
-/** Version k differs from every other in author, title, content and language, so a partial snapshot shows. */
-export function versionNumbered(k: number): EntryVersion {
+/**
+ * Version k differs from every other in author, title, content and language, so a partial
+ * snapshot shows; `kept` fields are copied from the version before, so a difference shows too.
+ */
+export function versionNumbered(k: number, before?: EntryVersion, kept: readonly EntryField[] = []): EntryVersion {
   const tag = randomBytes(4).toString("hex");
-  return {
+  const fresh: EntryVersion = {
     authorName: `Author ${k} ${tag}`,
     title: `Version ${k} of the entry`,
     content: { text: `<p>Text of version ${k} (${tag})</p>`, type: "html", lang: k % 2 === 0 ? "de" : "en" },
   };
+  if (!before) return fresh;
+  return {
+    authorName: kept.includes("author") ? before.authorName : fresh.authorName,
+    title: kept.includes("title") ? before.title : fresh.title,
+    content: kept.includes("content") ? before.content : fresh.content,
+  };
+}
+
+export function nextVersion(resource: ScratchResource, kept: readonly EntryField[] = []): EntryVersion {
+  return versionNumbered(resource.versions.length + 1, resource.versions.at(-1), kept);
+}
+
+export function isSuccess(reply: Answered): boolean {
+  return reply.response.status >= 200 && reply.response.status < 300;
 }
 
 export function entryBody(id: string, version: EntryVersion): string {
@@ -92,12 +125,27 @@ export function entryBody(id: string, version: EntryVersion): string {
   ].join("\n");
 }
 
+/**
+ * Gives the scenario a resource to work on: one it creates, or one the description names
+ * (only those it may delete, when the scenario deletes). Returns why it has none, if so.
+ */
+export async function prepareResource(world: SxdWorld, deletes: boolean): Promise<string | undefined> {
+  const fixed = world.target.snapshots.resources;
+  if (fixed) return claimFixed(world, deletes ? fixed.filter((r) => r.delete) : byDeletableLast(fixed));
+  const { reply } = await createScratch(world);
+  const status = reply.response.status;
+  return isSuccess(reply)
+    ? undefined
+    : `the suite could not create a resource to work on: PUT with If-None-Match: * under ${world.target.snapshots.collection} answered ${status} (SNAP-13); a server without creation can name existing resources in snapshots.resources`;
+}
+
 /** Creates a resource at a fresh address (SNAP-13's request) and deletes it after the scenario. */
 export async function createScratch(world: SxdWorld): Promise<{ resource: ScratchResource; reply: Answered }> {
   const resource: ScratchResource = {
     url: newResourceUrl(world),
     id: `urn:uuid:${crypto.randomUUID()}`,
     versions: [versionNumbered(1)],
+    base: 0,
   };
   scratch.set(world, resource);
   world.onCleanup(() => world.http.send("DELETE", resource.url));
@@ -108,15 +156,102 @@ export async function createScratch(world: SxdWorld): Promise<{ resource: Scratc
   return { resource, reply };
 }
 
+function byDeletableLast(resources: FixedResource[]): FixedResource[] {
+  return [...resources].sort((a, b) => Number(a.delete ?? false) - Number(b.delete ?? false));
+}
+
+const CLAIM_POLL_MS = 200;
+
+/** Claims the first free resource that still answers; waits while all are in use by other scenarios. */
+async function claimFixed(world: SxdWorld, candidates: FixedResource[]): Promise<string | undefined> {
+  if (candidates.length === 0) {
+    return 'the target description names no resource the suite may delete (snapshots.resources with "delete": true)';
+  }
+  const gone = new Map<string, string>();
+  const deadline = Date.now() + world.parameters.timeoutMs * 2;
+  for (;;) {
+    for (const { path } of candidates) {
+      if (gone.has(path)) continue;
+      const url = world.target.baseUrl + path;
+      const release = tryClaim(url);
+      if (!release) continue;
+      const problem = await adoptFixed(world, url);
+      if (problem === undefined) {
+        world.onCleanup(async () => release());
+        return undefined;
+      }
+      release();
+      gone.set(path, problem);
+    }
+    if (gone.size === candidates.length) {
+      const hint = candidates.some((r) => r.delete) ? ' (a resource with "delete": true is gone once deleted)' : "";
+      return `no resource named in snapshots.resources can be worked on: ${[...gone.values()].join("; ")}${hint}`;
+    }
+    if (Date.now() > deadline) return "every resource named in snapshots.resources stayed in use by other scenarios";
+    await pause(CLAIM_POLL_MS);
+  }
+}
+
+/** Takes the resource as it is now; says why it cannot be used, if so. */
+async function adoptFixed(world: SxdWorld, url: string): Promise<string | undefined> {
+  const reply = await world.http.send("GET", url);
+  if (reply.response.status !== 200) return `${url} answered GET with ${reply.response.status}`;
+  const read = readEntry(reply.response.body, url);
+  if (!read.ok || !read.entry.id) return `${url} is not an Atom entry with an id (see SNAP-1)`;
+  const entry = read.entry;
+  const previous = linksByRel(entry, "previous")[0]?.url;
+  const base = previous === undefined ? 0 : Number(/\/s([1-9]\d*)$/.exec(previous)?.[1] ?? Number.NaN);
+  if (previous !== undefined && (!Number.isInteger(base) || !sameUri(previous, `${url}/s${base}`))) {
+    return `the previous link of ${url} is ${previous}, not ${url}/s<n>: the suite cannot tell where its snapshots would start (see SNAP-4)`;
+  }
+  scratch.set(world, {
+    url,
+    id: entry.id as string,
+    versions: [
+      {
+        authorName: entry.authorName ?? "",
+        title: entry.title ?? "",
+        content: { text: entry.content?.text ?? "", type: entry.content?.type, lang: entry.content?.lang },
+      },
+    ],
+    base,
+    previousAtStart: previous,
+  });
+  await letTheSecondPass(reply);
+  return undefined;
+}
+
+/**
+ * A resource an earlier scenario updated within the current second may carry a date it does
+ * not show yet (HTTP dates have whole seconds): wait for the next second before the scenario
+ * reads its dates, so the date it reads is the one an update is compared with.
+ */
+async function letTheSecondPass(reply: Answered): Promise<void> {
+  const lastModified = parseHttpDate(headerOf(reply, "last-modified"));
+  const date = parseHttpDate(headerOf(reply, "date")) ?? new Date();
+  if (lastModified && lastModified.getTime() >= date.getTime()) await pause(1100);
+}
+
+export function pause(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
 export async function readCurrent(world: SxdWorld, resource: ScratchResource): Promise<Answered> {
   const reply = await world.http.send("GET", resource.url);
   resource.lastRead = { lastModified: headerOf(reply, "last-modified"), etag: headerOf(reply, "etag") };
   return reply;
 }
 
-/** Puts the next version, re-reading and retrying while a correct server may still say 412. */
-export async function updateScratch(world: SxdWorld, resource: ScratchResource): Promise<Answered> {
-  const version = versionNumbered(resource.versions.length + 1);
+/**
+ * Puts the next version, re-reading and retrying while a correct server may still say 412.
+ * Returns the last reply: a success, or the refusal the suite could not get past.
+ */
+export async function updateScratch(
+  world: SxdWorld,
+  resource: ScratchResource,
+  kept: readonly EntryField[] = [],
+): Promise<Answered> {
+  const version = nextVersion(resource, kept);
   for (let attempt = 1; ; attempt++) {
     const read = await readCurrent(world, resource);
     if (read.response.status !== 200)
@@ -126,16 +261,34 @@ export async function updateScratch(world: SxdWorld, resource: ScratchResource):
     if (etag && !etag.startsWith("W/")) headers["if-match"] = etag;
     if (lastModified) headers["if-unmodified-since"] = lastModified;
     const reply = await world.http.send("PUT", resource.url, { headers, body: entryBody(resource.id, version) });
-    const status = reply.response.status;
-    if (status >= 200 && status < 300) {
+    if (isSuccess(reply)) {
       resource.versions.push(version);
       return reply;
     }
-    if (status !== 412 || attempt >= RETRIES) {
-      fail("a successful update (to build the chain of snapshots)", `status ${status}`, reply);
-    }
-    await new Promise((done) => setTimeout(done, RETRY_PAUSE_MS));
+    if (reply.response.status !== 412 || attempt >= RETRIES) return reply;
+    await pause(RETRY_PAUSE_MS);
   }
+}
+
+/**
+ * Sends the update the scenario tried with a defect again, without it (the control of a
+ * negative case). Returns why the case cannot be judged when even that is refused.
+ */
+export async function controlGetsIn(
+  world: SxdWorld,
+  resource: ScratchResource,
+  preconditions: Record<string, string>,
+): Promise<string | undefined> {
+  const version = resource.attempt?.version ?? nextVersion(resource);
+  const reply = await world.http.send("PUT", resource.url, {
+    headers: { "content-type": ATOM_ENTRY_TYPE, ...preconditions },
+    body: entryBody(resource.id, version),
+  });
+  if (isSuccess(reply)) {
+    resource.versions.push(version);
+    return undefined;
+  }
+  return `the same request without the defect was refused too (status ${reply.response.status}): see SNAP-2`;
 }
 
 /** GETs an address and reads the entry in it; fails the step when it is not one. */
@@ -149,16 +302,4 @@ export function entryIn(reply: Answered): EntryView {
   const read = readEntry(reply.response.body, reply.url);
   if (!read.ok) fail("an Atom entry in the body", read.error, reply);
   return read.entry;
-}
-
-/** A date one second before an HTTP date, written as an HTTP date. */
-export function secondBefore(httpDate: string): string | undefined {
-  const date = parseHttpDate(httpDate);
-  return date && new Date(date.getTime() - 1000).toUTCString();
-}
-
-export function earlierDate(a: string, b: string): string {
-  const da = parseHttpDate(a);
-  const db = parseHttpDate(b);
-  return da && db && db.getTime() < da.getTime() ? b : a;
 }

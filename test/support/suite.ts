@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { TestSettings } from "../../cli/options.ts";
 import { runSuite, type SuiteRun, type SuiteSession } from "../../cli/run-suite.ts";
+import type { TargetDescription } from "../../cli/target.ts";
 
 const session: SuiteSession = {};
 
@@ -18,6 +19,8 @@ export interface ReferenceRun {
   strict?: boolean;
   /** Target description layers over the bundled reference's (export.result, …). */
   layers?: TestSettings["layers"];
+  /** A target of the test's own instead of the bundled reference. */
+  target?: TargetDescription;
 }
 
 export async function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
@@ -30,7 +33,7 @@ export async function runAgainstReference(options: ReferenceRun): Promise<SuiteR
   });
   const reportDir = mkdtempSync(join(tmpdir(), "sxd-test-"));
   const settings: TestSettings = {
-    target: undefined,
+    target: options.target,
     layers: options.layers ?? [],
     tags: options.tags,
     strict: options.strict ?? true,
