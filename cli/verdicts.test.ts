@@ -138,3 +138,20 @@ test("each case's verdict is what its row would say of it alone", () => {
   const twoRows: ScenarioOutcome = { ...outcome("SNAP-9", "must", "failed"), rows: ["SNAP-11", "SNAP-9"] };
   assert.equal(scenarioVerdict(twoRows, lenient), "failed");
 });
+
+test("a row whose MUST case could not be run is not run, whatever its other cases passed", () => {
+  const unchecked: ScenarioOutcome = { ...outcome("SNAP-9", "must", "not run"), message: "state a second user" };
+  const run = judge(rows, [outcome("SNAP-9", "must", "passed"), unchecked], { strict: false });
+  assert.equal(verdictOf(run, "SNAP-9"), "not run");
+  assert.equal(run.rows.find((r) => r.row.id === "SNAP-9")?.reason, "state a second user");
+  assert.equal(run.exitCode, 3);
+  // The should part of a row can only warn: its hole leaves the row's passes standing.
+  const shouldPart = judge(rows, [outcome("SNAP-9", "must", "passed"), outcome("SNAP-9", "should", "not run")], {
+    strict: false,
+  });
+  assert.equal(verdictOf(shouldPart, "SNAP-9"), "passed");
+  assert.equal(shouldPart.exitCode, 0);
+  // A failure still outweighs the hole.
+  const failed = judge(rows, [outcome("SNAP-9", "must", "failed"), unchecked], { strict: false });
+  assert.equal(verdictOf(failed, "SNAP-9"), "failed");
+});

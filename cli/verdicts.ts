@@ -87,7 +87,10 @@ export function caseVerdict(scenario: ScenarioOutcome, rowId: string, options: J
   }
 }
 
-/** From the worst case of a row to the best; the row takes the first one any of its cases has. */
+/**
+ * From the worst case of a row to the best; the row takes the first one any of its cases has,
+ * except that a MUST or MAY case not run leaves a row of passes not run.
+ */
 const CASE_PRECEDENCE: RowVerdict[] = [
   "failed",
   "warning",
@@ -108,8 +111,12 @@ function judgeRow(row: Row, scenarios: ScenarioOutcome[], options: JudgeOptions)
   if (scenarios.length === 0)
     return { row, verdict: "not run", reason: "no scenario of this row was selected", scenarios };
   const cases = scenarios.map((scenario) => ({ scenario, verdict: caseVerdict(scenario, row.id, options) }));
-  const verdict = CASE_PRECEDENCE.find((v) => cases.some((c) => c.verdict === v)) ?? "not applicable";
-  const first = cases.find((c) => c.verdict === verdict)?.scenario;
+  const worst = CASE_PRECEDENCE.find((v) => cases.some((c) => c.verdict === v)) ?? "not applicable";
+  // What passed says nothing of a MUST or MAY case that could not be run: the row is unknown.
+  const hole = cases.find((c) => c.verdict === "not run" && c.scenario.level !== "should");
+  const unknown = hole !== undefined && (worst === "passed" || worst === "fixed");
+  const verdict = unknown ? "not run" : worst;
+  const first = unknown ? hole.scenario : cases.find((c) => c.verdict === verdict)?.scenario;
   const expected = options.expectedFailures?.get(row.id);
   switch (verdict) {
     case "expected failure":
