@@ -36,7 +36,7 @@ export function summaryText(judgement: Judgement, baseUrl: string, reportDir: st
     const parts = [...byVerdict].map(([verdict, n]) => `${n} ${verdict}`).join(", ");
     lines.push(`  ${level.toUpperCase().padEnd(7)} ${parts}`);
   }
-  lines.push(...rowLines, `verdict: ${judgement.overall}${gate(judgement)} (reports in ${reportDir}/)`, "");
+  lines.push(...rowLines, `verdict: ${judgement.overall} (reports in ${reportDir}/)`, ...gate(judgement), "");
   return lines.join("\n");
 }
 
@@ -46,11 +46,11 @@ function detail(number: number, heading: string, name: string, scenario: Scenari
 }
 
 /** Why an incomplete run exits as it does. */
-function gate(judgement: Judgement): string {
-  if (judgement.overall !== "incomplete" || judgement.executed === 0) return "";
+function gate(judgement: Judgement): string[] {
+  if (judgement.overall !== "incomplete" || judgement.executed === 0) return [];
   return judgement.exitCode === 0
-    ? ", accepted by --allow-incomplete"
-    : ": a MUST or stated MAY row could not be run (exit 3; --allow-incomplete accepts it)";
+    ? ["exit 0: incomplete, accepted by --allow-incomplete"]
+    : ["exit 3: a MUST or MAY row above could not be run (--allow-incomplete accepts that)"];
 }
 
 function firstLine(text: string | undefined): string {
