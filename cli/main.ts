@@ -26,8 +26,12 @@ Usage:
                          one HTML matrix of several runs' conformance.json, rows x targets
   sxd help COMMAND       help for one command
 
-Exit codes of sxd test: 0 every MUST row that ran passed; 1 a MUST row (or, with --strict, a SHOULD
-row) failed, or nothing ran; 2 usage error, bad target description, or an unreachable target.
+Exit codes of sxd test:
+  0  every MUST (and stated MAY) row passed; SHOULD rows may have warned
+  1  a MUST or MAY row (or, with --strict, a SHOULD row) failed, or nothing ran
+  2  usage error, bad target description, or an unreachable target
+  3  incomplete: nothing failed, but a MUST or stated MAY row could not be run (the reason is
+     in the summary); --allow-incomplete makes this 0. Rows left out by --tags do not count.
 `;
 
 const TEST_HELP = `Usage: sxd test [options]
@@ -38,7 +42,11 @@ reference servers on free ports, runs against them and stops them.
 Options (each also settable by the environment variable in brackets):
 ${optionsHelp(TEST_OPTIONS)}
 
-Reports go to the report directory: cucumber.html, junit.xml, messages.ndjson, conformance.json.
+Reports go to the report directory: conformance.html, conformance.json, junit.xml (one test
+case per scenario and row; only what fails the run is a <failure>), cucumber.html, messages.ndjson.
+
+Exit codes: 0 passed; 1 not conformant, or nothing ran; 2 usage error or unreachable target;
+3 incomplete (a MUST or stated MAY row could not be run; --allow-incomplete makes it 0).
 `;
 
 function printRows(argv: string[]): number {

@@ -67,3 +67,21 @@ test("the description's run section sets what flags and environment leave open",
   const bad = parseTestArgs(["--config", "b.json"], {}, (p) => (p === "b.json" ? '{"run":{"parallel":0}}' : read(p)));
   assert.equal(bad.ok, false);
 });
+
+test("--allow-incomplete comes from the flag, the environment or the description's run section", () => {
+  const value = (argv: string[], env: Record<string, string>, file = "{}") =>
+    parseTestArgs(argv, env, (p) => (p === "r.json" ? file : read(p)));
+  const off = value([], {});
+  assert.ok(off.ok && "value" in off);
+  assert.equal(off.value.allowIncomplete, false);
+  const flag = value(["--allow-incomplete"], {});
+  assert.ok(flag.ok && "value" in flag && flag.value.allowIncomplete);
+  const fromEnv = value([], { SXD_ALLOW_INCOMPLETE: "true" });
+  assert.ok(fromEnv.ok && "value" in fromEnv && fromEnv.value.allowIncomplete);
+  const fromFile = value(["--config", "r.json"], {}, '{"run":{"allowIncomplete":true}}');
+  assert.ok(fromFile.ok && "value" in fromFile && fromFile.value.allowIncomplete);
+  const envBeatsFile = value(["--config", "r.json"], { SXD_ALLOW_INCOMPLETE: "0" }, '{"run":{"allowIncomplete":true}}');
+  assert.ok(envBeatsFile.ok && "value" in envBeatsFile && !envBeatsFile.value.allowIncomplete);
+  const wrongShape = value(["--config", "r.json"], {}, '{"run":{"allowIncomplete":"yes"}}');
+  assert.equal(wrongShape.ok, false);
+});

@@ -20,6 +20,8 @@ export interface TestSettings {
   layers: Partial<TargetDescription>[];
   tags: string | undefined;
   strict: boolean;
+  /** An incomplete run (a MUST row sxd could not run) exits 0 instead of 3. */
+  allowIncomplete?: boolean;
   reportDir: string;
   timeoutMs: number;
   parallel: number;
@@ -41,6 +43,11 @@ export const TEST_OPTIONS = {
   config: { type: "string", env: "SXD_CONFIG", help: "target description, a JSON file (see README)" },
   tags: { type: "string", env: "SXD_TAGS", help: "cucumber tag expression, e.g. '@SNAP-3 or @digest and @must'" },
   strict: { type: "boolean", env: "SXD_STRICT", help: "SHOULD rows fail the run too, not only warn" },
+  "allow-incomplete": {
+    type: "boolean",
+    env: "SXD_ALLOW_INCOMPLETE",
+    help: "exit 0, not 3, when a MUST row could not be run (the verdict still says incomplete)",
+  },
   "report-dir": { type: "string", env: "SXD_REPORT_DIR", help: "where reports are written (default: reports)" },
   timeout: { type: "string", env: "SXD_TIMEOUT", help: "milliseconds to wait for each HTTP reply (default: 10000)" },
   parallel: { type: "string", env: "SXD_PARALLEL", help: "scenarios run at once (default: 2)" },
@@ -158,15 +165,20 @@ export function parseTestArgs(
     if (!resolved.ok) return resolved;
     target = resolved.value;
   }
-  const strictEnv = env.SXD_STRICT ? ["1", "true", "yes"].includes(env.SXD_STRICT.toLowerCase()) : undefined;
-  const strictFlag = flags.strict ?? strictEnv ?? run.strict ?? false;
+  /** A switch from its flag, else its environment variable, else the description's run section. */
+  const switchValue = (name: "strict" | "allow-incomplete", fromFile: boolean | undefined): boolean => {
+    const fromEnv = env[TEST_OPTIONS[name].env];
+    const envValue = fromEnv ? ["1", "true", "yes"].includes(fromEnv.toLowerCase()) : undefined;
+    return flags[name] ?? envValue ?? fromFile ?? false;
+  };
   return {
     ok: true,
     value: {
       target,
       layers,
       tags: value("tags"),
-      strict: strictFlag,
+      strict: switchValue("strict", run.strict),
+      allowIncomplete: switchValue("allow-incomplete", run.allowIncomplete),
       reportDir: value("report-dir") ?? "reports",
       timeoutMs,
       parallel,

@@ -15,6 +15,10 @@ export interface ScenarioOutcome {
   rows: string[];
   level: Level | undefined;
   status: ScenarioStatus;
+  /** For a Scenario Outline, its Examples row: `nc: 1, shape: too short`. */
+  examples?: string;
+  /** From the scenario's start to its end, as cucumber timed it. */
+  durationMs?: number;
   /** The failure message, or why the scenario was not run. */
   message?: string;
   /** Attachments of the scenario by media type. */
@@ -29,11 +33,14 @@ export const EXCHANGES_MEDIA_TYPE = "application/vnd.sxd.exchanges+json";
 export class OutcomeCollector {
   private readonly pickles = new Map<string, { name: string; uri: string; astNodeIds: string[]; tags: string[] }>();
   private readonly lines = new Map<string, number>();
+  private readonly exampleRows = new Map<string, string>();
   private readonly testCases = new Map<string, string>();
   private readonly started = new Map<
     string,
     {
       testCaseId: string;
+      startedAt: number;
+      durationMs?: number;
       results: Array<{ status: string; message?: string }>;
       attachments: ScenarioOutcome["attachments"];
       finished: boolean;
@@ -48,8 +55,8 @@ export class OutcomeCollector {
     }
     if (envelope.testCase) this.testCases.set(envelope.testCase.id, envelope.testCase.pickleId);
     if (envelope.testCaseStarted) {
-      const { id, testCaseId } = envelope.testCaseStarted;
-      this.started.set(id, { testCaseId, results: [], attachments: [], finished: false });
+      const { id, testCaseId, timestamp } = envelope.testCaseStarted;
+      this.started.set(id, { testCaseId, startedAt: millis(timestamp), results: [], attachments: [], finished: false });
     }
     if (envelope.testStepFinished) {
       const { testCaseStartedId, testStepResult } = envelope.testStepFinished;
@@ -63,37 +70,90 @@ export class OutcomeCollector {
     }
     if (envelope.testCaseFinished) {
       const run = this.started.get(envelope.testCaseFinished.testCaseStartedId);
-      if (run && !envelope.testCaseFinished.willBeRetried) run.finished = true;
+      if (run && !envelope.testCaseFinished.willBeRetried) {
+        run.finished = true;
+        run.durationMs = millis(envelope.testCaseFinished.timestamp) - run.startedAt;
+      }
     }
   }
 
   private indexLines(document: NonNullable<Envelope["gherkinDocument"]>): void {
     collectLines(document.feature, this.lines);
+    collectExampleRows(document.feature, this.exampleRows);
   }
 
   outcomes(): ScenarioOutcome[] {
-    const result: ScenarioOutcome[] = [];
-    for (const run of this.started.values()) {
-      if (!run.finished) continue;
-      const pickle = this.pickles.get(this.testCases.get(run.testCaseId) ?? "");
-      if (!pickle) continue;
-      // The last AST node is the Examples row for an outline, the scenario itself otherwise.
-      const line = this.lines.get(pickle.astNodeIds.at(-1) ?? "") ?? 0;
-      const rows = pickle.tags.flatMap((tag) => ROW_TAG.exec(tag)?.[1] ?? []);
-      const levels = pickle.tags.flatMap((tag) => LEVEL_TAGS[tag] ?? []);
-      const { status, message } = summarise(run.results, run.attachments);
-      result.push({
-        name: pickle.name,
-        location: `${pickle.uri}:${line}`,
-        rows,
-        level: levels[0],
-        status,
-        message,
-        attachments: run.attachments,
-      });
-    }
-    return result;
+    return [...this.started.keys()].flatMap((id) => this.outcome(id) ?? []);
   }
+
+  /** The outcome of one finished scenario (by its testCaseStarted id), as soon as it finished. */
+  outcome(testCaseStartedId: string): ScenarioOutcome | undefined {
+    const run = this.started.get(testCaseStartedId);
+    if (!run?.finished) return undefined;
+    const pickle = this.pickles.get(this.testCases.get(run.testCaseId) ?? "");
+    if (!pickle) return undefined;
+    // The last AST node is the Examples row for an outline, the scenario itself otherwise.
+    const lastNode = pickle.astNodeIds.at(-1) ?? "";
+    const line = this.lines.get(lastNode) ?? 0;
+    const rows = pickle.tags.flatMap((tag) => ROW_TAG.exec(tag)?.[1] ?? []);
+    const levels = pickle.tags.flatMap((tag) => LEVEL_TAGS[tag] ?? []);
+    const { status, message } = summarise(run.results, run.attachments);
+    return {
+      name: pickle.name,
+      location: `${pickle.uri}:${line}`,
+      rows,
+      level: levels[0],
+      status,
+      examples: this.exampleRows.get(lastNode),
+      durationMs: run.durationMs,
+      message,
+      attachments: run.attachments,
+    };
+  }
+}
+
+/**
+ * Names that tell scenarios apart: an outline's name that repeats gets its Examples row,
+ * one that still repeats its location. In the order of the scenarios given.
+ */
+export function caseNames(scenarios: ScenarioOutcome[]): string[] {
+  const repeated = (names: string[]) => (name: string) => names.filter((n) => n === name).length > 1;
+  const plain = scenarios.map((s) => s.name);
+  const withExamples = scenarios.map((s, i) =>
+    repeated(plain)(s.name) && s.examples ? `${s.name} [${s.examples}]` : plain[i],
+  );
+  return withExamples.map((name, i) => (repeated(withExamples)(name) ? `${name} (${scenarios[i].location})` : name));
+}
+
+function millis(timestamp: { seconds: number; nanos: number }): number {
+  return timestamp.seconds * 1000 + timestamp.nanos / 1e6;
+}
+
+/** The longest Examples cell a case name quotes whole. */
+const CELL_LIMIT = 40;
+
+type GherkinFeature = NonNullable<Envelope["gherkinDocument"]>["feature"];
+type FeatureChild = NonNullable<GherkinFeature>["children"][number];
+
+/** Maps every Examples row id to `header: value, …` for the outlines of a feature. */
+function collectExampleRows(feature: GherkinFeature, rows: Map<string, string>): void {
+  const visit = (children: readonly FeatureChild[]) => {
+    for (const child of children) {
+      if (child.rule) visit(child.rule.children);
+      for (const examples of child.scenario?.examples ?? []) {
+        const headers = examples.tableHeader?.cells.map((c) => c.value) ?? [];
+        for (const row of examples.tableBody) {
+          const cells = row.cells.map((cell, i) => `${headers[i] ?? i + 1}: ${shorten(cell.value)}`);
+          rows.set(row.id, cells.join(", "));
+        }
+      }
+    }
+  };
+  visit(feature?.children ?? []);
+}
+
+function shorten(text: string): string {
+  return text.length > CELL_LIMIT ? `${text.slice(0, CELL_LIMIT - 1)}…` : text;
 }
 
 function summarise(

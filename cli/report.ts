@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { escapeXml as escapeHtml } from "../lib/xml.ts";
 import { curlCommand, type Exchange } from "../steps/support/http.ts";
+import { junitXml } from "./junit.ts";
 import { EXCHANGES_MEDIA_TYPE } from "./outcomes.ts";
 import type { TargetDescription } from "./target.ts";
 import type { Judgement, Overall, RowVerdict } from "./verdicts.ts";
@@ -17,6 +18,8 @@ export interface ReportInput {
   judgement: Judgement;
   strict: boolean;
   harFile: string | undefined;
+  /** When the run started, ISO 8601 (junit.xml's timestamp). */
+  startedAt?: string;
 }
 
 export interface ConformanceDocument {
@@ -71,6 +74,14 @@ export function writeReports(input: ReportInput): ConformanceDocument {
   const document = conformanceDocument(input);
   writeFileSync(resolve(input.reportDir, "conformance.json"), `${JSON.stringify(document, null, 2)}\n`);
   writeFileSync(resolve(input.reportDir, "conformance.html"), conformanceHtml(document));
+  writeFileSync(
+    resolve(input.reportDir, "junit.xml"),
+    junitXml({
+      judgement: input.judgement,
+      baseUrl: input.target.baseUrl,
+      timestamp: input.startedAt ?? document.date,
+    }),
+  );
   if (input.harFile) writeFileSync(resolve(input.harFile), `${JSON.stringify(harDocument(document), null, 2)}\n`);
   return document;
 }

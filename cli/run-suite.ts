@@ -12,9 +12,11 @@ import { type RunningReference, startReference } from "../reference/server.ts";
 import { UsageError } from "./errors.ts";
 import type { TestSettings } from "./options.ts";
 import { OutcomeCollector } from "./outcomes.ts";
+import type { ProgressOptions } from "./progress.ts";
 import { probe } from "./reachability.ts";
 import { writeReports } from "./report.ts";
 import { loadRows } from "./rows.ts";
+import { summaryText } from "./summary.ts";
 import { BUNDLED_REFERENCE, resolveDescription, type TargetDescription } from "./target.ts";
 import { type Judgement, judge } from "./verdicts.ts";
 
@@ -60,6 +62,11 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
     const reportDir = resolve(settings.reportDir);
     mkdirSync(reportDir, { recursive: true });
     process.env.SXD_REQUEST_TIMEOUT_MS = String(settings.timeoutMs);
+    const progressOptions: ProgressOptions = {
+      strict: settings.strict,
+      expectedFailures: [...(expectedFailures?.keys() ?? [])],
+    };
+    const startedAt = new Date().toISOString();
     const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
     const { runConfiguration } = await loadConfiguration(
       {
@@ -69,13 +76,13 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
           import: ["steps/support/world.ts", "steps/support/hooks.ts", "steps/**/*.steps.ts"],
           tags: settings.tags ?? "",
           parallel: settings.parallel > 1 ? settings.parallel : 0,
+          // Progress only: the summary prints each failure once; junit.xml is ours (report.ts).
           format: [
-            io.stdout.isTTY ? "progress-bar" : "progress",
+            "./cli/progress.ts",
             ["html", resolve(reportDir, "cucumber.html")],
-            ["junit", resolve(reportDir, "junit.xml")],
             ["message", resolve(reportDir, "messages.ndjson")],
           ],
-          formatOptions: { junit: { suiteName: "sxd" } },
+          formatOptions: { sxd: progressOptions },
           // A round trip through JSON is what reaches the workers anyway.
           worldParameters: JSON.parse(JSON.stringify({ target, timeoutMs: settings.timeoutMs, outageMessagingUrl })),
         },
@@ -95,9 +102,13 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
         settings.tags ? `no scenario matches the tag expression ${settings.tags}` : "the suite has no scenarios",
       );
     }
-    const judgement = judge(rows, outcomes, { strict: settings.strict, expectedFailures });
-    writeReports({ reportDir, target, judgement, harFile: settings.harFile, strict: settings.strict });
-    io.stdout.write(summaryText(judgement, target, settings.reportDir));
+    const judgement = judge(rows, outcomes, {
+      strict: settings.strict,
+      expectedFailures,
+      allowIncomplete: settings.allowIncomplete,
+    });
+    writeReports({ reportDir, target, judgement, harFile: settings.harFile, strict: settings.strict, startedAt });
+    io.stdout.write(summaryText(judgement, target.baseUrl, settings.reportDir));
     return { exitCode: judgement.exitCode, judgement };
   } finally {
     await reference?.close();
@@ -160,23 +171,4 @@ function readExpectedFailures(path: string, rows: { id: string }[]): Map<string,
     list.set(id, String(reason));
   }
   return list;
-}
-
-function summaryText(judgement: ReturnType<typeof judge>, target: TargetDescription, reportDir: string): string {
-  const selected = judgement.rows.filter((r) => r.scenarios.length > 0);
-  const lines = ["", `sxd: ${selected.length} rows checked against ${target.baseUrl}`];
-  for (const level of ["must", "should", "may"] as const) {
-    const ofLevel = selected.filter((r) => r.row.level === level);
-    if (ofLevel.length === 0) continue;
-    const byVerdict = new Map<string, number>();
-    for (const r of ofLevel) byVerdict.set(r.verdict, (byVerdict.get(r.verdict) ?? 0) + 1);
-    const parts = [...byVerdict].map(([verdict, n]) => `${n} ${verdict}`).join(", ");
-    lines.push(`  ${level.toUpperCase().padEnd(7)} ${parts}`);
-  }
-  for (const r of selected.filter((x) => x.verdict !== "passed")) {
-    const firstLine = (r.reason ?? "").split("\n")[0];
-    lines.push(`  ${r.verdict.toUpperCase()}: ${r.row.id} (${r.row.level.toUpperCase()}) ${firstLine}`);
-  }
-  lines.push(`verdict: ${judgement.overall} (reports in ${reportDir}/)`, "");
-  return lines.join("\n");
 }

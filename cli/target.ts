@@ -16,6 +16,7 @@ export interface RunSettings {
   parallel?: number;
   expectFail?: string;
   har?: string;
+  allowIncomplete?: boolean;
 }
 
 export interface TargetDescription {
@@ -125,6 +126,7 @@ const SHAPE: { [key: string]: Shape } = {
     parallel: "count",
     expectFail: "string",
     har: "string",
+    allowIncomplete: "boolean",
   },
   contactsUrl: "url",
   messagingUrl: "url",

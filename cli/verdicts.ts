@@ -1,7 +1,8 @@
 /**
  * From scenario outcomes to row verdicts and one overall verdict. A row is only as good
  * as its scenarios: one failure fails it; a row none of whose scenarios ran is "not run",
- * never "passed".
+ * never "passed". A MUST (or stated MAY) row that sxd could not run leaves the run
+ * incomplete, and an incomplete run does not pass the gate unless the user accepts it.
  */
 import type { ScenarioOutcome } from "./outcomes.ts";
 import type { Level, Row } from "./rows.ts";
@@ -18,19 +19,29 @@ export interface RowResult {
 
 export type Overall = "conformant" | "conformant with warnings" | "not conformant" | "incomplete";
 
+/** 0 passed the gate; 1 not conformant or nothing ran; 3 incomplete (2 is the CLI's usage error). */
+export type ExitCode = 0 | 1 | 3;
+
 export interface Judgement {
   rows: RowResult[];
   overall: Overall;
   /** Scenarios that actually executed (passed or failed). */
   executed: number;
-  exitCode: 0 | 1;
+  exitCode: ExitCode;
+  /** The options the verdicts were reached with, so every report reads them the same way. */
+  options: JudgeOptions;
 }
 
 export interface JudgeOptions {
   strict: boolean;
   /** Rows known to fail, with the reason: reported, not counted against the target. */
   expectedFailures?: Map<string, string>;
+  /** An incomplete run exits 0 instead of 3 (`--allow-incomplete`). */
+  allowIncomplete?: boolean;
 }
+
+/** Levels whose rows, when sxd could not run them, leave the run incomplete. */
+const GATING_LEVELS: Level[] = ["must", "may"];
 
 export function judge(rows: Row[], outcomes: ScenarioOutcome[], options: JudgeOptions): Judgement {
   const results = rows.map((row) =>
@@ -40,38 +51,81 @@ export function judge(rows: Row[], outcomes: ScenarioOutcome[], options: JudgeOp
       options,
     ),
   );
+  // A row with no scenario in the run was deselected (--tags): not a hole in the run.
   const selected = results.filter((r) => r.scenarios.length > 0);
   const counts = (level: Level[], verdict: RowVerdict) =>
     selected.filter((r) => level.includes(r.row.level) && r.verdict === verdict).length;
   const executed = outcomes.filter((o) => o.status === "passed" || o.status === "failed").length;
   let overall: Overall;
   if (counts(["must", "may", "should"], "failed") > 0) overall = "not conformant";
-  else if (executed === 0 || counts(["must"], "not run") > 0) overall = "incomplete";
+  else if (executed === 0 || counts(GATING_LEVELS, "not run") > 0) overall = "incomplete";
   else if (counts(["must", "should"], "warning") > 0) overall = "conformant with warnings";
   else overall = "conformant";
-  const exitCode = overall === "not conformant" || executed === 0 ? 1 : 0;
-  return { rows: results, overall, executed, exitCode };
+  return { rows: results, overall, executed, exitCode: exitCodeOf(overall, executed, options), options };
+}
+
+function exitCodeOf(overall: Overall, executed: number, options: JudgeOptions): ExitCode {
+  if (overall === "not conformant" || executed === 0) return 1;
+  if (overall === "incomplete" && !options.allowIncomplete) return 3;
+  return 0;
+}
+
+/**
+ * What one scenario says about one row. The scenario's own level decides: the @should part
+ * of a MUST row warns like a SHOULD row, unless the run is strict.
+ */
+export function caseVerdict(scenario: ScenarioOutcome, rowId: string, options: JudgeOptions): RowVerdict {
+  const listed = options.expectedFailures?.has(rowId) ?? false;
+  switch (scenario.status) {
+    case "failed":
+      if (listed) return "expected failure";
+      return scenario.level !== "should" || options.strict ? "failed" : "warning";
+    case "passed":
+      return listed ? "fixed" : "passed";
+    default:
+      return scenario.status;
+  }
+}
+
+/**
+ * From the worst case of a row to the best; the row takes the first one any of its cases has,
+ * except that a MUST or MAY case not run leaves a row of passes not run.
+ */
+const CASE_PRECEDENCE: RowVerdict[] = [
+  "failed",
+  "warning",
+  "expected failure",
+  "fixed",
+  "passed",
+  "not run",
+  "not applicable",
+];
+
+/** What one scenario says, over every row it checks: the worst of its cases. */
+export function scenarioVerdict(scenario: ScenarioOutcome, options: JudgeOptions): RowVerdict {
+  const verdicts = scenario.rows.map((id) => caseVerdict(scenario, id, options));
+  return CASE_PRECEDENCE.find((v) => verdicts.includes(v)) ?? caseVerdict(scenario, "", options);
 }
 
 function judgeRow(row: Row, scenarios: ScenarioOutcome[], options: JudgeOptions): RowResult {
-  const expected = options.expectedFailures?.get(row.id);
   if (scenarios.length === 0)
     return { row, verdict: "not run", reason: "no scenario of this row was selected", scenarios };
-  // A scenario's own level decides: the @should part of a MUST row warns like a SHOULD row.
-  const hard = scenarios.find((s) => s.status === "failed" && (s.level !== "should" || options.strict));
-  const soft = scenarios.find((s) => s.status === "failed");
-  const failure = hard ?? soft;
-  if (failure) {
-    if (expected !== undefined) return { row, verdict: "expected failure", reason: expected, scenarios };
-    return { row, verdict: hard ? "failed" : "warning", reason: failure.message, scenarios };
+  const cases = scenarios.map((scenario) => ({ scenario, verdict: caseVerdict(scenario, row.id, options) }));
+  const worst = CASE_PRECEDENCE.find((v) => cases.some((c) => c.verdict === v)) ?? "not applicable";
+  // What passed says nothing of a MUST or MAY case that could not be run: the row is unknown.
+  const hole = cases.find((c) => c.verdict === "not run" && c.scenario.level !== "should");
+  const unknown = hole !== undefined && (worst === "passed" || worst === "fixed");
+  const verdict = unknown ? "not run" : worst;
+  const first = unknown ? hole.scenario : cases.find((c) => c.verdict === verdict)?.scenario;
+  const expected = options.expectedFailures?.get(row.id);
+  switch (verdict) {
+    case "expected failure":
+      return { row, verdict, reason: expected, scenarios };
+    case "fixed":
+      return { row, verdict, reason: `listed as failing (${expected}) but passed`, scenarios };
+    case "passed":
+      return { row, verdict, scenarios };
+    default:
+      return { row, verdict, reason: first?.message, scenarios };
   }
-  const ran = scenarios.filter((s) => s.status === "passed");
-  if (ran.length === 0) {
-    const notRun = scenarios.find((s) => s.status === "not run");
-    if (notRun) return { row, verdict: "not run", reason: notRun.message, scenarios };
-    return { row, verdict: "not applicable", reason: scenarios[0]?.message, scenarios };
-  }
-  if (expected !== undefined)
-    return { row, verdict: "fixed", reason: `listed as failing (${expected}) but passed`, scenarios };
-  return { row, verdict: "passed", scenarios };
 }

@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { SXD, sxd, tempDir } from "./support/cli.ts";
+import { validateJunit } from "./support/junit-schema.ts";
 
 /** Starts `sxd serve` with the given arguments and resolves with its printed URLs. */
 function serve(args: string[]): Promise<{ child: ChildProcess; urls: string[] }> {
@@ -28,10 +29,36 @@ test("--help explains the commands and every test option", async () => {
   assert.match(main.stdout, /sxd test/);
   assert.match(main.stdout, /sxd serve/);
   const testHelp = await sxd(["test", "--help"]);
-  for (const option of ["--base-url", "--config", "--tags", "--strict", "--report-dir", "--timeout", "--parallel"]) {
+  for (const option of [
+    "--base-url",
+    "--config",
+    "--tags",
+    "--strict",
+    "--allow-incomplete",
+    "--report-dir",
+    "--timeout",
+    "--parallel",
+  ]) {
     assert.match(testHelp.stdout, new RegExp(option));
   }
+  assert.match(main.stdout, /^ {2}3 {2}incomplete/m);
+  assert.match(testHelp.stdout, /3 incomplete/);
 });
+
+/** junit.xml of a run: valid against the junit schema (where xmllint is installed), and its counts. */
+function junitOf(dir: string): { xml: string; failures: number; skipped: number; schema: string } {
+  const file = join(dir, "junit.xml");
+  const xml = readFileSync(file, "utf8");
+  const validation = validateJunit(file);
+  if ("valid" in validation) assert.ok(validation.valid, validation.output);
+  const count = (name: string) => Number(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`).exec(xml)?.[1]);
+  return {
+    xml,
+    failures: count("failures"),
+    skipped: count("skipped"),
+    schema: "missing" in validation ? validation.missing : "valid",
+  };
+}
 
 test("usage errors and bad descriptions exit 2 with one line", async () => {
   const dir = tempDir();
@@ -95,6 +122,12 @@ test("against a separately started reference described by examples/reference.jso
     const doc = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8"));
     const verdicts = new Set(doc.rows.map((r: { verdict: string }) => r.verdict));
     assert.deepEqual([...verdicts].sort(), ["not run", "passed"]);
+    const junit = junitOf(dir);
+    assert.equal(junit.failures, 0);
+    assert.match(
+      junit.xml,
+      /<testcase classname="EXP-8 \(SHOULD\)" name="[^"]+" time="[\d.]+">\n\s*<skipped message="not run: /,
+    );
   } finally {
     child.kill("SIGTERM");
   }
@@ -103,26 +136,39 @@ test("against a separately started reference described by examples/reference.jso
 test("a server that breaks a SNAP MUST row makes the run exit 1 and name the row", async () => {
   const { child, urls } = await serve(["base", "--port", "0", "--fault", "snap-update-200"]);
   try {
-    const run = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-2", "--report-dir", tempDir()]);
+    const dir = tempDir();
+    const run = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-2", "--report-dir", dir]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stdout, /FAILED: SNAP-2 \(MUST\)/);
     assert.match(run.stdout, /verdict: not conformant/);
+    // Progress, summary and junit.xml tell the same story: one failure, its exchange printed once.
+    assert.match(run.stdout, /^F 1\/1\n1 scenarios: 1 failed$/m);
+    assert.match(
+      run.stdout,
+      /^ {4}1\) failed: An update with If-Unmodified-Since answers 204 with no body: expected status 204$/m,
+    );
+    assert.equal(run.stdout.split("> PUT ").length - 1, 1, run.stdout);
+    const junit = junitOf(dir);
+    assert.equal(junit.failures, 1);
+    assert.match(
+      junit.xml,
+      /<testcase classname="SNAP-2 \(MUST\)"[^>]*>\n\s*<failure type="MUST" message="expected status 204">/,
+    );
   } finally {
     child.kill("SIGTERM");
   }
 });
 
-test("known failures do not fail the run, a listed row that passes is reported fixed, traffic goes to HAR", async () => {
+test("known failures and warnings do not fail the run, nor junit.xml; a listed row that passes is fixed; HAR", async () => {
   const dir = tempDir();
   const list = join(dir, "expected.json");
   writeFileSync(list, JSON.stringify({ "SNAP-2": "tracked as bug 7", "SNAP-8": "tracked as bug 9" }));
   const har = join(dir, "run.har");
   const run = await sxd([
     "test",
-    "--reference-fault",
-    "snap-update-200",
+    ...["--reference-fault", "snap-update-200", "--reference-fault", "snap-stale-accepted"],
     "--tags",
-    "@SNAP-2 or @SNAP-8",
+    "@SNAP-2 or @SNAP-8 or @SNAP-11",
     "--expect-fail",
     list,
     "--har",
@@ -133,6 +179,16 @@ test("known failures do not fail the run, a listed row that passes is reported f
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /EXPECTED FAILURE: SNAP-2/);
   assert.match(run.stdout, /FIXED: SNAP-8/);
+  assert.match(run.stdout, /WARNING: SNAP-11 \(SHOULD\)/);
+  assert.match(run.stdout, /^\d+ scenarios: .*1 expected failure/m);
+  assert.match(run.stdout, /^\d+ scenarios: .*2 warned/m);
+  assert.match(run.stdout, /verdict: conformant with warnings/);
+  const junit = junitOf(dir);
+  assert.equal(junit.failures, 0, junit.xml);
+  assert.doesNotMatch(junit.xml, /<failure/);
+  assert.match(junit.xml, /<property name="exit code" value="0"\/>/);
+  assert.match(junit.xml, /classname="SNAP-11 \(SHOULD\)"[^>]*>\n\s*<system-out>warning/);
+  assert.match(junit.xml, /<skipped type="expected failure" message="expected failure \(tracked as bug 7\)/);
   const log = JSON.parse(readFileSync(har, "utf8")).log;
   assert.equal(log.version, "1.2");
   assert.ok(log.entries.some((e: { request: { method: string } }) => e.request.method === "PUT"));
@@ -158,4 +214,32 @@ test("report merge puts several runs side by side", async () => {
   assert.match(html, /<th>SNAP-2<\/th><td>MUST<\/td><td class="passed"[^>]*>passed<\/td><td class="failed"/);
   const missing = await sxd(["report", "merge", join(good, "nope.json")]);
   assert.equal(missing.code, 2);
+});
+
+test("a run that could not check a MUST row exits 3, unless --allow-incomplete; --tags leaves no hole", async (t) => {
+  const { child, urls } = await serve(["base", "--port", "0"]);
+  try {
+    const dir = tempDir();
+    // Without a contacts URL the export rows cannot be run: a hole, whatever the rest says.
+    const holes = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-2 or @EXP-1", "--report-dir", dir]);
+    assert.equal(holes.code, 3, holes.stdout + holes.stderr);
+    assert.match(holes.stdout, /NOT RUN: EXP-1 \(MUST\)/);
+    assert.match(holes.stdout, /verdict: incomplete \(.*\nexit 3: a MUST or MAY row above could not be run/);
+    const junit = junitOf(dir);
+    if (junit.schema !== "valid") t.diagnostic(junit.schema);
+    assert.equal(junit.failures, 0);
+    assert.match(junit.xml, /<property name="exit code" value="3"\/>/);
+    assert.match(junit.xml, /classname="EXP-1 \(MUST\)"[^>]*>\n\s*<skipped message="not run: /);
+    const accepted = await sxd([
+      "test",
+      ...["--base-url", urls[0], "--tags", "@SNAP-2 or @EXP-1", "--allow-incomplete", "--report-dir", tempDir()],
+    ]);
+    assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
+    assert.match(accepted.stdout, /exit 0: incomplete, accepted by --allow-incomplete/);
+    const deselected = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-2", "--report-dir", tempDir()]);
+    assert.equal(deselected.code, 0, deselected.stdout + deselected.stderr);
+    assert.match(deselected.stdout, /verdict: conformant \(/);
+  } finally {
+    child.kill("SIGTERM");
+  }
 });

@@ -1,0 +1,117 @@
+/**
+ * junit.xml from the judgement, for CI test tabs: one test case per scenario and row,
+ * named by the row and its level. It says what the exit code says: only a case that counts
+ * against the run is a <failure>; a warning, an expected failure or a fixed row is reported
+ * beside a pass, and what was not run or does not apply is <skipped> with the reason. Valid
+ * against the Ant/Jenkins junit schema (junit-10.xsd).
+ */
+import { escapeXml } from "../lib/xml.ts";
+import { caseNames, type ScenarioOutcome } from "./outcomes.ts";
+import { caseVerdict, type Judgement, type RowResult } from "./verdicts.ts";
+
+export interface JunitInput {
+  judgement: Judgement;
+  /** The server the run was against, named in the suite. */
+  baseUrl: string;
+  /** When the run started, ISO 8601. */
+  timestamp: string;
+}
+
+interface TestCase {
+  xml: string;
+  failed: boolean;
+  skipped: boolean;
+  seconds: number;
+}
+
+export function junitXml({ judgement, baseUrl, timestamp }: JunitInput): string {
+  const cases = judgement.rows.filter((r) => r.scenarios.length > 0).flatMap((r) => rowCases(r, judgement));
+  const failures = cases.filter((c) => c.failed).length;
+  const skipped = cases.filter((c) => c.skipped).length;
+  const time = seconds(cases.reduce((sum, c) => sum + c.seconds, 0));
+  const properties = [
+    ["verdict", judgement.overall],
+    ["exit code", String(judgement.exitCode)],
+    ["target", baseUrl],
+    ["strict", String(judgement.options.strict)],
+    ["allow incomplete", String(judgement.options.allowIncomplete ?? false)],
+  ]
+    .map(([name, value]) => `      <property name="${attribute(name)}" value="${attribute(value)}"/>`)
+    .join("\n");
+  const counts = `tests="${cases.length}" failures="${failures}" errors="0"`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="sxd" ${counts} time="${time}">
+  <testsuite name="${attribute(`sxd conformance of ${baseUrl}`)}" ${counts} skipped="${skipped}" time="${time}" timestamp="${attribute(timestamp)}">
+    <properties>
+${properties}
+    </properties>
+${cases.map((c) => c.xml).join("\n")}
+  </testsuite>
+</testsuites>
+`;
+}
+
+function rowCases(result: RowResult, judgement: Judgement): TestCase[] {
+  const names = caseNames(result.scenarios);
+  const classname = `${result.row.id} (${result.row.level.toUpperCase()})`;
+  return result.scenarios.map((scenario, i) => {
+    const verdict = caseVerdict(scenario, result.row.id, judgement.options);
+    const body = caseBody(verdict, scenario, judgement.options.expectedFailures?.get(result.row.id));
+    const duration = (scenario.durationMs ?? 0) / 1000;
+    const open = `    <testcase classname="${attribute(classname)}" name="${attribute(names[i])}" time="${seconds(duration)}"`;
+    return {
+      xml: body ? `${open}>\n${body}\n    </testcase>` : `${open}/>`,
+      failed: verdict === "failed",
+      skipped: verdict === "not run" || verdict === "not applicable" || verdict === "expected failure",
+      seconds: duration,
+    };
+  });
+}
+
+function caseBody(verdict: ReturnType<typeof caseVerdict>, scenario: ScenarioOutcome, listed?: string): string {
+  const message = scenario.message ?? "";
+  const level = (scenario.level ?? "must").toUpperCase();
+  const where = `${scenario.location}\n`;
+  switch (verdict) {
+    case "failed":
+      return `      <failure type="${level}" message="${attribute(firstLine(message))}">${text(where + message)}</failure>`;
+    case "warning":
+      return output(`warning (${level}: does not fail the run; --strict would)\n${where}${message}`);
+    case "expected failure":
+      return [
+        `      <skipped type="expected failure" message="${attribute(`expected failure (${listed}): ${firstLine(message)}`)}"/>`,
+        output(`${where}${message}`),
+      ].join("\n");
+    case "fixed":
+      return output(`fixed: listed in --expect-fail (${listed}) but passed; time to update the list`);
+    case "not run":
+    case "not applicable":
+      return `      <skipped message="${attribute(`${verdict}: ${message}`)}"/>`;
+    default:
+      return "";
+  }
+}
+
+function output(content: string): string {
+  return `      <system-out>${text(content)}</system-out>`;
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0] ?? "";
+}
+
+function seconds(value: number): string {
+  return value.toFixed(3);
+}
+
+/** Characters XML 1.0 cannot carry at all (a target may send any bytes): shown as U+FFFD. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+function text(value: string): string {
+  return escapeXml(value.replace(NOT_XML, "\uFFFD"));
+}
+
+/** Attribute values keep their line breaks and tabs only as character references. */
+function attribute(value: string): string {
+  return text(value).replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
+}

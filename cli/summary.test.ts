@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ScenarioOutcome } from "./outcomes.ts";
+import type { Row } from "./rows.ts";
+import { summaryText } from "./summary.ts";
+import { judge } from "./verdicts.ts";
+
+const rows: Row[] = [
+  { id: "DIG-12", level: "should", rule: "defects" },
+  { id: "SNAP-2", level: "must", rule: "204" },
+  { id: "EXP-1", level: "must", rule: "list" },
+];
+
+const scenario = (name: string, row: string, status: ScenarioOutcome["status"], message?: string): ScenarioOutcome => ({
+  name,
+  location: `features/${row}.feature:7`,
+  rows: [row],
+  level: rows.find((r) => r.id === row)?.level,
+  status,
+  message,
+  attachments: [],
+});
+
+const exchange = (status: number) => `in the exchange:\n    > GET /protected\n    < ${status}`;
+const outcomes = [
+  scenario(
+    "A defect is refused (nc too short)",
+    "DIG-12",
+    "failed",
+    `expected 400 or 401\nbut got 200\n${exchange(200)}`,
+  ),
+  scenario(
+    "A defect is refused (unknown algorithm)",
+    "DIG-12",
+    "failed",
+    `expected 401\nbut got 202\n${exchange(202)}`,
+  ),
+  scenario("A defect is refused (uri)", "DIG-12", "passed"),
+  scenario("An update answers 204", "SNAP-2", "failed", `expected status 204\nbut got status 200\n${exchange(299)}`),
+  scenario("The list is served", "EXP-1", "not run", "no contacts URL was given"),
+];
+
+test("the summary lists every failed and warned case of a row, one line each", () => {
+  const text = summaryText(judge(rows, outcomes, { strict: false }), "http://t.example", "out");
+  assert.match(text, /^ {2}WARNING: DIG-12 \(SHOULD\) expected 400 or 401$/m);
+  assert.match(text, /^ {4}1\) warning: A defect is refused \(nc too short\): expected 400 or 401$/m);
+  assert.match(text, /^ {4}2\) warning: A defect is refused \(unknown algorithm\): expected 401$/m);
+  assert.match(text, /^ {2}FAILED: SNAP-2 \(MUST\) expected status 204$/m);
+  assert.match(text, /^ {4}3\) failed: An update answers 204: expected status 204$/m);
+  assert.match(text, /^ {2}NOT RUN: EXP-1 \(MUST\) no contacts URL was given$/m);
+  assert.doesNotMatch(text, /refused \(uri\)/);
+  assert.match(text, /verdict: not conformant \(reports in out\/\)/);
+});
+
+test("each failure's message and exchange is printed once, under its number", () => {
+  const text = summaryText(judge(rows, outcomes, { strict: false }), "http://t.example", "out");
+  for (const status of [200, 202, 299]) {
+    assert.equal(text.split(`< ${status}`).length - 1, 1, `the exchange answered ${status} once`);
+  }
+  assert.match(
+    text,
+    /^3\) FAILED SNAP-2 \(MUST\): An update answers 204\n {3}features\/SNAP-2\.feature:7\n {3}expected/m,
+  );
+});
+
+test("an incomplete run says why it exits 3, and that --allow-incomplete accepts it", () => {
+  const holes = [scenario("An update answers 204", "SNAP-2", "passed"), outcomes[4]];
+  const refused = summaryText(judge(rows, holes, { strict: false }), "http://t.example", "out");
+  assert.match(refused, /^verdict: incomplete \(reports in out\/\)\nexit 3: a MUST or MAY row above could not be run/m);
+  assert.doesNotMatch(refused, /Failures and warnings/);
+  const accepted = summaryText(judge(rows, holes, { strict: false, allowIncomplete: true }), "http://t.example", "o");
+  assert.match(
+    accepted,
+    /^verdict: incomplete \(reports in o\/\)\nexit 0: incomplete, accepted by --allow-incomplete$/m,
+  );
+});

@@ -1,0 +1,58 @@
+/**
+ * The console summary after a run: every failure, warning and expected failure with its
+ * message and the exchange it came in, printed once and numbered; then the counts by level,
+ * each row that did not pass with one line per failed or warned case (pointing at its
+ * number), and the verdict.
+ */
+import { caseNames, type ScenarioOutcome } from "./outcomes.ts";
+import { caseVerdict, type Judgement, type RowVerdict } from "./verdicts.ts";
+
+/** The cases a person has to look at, in the summary's words. */
+const LISTED: RowVerdict[] = ["failed", "warning", "expected failure"];
+
+export function summaryText(judgement: Judgement, baseUrl: string, reportDir: string): string {
+  const selected = judgement.rows.filter((r) => r.scenarios.length > 0);
+  const details: string[] = [];
+  const rowLines: string[] = [];
+  for (const r of selected.filter((x) => x.verdict !== "passed")) {
+    const level = r.row.level.toUpperCase();
+    rowLines.push(`  ${r.verdict.toUpperCase()}: ${r.row.id} (${level}) ${firstLine(r.reason)}`);
+    const names = caseNames(r.scenarios);
+    r.scenarios.forEach((scenario, i) => {
+      const verdict = caseVerdict(scenario, r.row.id, judgement.options);
+      if (!LISTED.includes(verdict)) return;
+      const number = details.length + 1;
+      rowLines.push(`    ${number}) ${verdict}: ${names[i]}: ${firstLine(scenario.message)}`);
+      details.push(detail(number, `${verdict.toUpperCase()} ${r.row.id} (${level})`, names[i], scenario));
+    });
+  }
+  const lines = details.length > 0 ? ["", "Failures and warnings:", "", ...details] : [];
+  lines.push("", `sxd: ${selected.length} rows checked against ${baseUrl}`);
+  for (const level of ["must", "should", "may"] as const) {
+    const ofLevel = selected.filter((r) => r.row.level === level);
+    if (ofLevel.length === 0) continue;
+    const byVerdict = new Map<string, number>();
+    for (const r of ofLevel) byVerdict.set(r.verdict, (byVerdict.get(r.verdict) ?? 0) + 1);
+    const parts = [...byVerdict].map(([verdict, n]) => `${n} ${verdict}`).join(", ");
+    lines.push(`  ${level.toUpperCase().padEnd(7)} ${parts}`);
+  }
+  lines.push(...rowLines, `verdict: ${judgement.overall} (reports in ${reportDir}/)`, ...gate(judgement), "");
+  return lines.join("\n");
+}
+
+function detail(number: number, heading: string, name: string, scenario: ScenarioOutcome): string {
+  const body = [scenario.location, ...(scenario.message ?? "").split("\n")].map((line) => `   ${line}`);
+  return [`${number}) ${heading}: ${name}`, ...body, ""].join("\n");
+}
+
+/** Why an incomplete run exits as it does. */
+function gate(judgement: Judgement): string[] {
+  if (judgement.overall !== "incomplete" || judgement.executed === 0) return [];
+  return judgement.exitCode === 0
+    ? ["exit 0: incomplete, accepted by --allow-incomplete"]
+    : ["exit 3: a MUST or MAY row above could not be run (--allow-incomplete accepts that)"];
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? "").split("\n")[0] ?? "";
+}
