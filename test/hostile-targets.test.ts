@@ -50,6 +50,7 @@ for (const [name, behaviour] of Object.entries(behaviours)) {
       const run = await sxdTest(server.url);
       assertCleanFailure(run);
       assert.match(run.stdout, /FAILED: SNAP-1 \(MUST\)/);
+      if (name.includes("not HTTP")) assert.match(run.stdout, /the reply is not HTTP \(is the target HTTPS\?\)/);
     } finally {
       server.close();
     }

@@ -74,7 +74,7 @@ export class SxdWorld extends World<SuiteParameters> {
 setWorldConstructor(SxdWorld);
 
 // Past the deadline, or once the target stopped answering, the scenarios left are not run.
-Before(function (this: SxdWorld) {
+Before({ name: "the run's deadline and breaker" }, function (this: SxdWorld) {
   const reason = this.limits.stopReason();
   return reason ? this.notRun(reason) : undefined;
 });
