@@ -27,6 +27,20 @@ test("without any URL the target is left to the bundled reference", () => {
   assert.equal(parsed.value.strict, true);
   assert.equal(parsed.value.timeoutMs, 500);
   assert.equal(parsed.value.reportDir, "reports");
+  assert.equal(parsed.value.maxBodyBytes, 8 * 1024 * 1024);
+  assert.equal(parsed.value.deadlineSeconds, 600);
+});
+
+test("the body cap and the deadline come from flag, environment or the run section", () => {
+  const withRun = (path: string) => (path === "m.json" ? '{"run":{"maxBody":1024,"deadline":30}}' : read(path));
+  const fromFile = parseTestArgs(["--config", "m.json"], {}, withRun);
+  assert.ok(fromFile.ok && "value" in fromFile);
+  assert.equal(fromFile.value.maxBodyBytes, 1024);
+  assert.equal(fromFile.value.deadlineSeconds, 30);
+  const fromEnv = parseTestArgs(["--config", "m.json", "--deadline", "90"], { SXD_MAX_BODY: "2048" }, withRun);
+  assert.ok(fromEnv.ok && "value" in fromEnv);
+  assert.equal(fromEnv.value.maxBodyBytes, 2048);
+  assert.equal(fromEnv.value.deadlineSeconds, 90);
 });
 
 test("usage errors are values with a message", () => {
@@ -34,6 +48,8 @@ test("usage errors are values with a message", () => {
     [["--bogus"], /bogus/],
     [["--base-url", "nope"], /http\(s\) URL/],
     [["--timeout", "-1"], /--timeout/],
+    [["--max-body", "8MB"], /--max-body must be a positive number of bytes/],
+    [["--deadline", "0"], /--deadline must be a positive number of seconds/],
     [["--config", "missing.json"], /cannot read the target description missing.json: ENOENT/],
   ];
   for (const [argv, message] of cases) {

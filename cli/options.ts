@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { DEFAULT_MAX_BODY_BYTES } from "../steps/support/http.ts";
 import {
   isHttpUrl,
   parseDescription,
@@ -27,10 +28,17 @@ export interface TestSettings {
   parallel: number;
   expectFailFile: string | undefined;
   harFile: string | undefined;
+  /** Reply bodies beyond this many bytes fail the request; absent: DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
+  /** No scenario starts after this many seconds; absent: DEFAULT_DEADLINE_SECONDS. */
+  deadlineSeconds?: number;
   /** For testing the suite itself: faults and variant of the bundled reference. */
   referenceFaults: string[];
   referenceVariant: string | undefined;
 }
+
+/** Long enough for the whole suite against a slow server; a run that needs more says so. */
+export const DEFAULT_DEADLINE_SECONDS = 600;
 
 export const TEST_OPTIONS = {
   "base-url": {
@@ -51,6 +59,16 @@ export const TEST_OPTIONS = {
   "report-dir": { type: "string", env: "SXD_REPORT_DIR", help: "where reports are written (default: reports)" },
   timeout: { type: "string", env: "SXD_TIMEOUT", help: "milliseconds to wait for each HTTP reply (default: 10000)" },
   parallel: { type: "string", env: "SXD_PARALLEL", help: "scenarios run at once (default: 2)" },
+  "max-body": {
+    type: "string",
+    env: "SXD_MAX_BODY",
+    help: "bytes of a reply body sxd reads at most; a larger reply fails (default: 8388608, 8 MiB)",
+  },
+  deadline: {
+    type: "string",
+    env: "SXD_DEADLINE",
+    help: `seconds after which no scenario starts; the rest are not run (default: ${DEFAULT_DEADLINE_SECONDS})`,
+  },
   "expect-fail": {
     type: "string",
     env: "SXD_EXPECT_FAIL",
@@ -72,6 +90,8 @@ const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = 
   "report-dir": "reportDir",
   timeout: "timeout",
   parallel: "parallel",
+  "max-body": "maxBody",
+  deadline: "deadline",
   "expect-fail": "expectFail",
   har: "har",
 };
@@ -158,6 +178,11 @@ export function parseTestArgs(
   const parallel = positiveInteger(value("parallel"), 2);
   if (parallel === undefined) return { ok: false, error: "--parallel must be a positive whole number" };
 
+  const maxBodyBytes = positiveInteger(value("max-body"), DEFAULT_MAX_BODY_BYTES);
+  if (maxBodyBytes === undefined) return { ok: false, error: "--max-body must be a positive number of bytes" };
+  const deadlineSeconds = positiveInteger(value("deadline"), DEFAULT_DEADLINE_SECONDS);
+  if (deadlineSeconds === undefined) return { ok: false, error: "--deadline must be a positive number of seconds" };
+
   const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);
   let target: TargetDescription | undefined;
   if (hasUrl) {
@@ -184,6 +209,8 @@ export function parseTestArgs(
       parallel,
       expectFailFile: value("expect-fail"),
       harFile: value("har"),
+      maxBodyBytes,
+      deadlineSeconds,
       referenceFaults: flags["reference-fault"] ?? [],
       referenceVariant: flags["reference-variant"],
     },

@@ -2,15 +2,18 @@
  * `sxd test`: resolve the target (or start the bundled reference), check that it answers,
  * run the features through cucumber's API, judge the rows and write the reports.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { isFaultName } from "../reference/faults.ts";
 import { type RunningReference, startReference } from "../reference/server.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../steps/support/http.ts";
+import type { RunLimitsParameters } from "../steps/support/run-limits.ts";
 import { UsageError } from "./errors.ts";
-import type { TestSettings } from "./options.ts";
+import { DEFAULT_DEADLINE_SECONDS, type TestSettings } from "./options.ts";
 import { OutcomeCollector } from "./outcomes.ts";
 import type { ProgressOptions } from "./progress.ts";
 import { probe } from "./reachability.ts";
@@ -19,6 +22,9 @@ import { loadRows } from "./rows.ts";
 import { summaryText } from "./summary.ts";
 import { BUNDLED_REFERENCE, resolveDescription, type TargetDescription } from "./target.ts";
 import { type Judgement, judge } from "./verdicts.ts";
+
+/** Requests in a row that got no reply, after which the run gives up on the target. */
+const FAILURES_IN_A_ROW = 3;
 
 export const PACKAGE_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -44,6 +50,8 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
   const rows = loadRows();
   const expectedFailures = settings.expectFailFile ? readExpectedFailures(settings.expectFailFile, rows) : undefined;
   let reference: RunningReference | undefined;
+  // Shared by the workers: the breaker's state (steps/support/run-limits.ts).
+  const stateDir = mkdtempSync(join(tmpdir(), "sxd-run-"));
   try {
     let target = settings.target;
     let outageMessagingUrl: string | undefined;
@@ -84,7 +92,15 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
           ],
           formatOptions: { sxd: progressOptions },
           // A round trip through JSON is what reaches the workers anyway.
-          worldParameters: JSON.parse(JSON.stringify({ target, timeoutMs: settings.timeoutMs, outageMessagingUrl })),
+          worldParameters: JSON.parse(
+            JSON.stringify({
+              target,
+              timeoutMs: settings.timeoutMs,
+              outageMessagingUrl,
+              maxBodyBytes: settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+              limits: runLimits(settings, stateDir),
+            }),
+          ),
         },
       },
       environment,
@@ -112,7 +128,18 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
     return { exitCode: judgement.exitCode, judgement };
   } finally {
     await reference?.close();
+    rmSync(stateDir, { recursive: true, force: true });
   }
+}
+
+function runLimits(settings: TestSettings, stateDir: string): RunLimitsParameters {
+  const deadlineSeconds = settings.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS;
+  return {
+    stateDir,
+    deadlineSeconds,
+    deadlineAt: Date.now() + deadlineSeconds * 1000,
+    failuresInARow: FAILURES_IN_A_ROW,
+  };
 }
 
 async function startBundled(settings: TestSettings): Promise<{

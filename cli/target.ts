@@ -14,6 +14,10 @@ export interface RunSettings {
   /** Milliseconds per HTTP request. */
   timeout?: number;
   parallel?: number;
+  /** Bytes of a reply body read at most. */
+  maxBody?: number;
+  /** Seconds after which no scenario starts. */
+  deadline?: number;
   expectFail?: string;
   har?: string;
   allowIncomplete?: boolean;
@@ -124,6 +128,8 @@ const SHAPE: { [key: string]: Shape } = {
     reportDir: "string",
     timeout: "count",
     parallel: "count",
+    maxBody: "count",
+    deadline: "count",
     expectFail: "string",
     har: "string",
     allowIncomplete: "boolean",

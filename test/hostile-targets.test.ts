@@ -2,13 +2,9 @@
 // resets, talks garbage, serves HTML, or goes down halfway. Every run must finish within its
 // timeouts, report the target not conformant (exit 1), and print no stack trace.
 import assert from "node:assert/strict";
-import { createServer, type Socket } from "node:net";
 import { test } from "node:test";
 import { type Finished, sxd, tempDir } from "./support/cli.ts";
-
-const PROBE_REPLY = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
-
-type Behaviour = (socket: Socket, requestNumber: number) => void;
+import { type Behaviour, hostile, PROBE_REPLY } from "./support/hostile.ts";
 
 const behaviours: Record<string, Behaviour> = {
   "hangs after the first reply": (socket, n) => {
@@ -26,38 +22,6 @@ const behaviours: Record<string, Behaviour> = {
     socket.end(`HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
   },
 };
-
-/** A server that reads one request head per connection and hands the socket to a behaviour. */
-async function hostile(behaviour: Behaviour): Promise<{ url: string; close(): void; stopAfter(n: number): void }> {
-  let count = 0;
-  let limit = Number.POSITIVE_INFINITY;
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => undefined);
-    socket.once("data", () => {
-      count++;
-      if (count > limit) {
-        server.close();
-        socket.destroy();
-        return;
-      }
-      behaviour(socket, count);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as import("node:net").AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
-    stopAfter: (n) => {
-      limit = n;
-    },
-  };
-}
 
 function sxdTest(url: string): Promise<Finished> {
   return sxd([
@@ -86,6 +50,7 @@ for (const [name, behaviour] of Object.entries(behaviours)) {
       const run = await sxdTest(server.url);
       assertCleanFailure(run);
       assert.match(run.stdout, /FAILED: SNAP-1 \(MUST\)/);
+      if (name.includes("not HTTP")) assert.match(run.stdout, /the reply is not HTTP \(is the target HTTPS\?\)/);
     } finally {
       server.close();
     }

@@ -2,20 +2,20 @@
  * Assertions that speak to a server author: what the row expects, what came, and the
  * exchange it came in. No stack trace: the message is the whole story.
  */
-import { type Answered, formatExchange } from "./http.ts";
+import { type Answered, formatExchange, MessageOnlyError, shorten } from "./http.ts";
 
-export class ConformanceFailure extends Error {
+/** The target answered, but not as the row requires. */
+export class ConformanceFailure extends MessageOnlyError {
   constructor(message: string) {
     super(message);
     this.name = "ConformanceFailure";
-    // Cucumber prints the stack; for an expected failure the message is all that helps.
-    this.stack = message;
   }
 }
 
 export function fail(expected: string, got: string, exchange?: Answered): never {
   const where = exchange ? `\nin the exchange:\n${indent(formatExchange(exchange))}` : "";
-  throw new ConformanceFailure(`expected ${expected}\nbut got ${got}${where}`);
+  // What came may be a whole body: the message keeps an excerpt, like the transcript.
+  throw new ConformanceFailure(`expected ${shorten(expected)}\nbut got ${shorten(got)}${where}`);
 }
 
 export function expectThat(condition: boolean, expected: string, got: string, exchange?: Answered): void {

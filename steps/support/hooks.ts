@@ -2,7 +2,7 @@
 import { After, setDefaultTimeout } from "@cucumber/cucumber";
 import { EXCHANGES_MEDIA_TYPE } from "../../cli/outcomes.ts";
 import { LEVEL_TAGS, ROW_TAG, rowsById } from "../../cli/rows.ts";
-import { formatExchange } from "./http.ts";
+import { formatExchange, recordable } from "./http.ts";
 import type { SxdWorld } from "./world.ts";
 
 /** The CLI sets this from --timeout; a step may make a few requests, each with that budget. */
@@ -35,7 +35,7 @@ After(async function (this: SxdWorld, { pickle, result }) {
   const exchanges = this.http.exchanges;
   if (exchanges.length > 0) {
     this.attach(exchanges.map(formatExchange).join("\n\n"), "text/plain");
-    this.attach(JSON.stringify(exchanges), EXCHANGES_MEDIA_TYPE);
+    this.attach(JSON.stringify(exchanges.map(recordable)), EXCHANGES_MEDIA_TYPE);
   }
   await this.http.close();
 });

@@ -28,22 +28,56 @@ export interface Exchange {
 
 export type Answered = Exchange & { response: RecordedResponse };
 
-/** The target did not answer. The message says how; the stack would only show our code. */
-export class TransportError extends Error {
+/**
+ * An error whose message is the whole story: what the target did, with the exchange. It has
+ * no stack. Cucumber runs a stack trace parser over `stack` whose regular expression takes
+ * exponential time on a long line with many `"`, such as one-line XML or a challenge with
+ * many quoted parameters; an empty stack is refused by that parser at once, and cucumber
+ * then reports the message alone, once.
+ */
+export class MessageOnlyError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = "TransportError";
-    this.stack = message;
+    this.stack = "";
   }
 }
 
+/** The target did not answer. The message says how; the stack would only show our code. */
+export class TransportError extends MessageOnlyError {
+  constructor(message: string) {
+    super(message);
+    this.name = "TransportError";
+  }
+}
+
+/** Characters of a body kept in a transcript, an attachment or a report. */
 const BODY_EXCERPT = 4000;
+
+/** The default cap on a reply body: larger replies are cut and fail the scenario. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export interface HttpClientOptions {
+  /** Per request: connecting, the head and the whole body. */
+  timeoutMs: number;
+  /** Reply bodies beyond this many bytes are not read: the request fails. */
+  maxBodyBytes?: number;
+  /**
+   * Asked before each request; a string is why it is not sent (the run has given up on the
+   * target). Told after each one whether the target answered.
+   */
+  guard?: { refusal(): string | undefined; record(answered: boolean): void };
+}
 
 export class HttpClient {
   readonly exchanges: Exchange[] = [];
   private readonly agent: Agent;
+  private readonly timeoutMs: number;
+  private readonly maxBodyBytes: number;
 
-  constructor(private readonly timeoutMs: number) {
+  constructor(private readonly options: HttpClientOptions) {
+    this.timeoutMs = options.timeoutMs;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const timeoutMs = this.timeoutMs;
     this.agent = new Agent({ connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   }
 
@@ -62,6 +96,11 @@ export class HttpClient {
       durationMs: 0,
     };
     this.exchanges.push(exchange);
+    const refusal = this.options.guard?.refusal();
+    if (refusal) {
+      exchange.error = `not sent: ${refusal}`;
+      throw new TransportError(`${method} ${url}: ${exchange.error}`);
+    }
     const started = performance.now();
     try {
       const reply = await request(url, {
@@ -71,11 +110,20 @@ export class HttpClient {
         dispatcher: this.agent,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const body = await reply.body.text();
-      exchange.response = { status: reply.statusCode, headers: normaliseHeaders(reply.headers), body };
+      const headers = normaliseHeaders(reply.headers);
+      const body = await readCapped(reply.body, headers["content-length"]?.[0], this.maxBodyBytes);
+      exchange.response = { status: reply.statusCode, headers, body };
+      this.options.guard?.record(true);
       return exchange as Answered;
     } catch (error) {
-      exchange.error = describeTransportError(error, this.timeoutMs);
+      if (error instanceof OversizeBody) {
+        // The target answered; only its size is wrong.
+        this.options.guard?.record(true);
+        exchange.error = error.message;
+      } else {
+        this.options.guard?.record(false);
+        exchange.error = describeTransportError(error, this.timeoutMs);
+      }
       throw new TransportError(`${method} ${url}: ${exchange.error}`);
     } finally {
       exchange.durationMs = Math.round(performance.now() - started);
@@ -83,8 +131,52 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.agent.destroy();
   }
+}
+
+class OversizeBody extends Error {}
+
+/**
+ * Reads a reply body up to `maxBytes`; beyond that it stops reading, drops the connection and
+ * throws, so memory stays bounded whatever the target sends. A declared length over the cap
+ * is refused before any byte is read.
+ */
+async function readCapped(
+  body: AsyncIterable<Buffer> & Discardable,
+  contentLength: string | undefined,
+  maxBytes: number,
+): Promise<string> {
+  const tooLarge = (detail: string) => {
+    discard(body);
+    return new OversizeBody(`reply larger than ${formatBytes(maxBytes)} (${detail}; see --max-body)`);
+  };
+  if (contentLength !== undefined && Number(contentLength) > maxBytes) {
+    throw tooLarge(`Content-Length: ${contentLength}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) throw tooLarge(`stopped reading after ${size} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+type Discardable = { on(event: "error", listener: () => void): unknown; destroy(): unknown };
+
+/** Stops reading a reply body and drops its connection; the abort is not an error to report. */
+export function discard(body: Discardable): void {
+  body.on("error", () => undefined);
+  body.destroy();
+}
+
+/** 8388608 → "8 MiB"; a size that is no whole number of MiB or KiB stays in bytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 function normaliseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string[]> {
@@ -95,6 +187,8 @@ function normaliseHeaders(raw: Record<string, string | string[] | undefined>): R
   }
   return out;
 }
+
+export const NOT_HTTP = "the reply is not HTTP (is the target HTTPS?)";
 
 export function describeTransportError(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
@@ -110,11 +204,11 @@ export function describeTransportError(error: unknown, timeoutMs: number): strin
       return "the connection was closed before a complete reply";
     case "ENOTFOUND":
       return "host name not found";
-    case "HPE_INVALID_CONSTANT":
-    case "HPE_INVALID_STATUS":
-    case "HPE_INVALID_HEADER_TOKEN":
-      return "the reply is not valid HTTP";
+    case "UND_ERR_HEADERS_OVERFLOW":
+      return "the reply's header section is too large";
     default:
+      // llhttp's parse errors: bytes that are not an HTTP reply, often a TLS server's answer.
+      if (err.name === "HTTPParserError" || code?.startsWith("HPE_")) return NOT_HTTP;
       return err.cause?.message ?? err.message ?? String(error);
   }
 }
@@ -159,6 +253,18 @@ export function formatExchange(exchange: Exchange): string {
 }
 
 function excerpt(body: string): string[] {
-  const cut = body.length > BODY_EXCERPT ? `${body.slice(0, BODY_EXCERPT)}… (${body.length} characters in all)` : body;
-  return cut.split("\n");
+  return shorten(body).split("\n");
+}
+
+/** The first few thousand characters of a text, and how long it was in all. */
+export function shorten(text: string, keep = BODY_EXCERPT): string {
+  return text.length > keep ? `${text.slice(0, keep)}… (${text.length} characters in all)` : text;
+}
+
+/** The exchange as reports keep it: bodies cut to an excerpt, so a report stays small whatever came. */
+export function recordable(exchange: Exchange): Exchange {
+  const kept: Exchange = { ...exchange };
+  if (kept.requestBody !== undefined) kept.requestBody = shorten(kept.requestBody);
+  if (kept.response) kept.response = { ...kept.response, body: shorten(kept.response.body) };
+  return kept;
 }

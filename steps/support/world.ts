@@ -2,10 +2,11 @@
  * The per-scenario world: the target description, an HTTP client that records every
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
-import { type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
+import { Before, type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../cli/outcomes.ts";
 import type { TargetDescription } from "../../cli/target.ts";
 import { type Answered, HttpClient } from "./http.ts";
+import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 
 export interface SuiteParameters {
   target: TargetDescription;
@@ -16,15 +17,21 @@ export interface SuiteParameters {
    * beside the bundled reference; for an external target it is absent and EXP-8 is not run.
    */
   outageMessagingUrl?: string;
+  /** Reply bodies beyond this many bytes fail the request. */
+  maxBodyBytes: number;
+  limits: RunLimitsParameters;
 }
 
 export class SxdWorld extends World<SuiteParameters> {
   readonly http: HttpClient;
+  readonly limits: RunLimits;
   readonly cleanups: Array<() => Promise<unknown>> = [];
 
   constructor(options: IWorldOptions<SuiteParameters>) {
     super(options);
-    this.http = new HttpClient(this.parameters.timeoutMs);
+    const { timeoutMs, maxBodyBytes, limits } = this.parameters;
+    this.limits = new RunLimits(limits);
+    this.http = new HttpClient({ timeoutMs, maxBodyBytes, guard: this.limits });
   }
 
   get target(): TargetDescription {
@@ -65,3 +72,9 @@ export class SxdWorld extends World<SuiteParameters> {
 }
 
 setWorldConstructor(SxdWorld);
+
+// Past the deadline, or once the target stopped answering, the scenarios left are not run.
+Before({ name: "the run's deadline and breaker" }, function (this: SxdWorld) {
+  const reason = this.limits.stopReason();
+  return reason ? this.notRun(reason) : undefined;
+});

@@ -1,5 +1,5 @@
 /** Runs the sxd command as a user would: a child process, its exit code and its output. */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,9 +12,15 @@ export interface Finished {
   stderr: string;
 }
 
-export function sxd(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+/** `started` sees the child process, e.g. to measure it. */
+export function sxd(
+  args: string[],
+  env: Record<string, string> = {},
+  started?: (child: ChildProcess) => void,
+): Promise<Finished> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [SXD, ...args], { env: { ...process.env, ...env } });
+    started?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { httpHostile, stream } from "../../test/support/hostile.ts";
+import { HttpClient, recordable, TransportError } from "./http.ts";
+
+const KIB = 1024;
+
+async function withServer(body: { length: number; declared: boolean }, check: (url: string) => Promise<void>) {
+  const server = await httpHostile((_path, reply) => {
+    reply.writeHead(200, body.declared ? { "content-length": body.length } : {});
+    stream(reply, body.length);
+  });
+  try {
+    await check(server.url);
+  } finally {
+    server.close();
+  }
+}
+
+test("a body up to the cap is read whole; the recorded copy keeps an excerpt", async () => {
+  await withServer({ length: 64 * KIB, declared: false }, async (url) => {
+    const client = new HttpClient({ timeoutMs: 5000, maxBodyBytes: 64 * KIB });
+    const reply = await client.send("GET", url);
+    assert.equal(reply.response.body.length, 64 * KIB);
+    const kept = recordable(reply).response?.body ?? "";
+    assert.ok(kept.length < 5000, `${kept.length} characters kept`);
+    assert.match(kept, /… \(65536 characters in all\)$/);
+    await client.close();
+  });
+});
+
+for (const declared of [true, false]) {
+  test(`a body over the cap fails the request (${declared ? "declared" : "streamed"})`, async () => {
+    await withServer({ length: 1024 * KIB, declared }, async (url) => {
+      const client = new HttpClient({ timeoutMs: 5000, maxBodyBytes: 16 * KIB });
+      await assert.rejects(client.send("GET", url), (error: Error) => {
+        assert.ok(error instanceof TransportError);
+        assert.match(
+          error.message,
+          declared
+            ? /reply larger than 16 KiB \(Content-Length: 1048576;/
+            : /reply larger than 16 KiB \(stopped reading/,
+        );
+        assert.equal(error.stack, "", "no stack for cucumber's parser to read");
+        return true;
+      });
+      await client.close();
+    });
+  });
+}
+
+test("a guard that refuses stops the request before it is sent, and hears of every answer", async () => {
+  await withServer({ length: 10, declared: true }, async (url) => {
+    const heard: boolean[] = [];
+    let refusal: string | undefined;
+    const client = new HttpClient({ timeoutMs: 5000, guard: { refusal: () => refusal, record: (a) => heard.push(a) } });
+    await client.send("GET", url);
+    refusal = "the target stopped answering";
+    await assert.rejects(client.send("GET", url), /not sent: the target stopped answering/);
+    assert.deepEqual(heard, [true]);
+    await client.close();
+  });
+});

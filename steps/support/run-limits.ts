@@ -1,0 +1,82 @@
+/**
+ * The run's limits: a deadline, and a breaker that gives up on a target that plainly stopped
+ * answering. Scenarios that have not started when either trips are not run, with the reason;
+ * requests after the breaker opens are not sent, so clean-ups do not wait out the timeout.
+ *
+ * Under `--parallel` every worker is a process of its own, so the state lives in a folder the
+ * CLI makes for the run: a log each request appends one byte to (atomic appends, no lock) and,
+ * once the breaker opens, a file that says why. Example: with `failuresInARow: 3`, three
+ * requests in a row, from any workers, that got no reply open the breaker for the rest of the run.
+ */
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+
+export interface RunLimitsParameters {
+  /** A folder of this run's own, shared by every worker. */
+  stateDir: string;
+  /** Epoch milliseconds after which no scenario starts. */
+  deadlineAt: number;
+  /** The deadline as the user gave it, for the reason. */
+  deadlineSeconds: number;
+  /** Requests in a row without a reply that make the run give up on the target. */
+  failuresInARow: number;
+}
+
+const ANSWERED = "a";
+const NO_REPLY = "n";
+
+export class RunLimits {
+  private readonly log: string;
+  private readonly open: string;
+
+  constructor(private readonly parameters: RunLimitsParameters) {
+    this.log = join(parameters.stateDir, "requests");
+    this.open = join(parameters.stateDir, "breaker-open");
+  }
+
+  /** Why no more requests go to the target, or undefined while they may. */
+  refusal(): string | undefined {
+    return existsSync(this.open) ? readFileSync(this.open, "utf8") : undefined;
+  }
+
+  /** Why a scenario that has not started yet is not run, or undefined when it may run. */
+  stopReason(now = Date.now()): string | undefined {
+    return (
+      this.refusal() ??
+      (now > this.parameters.deadlineAt
+        ? `the run's deadline of ${this.parameters.deadlineSeconds} s had passed (see --deadline)`
+        : undefined)
+    );
+  }
+
+  record(answered: boolean): void {
+    appendFileSync(this.log, answered ? ANSWERED : NO_REPLY);
+    if (answered) return;
+    const n = this.parameters.failuresInARow;
+    if (this.lastEntries(n) === NO_REPLY.repeat(n) && !existsSync(this.open)) {
+      writeFileSync(this.open, `the target stopped answering: ${n} transport failures in a row`);
+    }
+  }
+
+  /** The last `n` entries of the log, read from its end: the log grows with the run. */
+  private lastEntries(n: number): string {
+    const fd = openSync(this.log, "r");
+    try {
+      const { size } = fstatSync(fd);
+      const buffer = Buffer.alloc(Math.min(n, size));
+      readSync(fd, buffer, 0, buffer.length, size - buffer.length);
+      return buffer.toString("latin1");
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
