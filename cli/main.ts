@@ -6,14 +6,15 @@
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { UsageError } from "./errors.ts";
-import { loadScenarios } from "./features.ts";
+import { loadRows } from "../harness/catalogue.ts";
+import { UsageError } from "../harness/errors.ts";
+import { mergedMatrixHtml, readConformance } from "../harness/report/index.ts";
+import { PACKAGE_ROOT } from "../harness/run.ts";
+import { loadScenarios } from "../harness/scenarios.ts";
+import { rowMatrix, traceabilityProblems } from "../harness/traceability.ts";
 import { optionsHelp, parseTestArgs, TEST_OPTIONS } from "./options.ts";
-import { mergedMatrixHtml, readConformance } from "./report.ts";
-import { loadRows } from "./rows.ts";
-import { PACKAGE_ROOT, runSuite } from "./run-suite.ts";
+import { runSuite } from "./run-suite.ts";
 import { runServe, SERVE_HELP } from "./serve.ts";
-import { rowMatrix, traceabilityProblems } from "./traceability.ts";
 
 const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, export links and digest authentication
 

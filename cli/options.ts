@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { DEFAULT_MAX_BODY_BYTES } from "../steps/support/http.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../harness/exchange.ts";
 import {
   isHttpUrl,
   parseDescription,
@@ -12,7 +12,7 @@ import {
   type RunSettings,
   resolveDescription,
   type TargetDescription,
-} from "./target.ts";
+} from "../harness/target.ts";
 
 export interface TestSettings {
   /** Undefined when no URL was given anywhere: the bundled reference is started. */

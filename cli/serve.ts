@@ -1,12 +1,21 @@
 /** `sxd serve`: the reference servers, in the foreground until interrupted. */
 import { parseArgs } from "node:util";
-import type { FaultInfo } from "../reference/context.ts";
-import { DEMO_USER, REALM } from "../reference/digest/index.ts";
-import { FAULTS, type FaultName, isFaultName } from "../reference/faults.ts";
-import { DEFAULT_PORTS, SERVER_NAMES, type ServerName, startReference } from "../reference/server.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../harness/errors.ts";
+import { isHttpUrl } from "../harness/target.ts";
+import type { NoncePolicy } from "../lib/digest.ts";
+import {
+  DEFAULT_PORTS,
+  DEMO_USER,
+  FAULTS,
+  type FaultInfo,
+  type FaultName,
+  isFaultName,
+  REALM,
+  SERVER_NAMES,
+  type ServerName,
+  startReference,
+} from "../reference/index.ts";
 import { optionsHelp } from "./options.ts";
-import { isHttpUrl, type NoncePolicy } from "./target.ts";
 
 const SERVE_OPTIONS = {
   host: { type: "string", help: "address to listen on (default: 127.0.0.1)" },

@@ -7,6 +7,10 @@
  *   const ha1 = hashA1("SHA-256", "Mufasa", "http-auth@example.org", "Circle of Life");
  *   responseDigest({ algorithm: "SHA-256", ha1, nonce, nc: "00000001", cnonce, qop: "auth", method: "GET", uri })
  */
+
+/** How often a server lets one nonce be used (RFC 7616 §5.5 leaves it to the server). */
+export type NoncePolicy = "one-time" | "unlimited" | { uses: number };
+
 import { createHash } from "node:crypto";
 
 export const ALGORITHMS = ["MD5", "MD5-sess", "SHA-256", "SHA-256-sess"] as const;

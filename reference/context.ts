@@ -1,5 +1,5 @@
 /** What every reference module is given: where the servers are, and how to misbehave. */
-import type { NoncePolicy } from "../cli/target.ts";
+import type { NoncePolicy } from "../lib/digest.ts";
 import type { FaultName } from "./faults.ts";
 
 export type Variant = "standard" | "alternative";
@@ -32,10 +32,4 @@ export interface ReferenceContext {
   digestUsersFile?: string;
   /** Digest: how often a nonce may be used; default one-time. */
   noncePolicy?: NoncePolicy;
-}
-
-export interface FaultInfo {
-  /** The rows a conformance run against this fault must report as failed. */
-  breaks: readonly string[];
-  description: string;
 }

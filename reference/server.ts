@@ -3,7 +3,7 @@
  * resources), the contacts server and the messaging server. Each listens on its own port;
  * port 0 picks a free one.
  */
-import type { NoncePolicy } from "../cli/target.ts";
+import type { NoncePolicy } from "../lib/digest.ts";
 import type { ReferenceContext, ServerUrls, Variant } from "./context.ts";
 import { digestRoutes } from "./digest/index.ts";
 import { contactsRoutes, messagingRoutes } from "./export/index.ts";

@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 
-const roots = ["cli", "lib", "reference", "steps", "test"];
+const roots = ["cli", "harness", "lib", "reference", "steps", "test"];
 const only = process.argv.slice(2);
 const files = roots
   .flatMap((root) => readdirSync(root, { recursive: true, withFileTypes: false }).map((f) => `${root}/${f}`))

@@ -6,7 +6,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { runSuite, type SuiteSession } from "../cli/run-suite.ts";
+import { runSuite } from "../cli/run-suite.ts";
+import type { SuiteSession } from "../harness/run.ts";
 
 const runs = Number(process.argv[2] ?? 20);
 const parallel = Number(process.argv[3] ?? 2);

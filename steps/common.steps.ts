@@ -3,10 +3,10 @@
  * last reply. Phrased as the spec phrases replies.
  */
 import { defineParameterType, Then } from "@cucumber/cucumber";
+import { headerOf } from "../harness/exchange.ts";
 import { mediaTypeMatches } from "../lib/media-type.ts";
 import { childElement, parseXml } from "../lib/xml.ts";
 import { expectThat, fail } from "./support/expect.ts";
-import { headerOf } from "./support/http.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 /** "404 or 410", "400, 401 or 403": a set of statuses the row allows. */

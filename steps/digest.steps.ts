@@ -3,8 +3,9 @@
  * the challenge rightly or wrongly, and reads what the server says back.
  */
 import { Given, Then, When } from "@cucumber/cucumber";
-import type { NoncePolicy } from "../cli/target.ts";
+import { type Answered, headerOf } from "../harness/exchange.ts";
 import { parseChallenges, parseCredentials } from "../lib/auth-params.ts";
+import type { NoncePolicy } from "../lib/digest.ts";
 import { type Algorithm, type Formula, parseAlgorithm, type Qop } from "../lib/digest.ts";
 import {
   answerChallenge,
@@ -17,7 +18,6 @@ import {
 } from "./support/digest.ts";
 import { type Answering, DEFECTS, MISMATCHES } from "./support/digest-flaws.ts";
 import { expectThat, fail } from "./support/expect.ts";
-import { type Answered, headerOf } from "./support/http.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 interface DigestState {

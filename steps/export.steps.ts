@@ -5,8 +5,9 @@
  * the upload come from the target description; nothing here knows the reference's choices.
  */
 import { After, Given, setParallelCanAssign, Then, When } from "@cucumber/cucumber";
-import { probe } from "../cli/reachability.ts";
-import type { OutageCommands } from "../cli/target.ts";
+import { type Answered, headerOf } from "../harness/exchange.ts";
+import { probe } from "../harness/probe.ts";
+import type { OutageCommands } from "../harness/target.ts";
 import { mayStartBeside } from "./support/alone.ts";
 import { type CommandRun, describeRun, runCommand, succeeded } from "./support/commands.ts";
 import {
@@ -20,7 +21,6 @@ import {
   readContactList,
 } from "./support/contact-list.ts";
 import { expectThat, fail } from "./support/expect.ts";
-import { type Answered, headerOf } from "./support/http.ts";
 import { forgedLike, randomToken, tailChanged } from "./support/tokens.ts";
 import type { SxdWorld } from "./support/world.ts";
 

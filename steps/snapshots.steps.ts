@@ -3,11 +3,11 @@
  * the links between them. Every scenario works on a resource of its own (see support/snapshots.ts).
  */
 import { type DataTable, Given, Then, When } from "@cucumber/cucumber";
+import { type Answered, headerOf } from "../harness/exchange.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
 import { type EntryLink, type EntryView, linksByRel, sameUri } from "./support/atom.ts";
 import { expectThat, fail } from "./support/expect.ts";
-import { type Answered, headerOf } from "./support/http.ts";
 import {
   BAD_BODIES,
   controlGetsIn,

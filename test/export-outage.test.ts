@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { probe } from "../cli/reachability.ts";
+import { probe } from "../harness/probe.ts";
 import { runCommand, succeeded } from "../steps/support/commands.ts";
 import { SXD, sxd, tempDir } from "./support/cli.ts";
 

@@ -1,10 +1,10 @@
 // The suite itself: every row of the catalogue is checked, every scenario names its rows.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadScenarios } from "../cli/features.ts";
-import { loadRows } from "../cli/rows.ts";
-import { PACKAGE_ROOT } from "../cli/run-suite.ts";
-import { traceabilityProblems } from "../cli/traceability.ts";
+import { loadRows } from "../harness/catalogue.ts";
+import { PACKAGE_ROOT } from "../harness/run.ts";
+import { loadScenarios } from "../harness/scenarios.ts";
+import { traceabilityProblems } from "../harness/traceability.ts";
 
 test("every row has a scenario and every scenario names known rows at their level", () => {
   const problems = traceabilityProblems(loadRows(), loadScenarios(PACKAGE_ROOT));

@@ -2,7 +2,7 @@
  * Faulty modes of the digest protection, each a mistake real servers make. The rows are
  * those a conformance run against the reference (nonce policy stated) must report failed.
  */
-import type { FaultInfo } from "../context.ts";
+import type { FaultInfo } from "../fault-info.ts";
 
 export const digestFaults = {
   "dig-challenge-403": {

@@ -11,8 +11,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { type NoncePolicy, REFERENCE_DEFAULTS } from "../../cli/target.ts";
 import { formatParams } from "../../lib/auth-params.ts";
+import type { NoncePolicy } from "../../lib/digest.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
 import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
@@ -21,6 +21,8 @@ import { NonceStore, rulesFor } from "./nonces.ts";
 import { demoUsers, parseHtdigest } from "./users.ts";
 
 export const REALM = "sxd-reference";
+/** The protected resource. */
+export const PROTECTED_PATH = "/protected";
 /** The policy the bundled reference states in its target description. */
 export const DEFAULT_NONCE_POLICY: NoncePolicy = "one-time";
 export { DEMO_USER } from "./users.ts";
@@ -28,7 +30,7 @@ export { DEMO_USER } from "./users.ts";
 export function digestRoutes(context: ReferenceContext): Route {
   const settings = guardSettings(context);
   const { faults } = context;
-  const path = REFERENCE_DEFAULTS.digest.path;
+  const path = PROTECTED_PATH;
 
   // The fault's economy: one nonce in every challenge until somebody gets in with it.
   let unused: string | undefined;

@@ -7,7 +7,7 @@
  * every nonce issued up to it becomes stale, so dropping an entry never re-opens a nonce.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { NoncePolicy } from "../../cli/target.ts";
+import type { NoncePolicy } from "../../lib/digest.ts";
 
 export interface NonceRules {
   /** Successful uses per nonce; Infinity when only the lifetime limits it. */

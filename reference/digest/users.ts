@@ -6,7 +6,6 @@
  *
  *   htdigest -c users.htdigest sxd-reference alice
  */
-import { REFERENCE_DEFAULTS } from "../../cli/target.ts";
 import { type HashName, hashA1 } from "../../lib/digest.ts";
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -14,11 +13,8 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 /** H(user:realm:password) per hash, by user name. */
 export type UserStore = ReadonlyMap<string, Partial<Record<HashName, string>>>;
 
-/** The user the target description's defaults name, so the suite logs in to a fresh reference. */
-export const DEMO_USER = {
-  username: REFERENCE_DEFAULTS.digest.username,
-  password: REFERENCE_DEFAULTS.digest.password,
-} as const;
+/** The user a fresh reference knows (the target description's defaults name the same). */
+export const DEMO_USER = { username: "demo", password: "sxd-demo-secret" } as const;
 
 export function demoUsers(realm: string): Map<string, Partial<Record<HashName, string>>> {
   const { username, password } = DEMO_USER;

@@ -1,5 +1,5 @@
 /** Faulty modes of the export servers, each breaking the EXP rows it names. */
-import type { FaultInfo } from "../context.ts";
+import type { FaultInfo } from "../fault-info.ts";
 
 export const exportFaults = {
   "exp-list-wrong-type": {

@@ -2,7 +2,7 @@
  * Faulty modes of the snapshot resources. Each names the rows a conformance run must then
  * report as failed, and no others.
  */
-import type { FaultInfo } from "../context.ts";
+import type { FaultInfo } from "../fault-info.ts";
 
 export const snapshotFaults = {
   "snap-no-last-modified": {

@@ -16,7 +16,6 @@
  *   await dispatch(routes, request); // in tests, no socket needed
  */
 import { randomBytes } from "node:crypto";
-import { REFERENCE_DEFAULTS } from "../../cli/target.ts";
 import { formatHttpDate, toWholeSeconds } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE, parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
@@ -36,7 +35,7 @@ import {
 } from "./store.ts";
 
 /** Where the resources live; the target description's default says the same. */
-export const COLLECTION = REFERENCE_DEFAULTS.snapshots.collection;
+export const COLLECTION = "/entries/";
 
 export interface SnapshotOptions {
   store?: SnapshotStore;

@@ -2,7 +2,8 @@
  * Assertions that speak to a server author: what the row expects, what came, and the
  * exchange it came in. No stack trace: the message is the whole story.
  */
-import { type Answered, formatExchange, MessageOnlyError, shorten } from "./http.ts";
+import { type Answered, formatExchange, shorten } from "../../harness/exchange.ts";
+import { MessageOnlyError } from "./http.ts";
 
 /** The target answered, but not as the row requires. */
 export class ConformanceFailure extends MessageOnlyError {

@@ -1,8 +1,8 @@
 /** After every scenario: clean up, attach the transcript, and name the rows a failure breaks. */
 import { After, setDefaultTimeout } from "@cucumber/cucumber";
-import { EXCHANGES_MEDIA_TYPE } from "../../cli/outcomes.ts";
-import { LEVEL_TAGS, ROW_TAG, rowsById } from "../../cli/rows.ts";
-import { formatExchange, recordable } from "./http.ts";
+import { LEVEL_TAGS, ROW_TAG, rowsById } from "../../harness/catalogue.ts";
+import { formatExchange, recordable } from "../../harness/exchange.ts";
+import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import type { SxdWorld } from "./world.ts";
 
 /** The CLI sets this from --timeout; a step may make a few requests, each with that budget. */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { recordable } from "../../harness/exchange.ts";
 import { httpHostile, stream } from "../../test/support/hostile.ts";
-import { HttpClient, recordable, TransportError } from "./http.ts";
+import { HttpClient, TransportError } from "./http.ts";
 
 const KIB = 1024;
 

@@ -12,14 +12,14 @@
  * If-Unmodified-Since, and re-read and retry a bounded number of times after a 412.
  */
 import { randomBytes } from "node:crypto";
-import type { FixedResource } from "../../cli/target.ts";
+import { type Answered, headerOf } from "../../harness/exchange.ts";
+import type { FixedResource } from "../../harness/target.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import { type EntryView, linksByRel, readEntry, sameUri } from "./atom.ts";
 import { tryClaim } from "./claims.ts";
 import { fail } from "./expect.ts";
-import { type Answered, headerOf } from "./http.ts";
 import type { SxdWorld } from "./world.ts";
 
 export interface EntryVersion {

@@ -3,10 +3,11 @@
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
 import { Before, type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
-import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../cli/outcomes.ts";
-import type { TargetDescription } from "../../cli/target.ts";
-import { type Answered, HttpClient } from "./http.ts";
-import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
+import type { Answered } from "../../harness/exchange.ts";
+import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
+import { RunLimits, type RunLimitsParameters } from "../../harness/run-limits.ts";
+import type { TargetDescription } from "../../harness/target.ts";
+import { HttpClient } from "./http.ts";
 
 export interface SuiteParameters {
   target: TargetDescription;

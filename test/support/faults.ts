@@ -4,11 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadScenarios } from "../../cli/features.ts";
-import { loadRows } from "../../cli/rows.ts";
-import { PACKAGE_ROOT } from "../../cli/run-suite.ts";
-import type { FaultInfo } from "../../reference/context.ts";
+import { loadRows } from "../../harness/catalogue.ts";
+import { PACKAGE_ROOT } from "../../harness/run.ts";
+import { loadScenarios } from "../../harness/scenarios.ts";
 import { FAULTS } from "../../reference/faults.ts";
+import type { FaultInfo } from "../../reference/index.ts";
 import { behaviourTags, rowsWith, runAgainstReference } from "./suite.ts";
 
 export function checkFaultsOf(prefix: "SNAP" | "DIG" | "EXP"): void {

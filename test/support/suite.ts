@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { TestSettings } from "../../cli/options.ts";
-import { runSuite, type SuiteRun, type SuiteSession } from "../../cli/run-suite.ts";
-import type { TargetDescription } from "../../cli/target.ts";
+import { runSuite } from "../../cli/run-suite.ts";
+import type { SuiteRun, SuiteSession } from "../../harness/run.ts";
+import type { TargetDescription } from "../../harness/target.ts";
 
 const session: SuiteSession = {};
 

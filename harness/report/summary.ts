@@ -4,8 +4,8 @@
  * each row that did not pass with one line per failed or warned case (pointing at its
  * number), and the verdict.
  */
-import { caseNames, type ScenarioOutcome } from "./outcomes.ts";
-import { caseVerdict, type Judgement, type RowVerdict } from "./verdicts.ts";
+import { caseNames, type ScenarioOutcome } from "../outcomes.ts";
+import { caseVerdict, type Judgement, type RowVerdict } from "../verdicts.ts";
 
 /** The cases a person has to look at, in the summary's words. */
 const LISTED: RowVerdict[] = ["failed", "warning", "expected failure"];

@@ -3,8 +3,8 @@
  * checked, at which level, and how it ended. Pure: fed envelopes, returns values.
  */
 import type { Envelope } from "@cucumber/messages";
-import { collectLines } from "./features.ts";
-import { LEVEL_TAGS, type Level, ROW_TAG } from "./rows.ts";
+import { LEVEL_TAGS, type Level, ROW_TAG } from "./catalogue.ts";
+import { collectLines } from "./scenarios.ts";
 
 export type ScenarioStatus = "passed" | "failed" | "not run" | "not applicable";
 

@@ -6,8 +6,8 @@
  */
 import { Formatter, type IFormatterOptions } from "@cucumber/cucumber";
 import type { Envelope } from "@cucumber/messages";
-import { OutcomeCollector } from "./outcomes.ts";
-import { type JudgeOptions, type RowVerdict, scenarioVerdict } from "./verdicts.ts";
+import { OutcomeCollector } from "../outcomes.ts";
+import { type JudgeOptions, type RowVerdict, scenarioVerdict } from "../verdicts.ts";
 
 /** What run-suite hands the formatter; a type, not an interface, so it counts as JSON. */
 export type ProgressOptions = {

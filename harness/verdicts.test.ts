@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import type { Row } from "./catalogue.ts";
 import type { ScenarioOutcome } from "./outcomes.ts";
-import type { Row } from "./rows.ts";
 import { caseVerdict, judge, scenarioVerdict } from "./verdicts.ts";
 
 const rows: Row[] = [

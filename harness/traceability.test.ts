@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ScenarioInfo } from "./features.ts";
-import type { Row } from "./rows.ts";
+import type { Row } from "./catalogue.ts";
+import type { ScenarioInfo } from "./scenarios.ts";
 import { traceabilityProblems } from "./traceability.ts";
 
 const rows: Row[] = [

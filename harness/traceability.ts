@@ -2,8 +2,9 @@
  * Every row has scenarios; every scenario names known rows at their level. The project's
  * tests fail on any problem found here, so no rule goes unchecked by accident.
  */
-import type { ScenarioInfo } from "./features.ts";
-import type { Row } from "./rows.ts";
+
+import type { Row } from "./catalogue.ts";
+import type { ScenarioInfo } from "./scenarios.ts";
 
 export function traceabilityProblems(rows: Row[], scenarios: ScenarioInfo[]): string[] {
   const problems: string[] = [];

@@ -3,11 +3,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { validateJunit } from "../test/support/junit-schema.ts";
+import { validateJunit } from "../../test/support/junit-schema.ts";
+import type { Row } from "../catalogue.ts";
+import type { ScenarioOutcome } from "../outcomes.ts";
+import { type JudgeOptions, judge } from "../verdicts.ts";
 import { junitXml } from "./junit.ts";
-import type { ScenarioOutcome } from "./outcomes.ts";
-import type { Row } from "./rows.ts";
-import { type JudgeOptions, judge } from "./verdicts.ts";
 
 const rows: Row[] = [
   { id: "DIG-12", level: "should", rule: "defects" },

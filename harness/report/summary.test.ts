@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ScenarioOutcome } from "./outcomes.ts";
-import type { Row } from "./rows.ts";
+import type { Row } from "../catalogue.ts";
+import type { ScenarioOutcome } from "../outcomes.ts";
+import { judge } from "../verdicts.ts";
 import { summaryText } from "./summary.ts";
-import { judge } from "./verdicts.ts";
 
 const rows: Row[] = [
   { id: "DIG-12", level: "should", rule: "defects" },

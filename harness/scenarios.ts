@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { generateMessages } from "@cucumber/gherkin";
 import { IdGenerator, SourceMediaType } from "@cucumber/messages";
-import { LEVEL_TAGS, type Level, ROW_TAG } from "./rows.ts";
+import { LEVEL_TAGS, type Level, ROW_TAG } from "./catalogue.ts";
 
 export interface ScenarioInfo {
   name: string;

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { BUNDLED_REFERENCE, parseDescription, REFERENCE_DEFAULTS, resolveDescription } from "./target.ts";
+import { parseDescription, REFERENCE_DEFAULTS, resolveDescription } from "./target.ts";
 
 test("a description layers over the reference defaults, key by key", () => {
   const parsed = parseDescription('{"baseUrl":"http://h:1/","snapshots":{"collection":"/docs/"}}', "t.json");
@@ -55,17 +54,6 @@ test("options a server may decline are stated, never defaulted, for an external 
   assert.equal(resolved.value.digest.noncePolicy, undefined);
   assert.equal(resolved.value.export.upload, undefined);
   assert.equal(resolved.value.export.otherUser, undefined);
-});
-
-test("examples/reference.json describes the bundled reference as sxd runs it", () => {
-  const text = readFileSync(new URL("../examples/reference.json", import.meta.url), "utf8");
-  const parsed = parseDescription(text, "examples/reference.json");
-  assert.ok(parsed.ok);
-  const bundled = resolveDescription([BUNDLED_REFERENCE, { baseUrl: "http://h" }]);
-  assert.ok(bundled.ok);
-  assert.deepEqual(parsed.value.digest, bundled.value.digest);
-  assert.deepEqual(parsed.value.export, bundled.value.export);
-  assert.deepEqual(parsed.value.snapshots, bundled.value.snapshots);
 });
 
 test("export.result and export.outage are checked", () => {

@@ -4,7 +4,7 @@
  * Pure: loading and validation return values, they never exit.
  */
 
-export type NoncePolicy = "one-time" | "unlimited" | { uses: number };
+import type { NoncePolicy } from "../lib/digest.ts";
 
 /** How to run the suite, for a description file that carries its own settings (flags win). */
 export interface RunSettings {
@@ -96,12 +96,6 @@ export const REFERENCE_DEFAULTS = {
   digest: { path: "/protected", username: "demo", password: "sxd-demo-secret" },
   export: { user: "alice" },
 } satisfies Omit<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl">;
-
-/** What the bundled reference states on top of the defaults (also in examples/reference.json). */
-export const BUNDLED_REFERENCE: Partial<TargetDescription> = {
-  digest: { ...REFERENCE_DEFAULTS.digest, noncePolicy: "one-time" },
-  export: { ...REFERENCE_DEFAULTS.export, otherUser: "bob", upload: { method: "POST", path: "/user/{user}/contacts" } },
-};
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 

@@ -5,9 +5,9 @@
  * beside a pass, and what was not run or does not apply is <skipped> with the reason. Valid
  * against the Ant/Jenkins junit schema (junit-10.xsd).
  */
-import { escapeXml } from "../lib/xml.ts";
-import { caseNames, type ScenarioOutcome } from "./outcomes.ts";
-import { caseVerdict, type Judgement, type RowResult } from "./verdicts.ts";
+import { escapeXml } from "../../lib/xml.ts";
+import { caseNames, type ScenarioOutcome } from "../outcomes.ts";
+import { caseVerdict, type Judgement, type RowResult } from "../verdicts.ts";
 
 export interface JunitInput {
   judgement: Judgement;

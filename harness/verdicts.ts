@@ -4,8 +4,9 @@
  * never "passed". A MUST (or stated MAY) row that sxd could not run leaves the run
  * incomplete, and an incomplete run does not pass the gate unless the user accepts it.
  */
+
+import type { Level, Row } from "./catalogue.ts";
 import type { ScenarioOutcome } from "./outcomes.ts";
-import type { Level, Row } from "./rows.ts";
 
 export type RowVerdict = "passed" | "failed" | "warning" | "not run" | "not applicable" | "expected failure" | "fixed";
 

@@ -1,6 +1,6 @@
 /** One request to a target's root before any scenario runs: any HTTP reply means it is there. */
 import { Agent, request } from "undici";
-import { describeTransportError, discard } from "../steps/support/http.ts";
+import { describeTransportError, discard } from "./exchange.ts";
 
 /** Returns undefined when the URL answers, else why it does not. */
 export async function probe(url: string, timeoutMs: number): Promise<string | undefined> {

@@ -1,0 +1,40 @@
+/**
+ * The reference servers' one door: start them, name their faults, and say what they are,
+ * as a target description would. Nothing outside reference/ reaches past this file.
+ *
+ *   const reference = await startReference({ host: "127.0.0.1", ports: { base: 0, contacts: 0, messaging: 0 } });
+ *   // … reference.urls.base …
+ *   await reference.close();
+ */
+import type { NoncePolicy } from "../lib/digest.ts";
+import { DEFAULT_NONCE_POLICY, DEMO_USER, PROTECTED_PATH, REALM } from "./digest/index.ts";
+import { COLLECTION } from "./snapshots/index.ts";
+
+export type { Variant } from "./context.ts";
+export type { FaultInfo } from "./fault-info.ts";
+export { FAULTS, type FaultName, isFaultName } from "./faults.ts";
+export {
+  DEFAULT_PORTS,
+  type ReferenceOptions,
+  type RunningReference,
+  SERVER_NAMES,
+  type ServerName,
+  startReference,
+} from "./server.ts";
+export { DEMO_USER, REALM };
+
+/**
+ * The reference described in the target description's terms, without its URLs: where its
+ * resources are, its demo user, and the options it takes. examples/reference.json says the
+ * same for `sxd serve` (a test holds the three together).
+ */
+export const REFERENCE_DESCRIPTION = {
+  snapshots: { collection: COLLECTION },
+  digest: {
+    path: PROTECTED_PATH,
+    username: DEMO_USER.username,
+    password: DEMO_USER.password,
+    noncePolicy: DEFAULT_NONCE_POLICY as NoncePolicy,
+  },
+  export: { user: "alice", otherUser: "bob", upload: { method: "POST", path: "/user/{user}/contacts" } },
+};

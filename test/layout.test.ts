@@ -1,0 +1,103 @@
+/**
+ * The layout is the architecture: each part imports only what lies below it, through one door
+ * where it has one. Read from the real import graph of every source file, like the
+ * traceability check, so a wrong import fails `npm test` with its file and line.
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const PARTS = ["bin", "cli", "harness", "steps/support", "steps", "reference", "lib"] as const;
+type Part = (typeof PARTS)[number];
+
+/** What each part may import besides itself; `reference/index.ts` is the reference's only door. */
+const ALLOWED: Record<Part, readonly Part[]> = {
+  bin: ["cli"],
+  cli: ["harness", "reference", "lib"],
+  harness: ["lib"],
+  steps: ["steps/support", "harness", "lib"],
+  "steps/support": ["harness", "lib"],
+  reference: ["lib"],
+  lib: [],
+};
+const REFERENCE_DOOR = "reference/index.ts";
+const MAX_LINES = 300;
+
+interface Import {
+  from: string;
+  to: string;
+  line: number;
+}
+
+function sourceFiles(): string[] {
+  return PARTS.filter((p) => !p.includes("/"))
+    .flatMap((root) => readdirSync(join(ROOT, root), { recursive: true }).map((f) => `${root}/${String(f)}`))
+    .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith(".test.ts"))
+    .sort();
+}
+
+function partOf(file: string): Part | undefined {
+  return PARTS.find((p) => file === p || file.startsWith(`${p}/`));
+}
+
+function importsOf(file: string): Import[] {
+  const found: Import[] = [];
+  const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+  lines.forEach((text, index) => {
+    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.\.?\/[^"']+)["']/g)) {
+      const to = normalize(join(dirname(file), match[1] ?? ""));
+      found.push({ from: file, to, line: index + 1 });
+    }
+  });
+  return found;
+}
+
+const files = sourceFiles();
+const imports = files.flatMap(importsOf);
+
+test("every import points down the layers, and into the reference only through its door", () => {
+  const wrong: string[] = [];
+  for (const { from, to, line } of imports) {
+    const source = partOf(from);
+    const target = partOf(to);
+    if (!source || !target || source === target) continue;
+    const where = `${from}:${line} imports ${to}`;
+    if (!ALLOWED[source].includes(target))
+      wrong.push(`${where}: ${source}/ may import only ${ALLOWED[source].join(", ") || "nothing"}`);
+    else if (target === "reference" && to !== REFERENCE_DOOR) wrong.push(`${where}: use ${REFERENCE_DOOR}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test("no import circle", () => {
+  const edges = new Map<string, string[]>();
+  for (const { from, to } of imports) edges.set(from, [...(edges.get(from) ?? []), to]);
+  const circles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") {
+      circles.push([...path.slice(path.indexOf(file)), file].join(" -> "));
+      return;
+    }
+    state.set(file, "open");
+    path.push(file);
+    for (const next of edges.get(file) ?? []) visit(next);
+    path.pop();
+    state.set(file, "done");
+  };
+  for (const file of files) visit(file);
+  assert.deepEqual(circles, []);
+});
+
+test(`no source file is over ${MAX_LINES} lines`, () => {
+  const long = files
+    .map((f) => ({ f, lines: readFileSync(join(ROOT, f), "utf8").trimEnd().split("\n").length }))
+    .filter(({ lines }) => lines > MAX_LINES)
+    .map(({ f, lines }) => `${relative(ROOT, join(ROOT, f))}: ${lines} lines`);
+  assert.deepEqual(long, []);
+});
