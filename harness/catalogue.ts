@@ -14,8 +14,16 @@ export interface Row {
   should?: string;
 }
 
-export const ROW_TAG = /^@((?:DIG|EXP|SNAP)-\d+)$/;
-export const LEVEL_TAGS: Record<string, Level> = { "@must": "must", "@should": "should", "@may": "may" };
+const ROW_TAG = /^@((?:DIG|EXP|SNAP)-\d+)$/;
+const LEVEL_TAGS: Record<string, Level> = { "@must": "must", "@should": "should", "@may": "may" };
+
+/** What a scenario's tags say: the rows it checks (`@SNAP-3`) and its levels (`@must`, …). */
+export function readTags(tags: readonly string[]): { rows: string[]; levels: Level[] } {
+  return {
+    rows: tags.flatMap((tag) => ROW_TAG.exec(tag)?.[1] ?? []),
+    levels: tags.flatMap((tag) => LEVEL_TAGS[tag] ?? []),
+  };
+}
 
 let cached: Row[] | undefined;
 

@@ -2,8 +2,8 @@
  * Turns cucumber's message stream into scenario outcomes: which rows each scenario
  * checked, at which level, and how it ended. Pure: fed envelopes, returns values.
  */
-import type { Envelope } from "@cucumber/messages";
-import { LEVEL_TAGS, type Level, ROW_TAG } from "./catalogue.ts";
+import { type Envelope, getWorstTestStepResult, type TestStepResult, TestStepResultStatus } from "@cucumber/messages";
+import { type Level, readTags } from "./catalogue.ts";
 import { collectLines } from "./scenarios.ts";
 
 export type ScenarioStatus = "passed" | "failed" | "not run" | "not applicable";
@@ -41,7 +41,7 @@ export class OutcomeCollector {
       testCaseId: string;
       startedAt: number;
       durationMs?: number;
-      results: Array<{ status: string; message?: string }>;
+      results: TestStepResult[];
       attachments: ScenarioOutcome["attachments"];
       finished: boolean;
     }
@@ -60,9 +60,7 @@ export class OutcomeCollector {
     }
     if (envelope.testStepFinished) {
       const { testCaseStartedId, testStepResult } = envelope.testStepFinished;
-      this.started
-        .get(testCaseStartedId)
-        ?.results.push({ status: testStepResult.status, message: testStepResult.message });
+      this.started.get(testCaseStartedId)?.results.push(testStepResult);
     }
     if (envelope.attachment?.testCaseStartedId) {
       const { testCaseStartedId, mediaType, body } = envelope.attachment;
@@ -95,8 +93,7 @@ export class OutcomeCollector {
     // The last AST node is the Examples row for an outline, the scenario itself otherwise.
     const lastNode = pickle.astNodeIds.at(-1) ?? "";
     const line = this.lines.get(lastNode) ?? 0;
-    const rows = pickle.tags.flatMap((tag) => ROW_TAG.exec(tag)?.[1] ?? []);
-    const levels = pickle.tags.flatMap((tag) => LEVEL_TAGS[tag] ?? []);
+    const { rows, levels } = readTags(pickle.tags);
     const { status, message } = summarise(run.results, run.attachments);
     return {
       name: pickle.name,
@@ -157,18 +154,23 @@ function shorten(text: string): string {
 }
 
 function summarise(
-  results: Array<{ status: string; message?: string }>,
+  results: readonly TestStepResult[],
   attachments: ScenarioOutcome["attachments"],
 ): { status: ScenarioStatus; message?: string } {
-  const bad = results.find((r) => ["FAILED", "AMBIGUOUS", "UNDEFINED", "PENDING", "UNKNOWN"].includes(r.status));
-  if (bad) return { status: "failed", message: bad.message ?? describeStatus(bad.status) };
-  if (results.some((r) => r.status === "SKIPPED")) {
-    const notApplicable = attachments.find((a) => a.mediaType === NOT_APPLICABLE_MEDIA_TYPE)?.body;
-    if (notApplicable !== undefined) return { status: "not applicable", message: notApplicable };
-    const reason = attachments.find((a) => a.mediaType === NOT_RUN_MEDIA_TYPE)?.body;
-    return { status: "not run", message: reason ?? "skipped without a reason (a bug in the suite)" };
+  // Cucumber's own ranking of step results: the worst one decides the scenario.
+  const worst = getWorstTestStepResult(results);
+  switch (worst.status) {
+    case TestStepResultStatus.PASSED:
+      return { status: "passed" };
+    case TestStepResultStatus.SKIPPED: {
+      const notApplicable = attachments.find((a) => a.mediaType === NOT_APPLICABLE_MEDIA_TYPE)?.body;
+      if (notApplicable !== undefined) return { status: "not applicable", message: notApplicable };
+      const reason = attachments.find((a) => a.mediaType === NOT_RUN_MEDIA_TYPE)?.body;
+      return { status: "not run", message: reason ?? "skipped without a reason (a bug in the suite)" };
+    }
+    default:
+      return { status: "failed", message: worst.message ?? describeStatus(worst.status) };
   }
-  return { status: "passed" };
 }
 
 function describeStatus(status: string): string {

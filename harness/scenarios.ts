@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { generateMessages } from "@cucumber/gherkin";
 import { IdGenerator, SourceMediaType } from "@cucumber/messages";
-import { LEVEL_TAGS, type Level, ROW_TAG } from "./catalogue.ts";
+import { type Level, readTags } from "./catalogue.ts";
 
 export interface ScenarioInfo {
   name: string;
@@ -45,8 +45,7 @@ export function loadScenarios(root: string): ScenarioInfo[] {
         name: envelope.pickle.name,
         location: `${uri}:${lines.get(envelope.pickle.astNodeIds.at(-1) ?? "") ?? 0}`,
         tags,
-        rows: tags.flatMap((t) => ROW_TAG.exec(t)?.[1] ?? []),
-        levels: tags.flatMap((t) => LEVEL_TAGS[t] ?? []),
+        ...readTags(tags),
       });
     }
   }

@@ -1,6 +1,6 @@
 /** After every scenario: clean up, attach the transcript, and name the rows a failure breaks. */
 import { After, setDefaultTimeout } from "@cucumber/cucumber";
-import { LEVEL_TAGS, ROW_TAG, rowsById } from "../../harness/catalogue.ts";
+import { readTags, rowsById } from "../../harness/catalogue.ts";
 import { formatExchange, recordable } from "../../harness/exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import type { SxdWorld } from "./world.ts";
@@ -21,15 +21,13 @@ After(async function (this: SxdWorld, { pickle, result }) {
   }
   if (result?.status === "FAILED") {
     // Cucumber prints attachments under a failure: the reader learns which rule broke.
-    const tags = pickle.tags.map((t) => t.name);
-    const level = tags.flatMap((t) => LEVEL_TAGS[t] ?? [])[0] ?? "must";
-    const broken = tags
-      .flatMap((t) => ROW_TAG.exec(t)?.[1] ?? [])
-      .map((id) => {
-        const row = catalogue.get(id);
-        const rule = level === "should" && row?.should ? row.should : row?.rule;
-        return `This breaks ${id} (${level.toUpperCase()}): ${rule ?? "unknown row"}`;
-      });
+    const { rows, levels } = readTags(pickle.tags.map((t) => t.name));
+    const level = levels[0] ?? "must";
+    const broken = rows.map((id) => {
+      const row = catalogue.get(id);
+      const rule = level === "should" && row?.should ? row.should : row?.rule;
+      return `This breaks ${id} (${level.toUpperCase()}): ${rule ?? "unknown row"}`;
+    });
     this.attach(broken.join("\n"), "text/plain");
   }
   const exchanges = this.http.exchanges;

@@ -1,0 +1,52 @@
+/** The run's traffic as a HAR 1.2 file, for browser tools and HAR viewers. */
+import type { ConformanceDocument } from "./conformance-json.ts";
+
+/** HAR 1.2 of every recorded exchange, in the order they were sent. */
+export function harDocument(doc: ConformanceDocument) {
+  const exchanges = doc.rows
+    .flatMap((r) => r.scenarios.flatMap((s) => s.exchanges))
+    .filter((e, i, all) => all.indexOf(e) === i)
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const pairs = (headers: Record<string, string | string[]>) =>
+    Object.entries(headers).flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ name, value })));
+  return {
+    log: {
+      version: "1.2",
+      creator: { name: "sxd", version: doc.suite.version },
+      entries: exchanges.map((e) => ({
+        startedDateTime: e.startedAt,
+        time: e.durationMs,
+        request: {
+          method: e.method,
+          url: e.url,
+          httpVersion: "HTTP/1.1",
+          headers: pairs(e.requestHeaders),
+          queryString: [],
+          cookies: [],
+          headersSize: -1,
+          bodySize: e.requestBody === undefined ? 0 : Buffer.byteLength(e.requestBody),
+          ...(e.requestBody === undefined
+            ? {}
+            : { postData: { mimeType: e.requestHeaders["content-type"] ?? "", text: e.requestBody } }),
+        },
+        response: {
+          status: e.response?.status ?? 0,
+          statusText: e.response ? "" : (e.error ?? ""),
+          httpVersion: "HTTP/1.1",
+          headers: pairs(e.response?.headers ?? {}),
+          cookies: [],
+          content: {
+            size: Buffer.byteLength(e.response?.body ?? ""),
+            mimeType: e.response?.headers["content-type"]?.[0] ?? "",
+            text: e.response?.body ?? "",
+          },
+          redirectURL: e.response?.headers.location?.[0] ?? "",
+          headersSize: -1,
+          bodySize: Buffer.byteLength(e.response?.body ?? ""),
+        },
+        cache: {},
+        timings: { send: 0, wait: e.durationMs, receive: 0 },
+      })),
+    },
+  };
+}
