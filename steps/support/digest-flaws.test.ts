@@ -52,8 +52,8 @@ describe("nonces forged from an issued one", () => {
 
 describe("malformed credentials", () => {
   it("write nc in several wrong shapes, each with the count above those used", () => {
-    const shapes = ["nc of one digit", "nc of six digits", "nc of nine digits", "nc not hexadecimal"].map(
-      (name) => sent(DEFECTS[name](answering("auth"))).get("nc"),
+    const shapes = ["nc of one digit", "nc of six digits", "nc of nine digits", "nc not hexadecimal"].map((name) =>
+      sent(DEFECTS[name](answering("auth"))).get("nc"),
     );
     assert.deepEqual(shapes, ["2", "000002", "000000002", "0000002g"]);
     for (const nc of shapes) assert.equal(Number.parseInt(nc ?? "", 16), 2);
