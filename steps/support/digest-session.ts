@@ -196,7 +196,12 @@ function staleChallenges(reply: Answered): DigestChallenge[] | undefined {
  */
 export async function logIn(world: SxdWorld, wanted: LoginRequest = {}): Promise<LoginResult> {
   const digest = state(world);
-  await challengeFrom(world);
+  const first = await sendProtected(world);
+  const offered = challengesOf(first);
+  if (offered.length === 0) {
+    return { kind: "unanswerable", reason: "the protected resource sent no Digest challenge to answer: see DIG-1" };
+  }
+  remember(world, offered);
   const algorithm = wanted.algorithm ?? answerableAlgorithms(digest.challenges)[0];
   if (!algorithm || !chooseChallenge(digest.challenges, algorithm)) {
     const named = digest.challenges.map((c) => c.algorithm).join(", ");
