@@ -16,6 +16,8 @@ export interface Exchange {
   url: string;
   requestHeaders: Headers;
   requestBody?: string;
+  /** Why the suite sent this request, where the request alone does not say (a retry in another form). */
+  note?: string;
   response?: RecordedResponse;
   /** Set when no reply came: refused, reset, timed out. */
   error?: string;
@@ -95,7 +97,8 @@ function shellQuote(text: string): string {
 
 /** A human-readable transcript of one exchange, for reports and failure messages. */
 export function formatExchange(exchange: Exchange): string {
-  const lines = [`> ${exchange.method} ${exchange.url}`];
+  const lines = exchange.note === undefined ? [] : [`# ${exchange.note}`];
+  lines.push(`> ${exchange.method} ${exchange.url}`);
   for (const [name, value] of Object.entries(exchange.requestHeaders)) lines.push(`> ${name}: ${value}`);
   if (exchange.requestBody) lines.push(">", ...excerpt(exchange.requestBody).map((l) => `> ${l}`));
   if (exchange.response) {

@@ -30,6 +30,8 @@ test("bad descriptions are refused with the offending key named", () => {
     ['{"snapshots":{"resources":[{"path":"notes/1"}]}}', /snapshots.resources\[0\].path must be a path/],
     ['{"snapshots":{"resources":[{"delete":true}]}}', /snapshots.resources\[0\] needs "path"/],
     ['{"snapshots":{"resources":[{"path":"/n/1","remove":true}]}}', /unknown key "snapshots.resources\[0\].remove"/],
+    ['{"digest":{"nonceLifetime":0}}', /nonceLifetime must be a whole number/],
+    ['{"digest":{"cookies":"yes"}}', /cookies must be true or false/],
   ];
   for (const [text, message] of cases) {
     const parsed = parseDescription(text, "t.json");
@@ -41,6 +43,7 @@ test("bad descriptions are refused with the offending key named", () => {
     parseDescription('{"snapshots":{"resources":[{"path":"/n/1"},{"path":"/n/2","delete":true}]}}', "t").ok,
     true,
   );
+  assert.equal(parseDescription('{"digest":{"noncePolicy":"nc-once","nonceLifetime":5,"cookies":true}}', "t").ok, true);
 });
 
 test("a base URL is required", () => {

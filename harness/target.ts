@@ -45,6 +45,10 @@ export interface TargetDescription {
     password: string;
     /** How often a nonce may be used; absent: no limit stated, so DIG-9 is not applicable. */
     noncePolicy?: NoncePolicy;
+    /** Seconds a nonce stays usable; up to 60, DIG-10 waits it out. */
+    nonceLifetime?: number;
+    /** Keep the cookies the protected resource sets and send them back, per scenario. Default: none sent. */
+    cookies?: boolean;
   };
   export: {
     user: string;
@@ -131,7 +135,14 @@ const SHAPE: { [key: string]: Shape } = {
   contactsUrl: "url",
   messagingUrl: "url",
   snapshots: { collection: "path", resources: { listOf: { path: "path", delete: "boolean" }, required: "path" } },
-  digest: { path: "path", username: "string", password: "string", noncePolicy: "nonce-policy" },
+  digest: {
+    path: "path",
+    username: "string",
+    password: "string",
+    noncePolicy: "nonce-policy",
+    nonceLifetime: "count",
+    cookies: "boolean",
+  },
   export: {
     user: "string",
     otherUser: "string",
@@ -188,7 +199,7 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
         ? undefined
         : `${path} must be an http(s) URL, got ${JSON.stringify(value)}`;
     case "nonce-policy":
-      if (value === "one-time" || value === "unlimited") return undefined;
+      if (value === "one-time" || value === "unlimited" || value === "nc-once") return undefined;
       if (
         isObject(value) &&
         Object.keys(value).length === 1 &&
@@ -197,7 +208,7 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
       ) {
         return undefined;
       }
-      return `${path} must be "one-time", "unlimited" or { "uses": N } with N > 0`;
+      return `${path} must be "one-time", "unlimited", "nc-once" or { "uses": N } with N > 0`;
     case "export-result":
       return value === "location" || value === false || (typeof value === "string" && value.startsWith("/"))
         ? undefined

@@ -66,12 +66,17 @@ export class HttpClient {
     return last?.response ? (last as Answered) : undefined;
   }
 
-  async send(method: string, url: string, options: { headers?: Headers; body?: string } = {}): Promise<Answered> {
+  async send(
+    method: string,
+    url: string,
+    options: { headers?: Headers; body?: string; note?: string } = {},
+  ): Promise<Answered> {
     const exchange: Exchange = {
       method,
       url,
       requestHeaders: options.headers ?? {},
       requestBody: options.body,
+      ...(options.note === undefined ? {} : { note: options.note }),
       startedAt: new Date().toISOString(),
       durationMs: 0,
     };
