@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { TestSettings } from "../../cli/options.ts";
 import { runSuite, type SuiteRun, type SuiteSession } from "../../cli/run-suite.ts";
+import type { TargetDescription } from "../../cli/target.ts";
 
 const session: SuiteSession = {};
 
@@ -18,7 +19,22 @@ export interface ReferenceRun {
   strict?: boolean;
 }
 
-export async function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
+export function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
+  return runQuietly(undefined, options);
+}
+
+/** The same against a running server, described as its operator would. */
+export function runAgainstTarget(
+  target: TargetDescription,
+  options: Omit<ReferenceRun, "faults" | "variant"> = {},
+): Promise<SuiteRun & { reportDir: string }> {
+  return runQuietly(target, options);
+}
+
+async function runQuietly(
+  target: TargetDescription | undefined,
+  options: ReferenceRun,
+): Promise<SuiteRun & { reportDir: string }> {
   const output: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -28,7 +44,7 @@ export async function runAgainstReference(options: ReferenceRun): Promise<SuiteR
   });
   const reportDir = mkdtempSync(join(tmpdir(), "sxd-test-"));
   const settings: TestSettings = {
-    target: undefined,
+    target,
     layers: [],
     tags: options.tags,
     strict: options.strict ?? true,
