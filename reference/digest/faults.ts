@@ -112,4 +112,40 @@ export const digestFaults = {
     description:
       "reads a quoted string that is never closed up to the end of the header instead of refusing the header",
   },
+  // Faults seen in real digest servers (issue 14); the suite catches them only by varying one thing at a time.
+  "dig-nonce-timestamp-only": {
+    breaks: ["DIG-6"],
+    description:
+      "reads only the time at the head of a nonce, not the MAC: a nonce of its shape it never issued (an issued one with its tail changed) gets in",
+  },
+  "dig-refuse-all": {
+    breaks: ["DIG-4"],
+    description: "refuses every login, as a server whose password file was made for another realm",
+  },
+  "dig-unknown-algorithm-as-md5": {
+    breaks: ["DIG-12"],
+    description: "computes an algorithm it does not know as MD5, so an unknown algorithm over an MD5 digest gets in",
+  },
+  "dig-nc-six-digits": {
+    breaks: ["DIG-12"],
+    description: "takes nc of six or seven hexadecimal digits, not only eight",
+  },
+  "dig-unoffered-algorithm": {
+    breaks: ["DIG-12"],
+    description: "grants an algorithm it did not offer over a hash it stores (MD5-sess where it offered MD5)",
+  },
+  "dig-stale-on-wrong-digest": {
+    breaks: ["DIG-6"],
+    description: "marks the challenge after a wrong digest stale=true, telling the client its secret was right",
+  },
+  "dig-auth-int-body-ignored": {
+    breaks: ["DIG-8"],
+    description:
+      "offers auth-int but computes its digest with SPEC.md's literal formula, leaving the body out, so a changed body gets in",
+  },
+  "dig-rfc2069-replay-accepted": {
+    breaks: ["DIG-9", "DIG-12"],
+    description:
+      "accepts an RFC 2069 digest (no qop) although it offered qop, and keeps no log of such uses, so one can be replayed",
+  },
 } satisfies Record<string, FaultInfo>;

@@ -52,12 +52,16 @@ const WITH_QOP = ["qop", "nc", "cnonce"] as const;
 /** Compared against for an unknown user, so that case costs what a wrong password costs. */
 const NOBODY_HA1 = randomBytes(32).toString("hex");
 
-/** One WWW-Authenticate value per offered hash, strongest first. */
-export function challenges(settings: GuardSettings, nonce: string, stale: boolean): string[] {
-  const offered: readonly Algorithm[] = settings.faults.has("dig-sess-as-plain")
+/** The algorithms the challenges name, strongest first. */
+function offeredAlgorithms(settings: GuardSettings): readonly Algorithm[] {
+  return settings.faults.has("dig-sess-as-plain")
     ? settings.hashes.flatMap((hash) => [hash, `${hash}-sess` as const])
     : settings.hashes;
-  return offered.map((algorithm) => {
+}
+
+/** One WWW-Authenticate value per offered algorithm, strongest first. */
+export function challenges(settings: GuardSettings, nonce: string, stale: boolean): string[] {
+  return offeredAlgorithms(settings).map((algorithm) => {
     const directives: Directive[] = [
       { name: "realm", value: settings.realm, quoted: true },
       { name: "qop", value: settings.qops.join(", "), quoted: true },
@@ -80,7 +84,7 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   if (!parsed.ok) return malformed(`the Authorization header cannot be parsed: ${parsed.error}`);
   const given = parsed.value.params;
   // Without qop (RFC 2069) only a server that offers none may accept: otherwise it is a downgrade.
-  const downgrade = faults.has("dig-rfc2069-accepted");
+  const downgrade = faults.has("dig-rfc2069-accepted") || faults.has("dig-rfc2069-replay-accepted");
   const required = given.has("qop") || (settings.qops.length > 0 && !downgrade) ? [...REQUIRED, ...WITH_QOP] : REQUIRED;
   const absent = required.filter((name) => !given.has(name));
   if (absent.length > 0) {
@@ -89,10 +93,12 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   }
   const field = (name: string) => given.get(name) ?? "";
 
-  const algorithm =
-    parseAlgorithm(given.get("algorithm")) ??
-    (faults.has("dig-unknown-algorithm-default") ? settings.hashes[0] : undefined);
-  if (!algorithm || !settings.hashes.includes(hashOf(algorithm))) {
+  const algorithm = parseAlgorithm(given.get("algorithm")) ?? unknownAlgorithmFallback(settings);
+  // The fault's server takes any algorithm over a hash it stores, offered or not (MD5-sess where it offered MD5).
+  const takes = faults.has("dig-unoffered-algorithm")
+    ? (a: Algorithm) => settings.hashes.includes(hashOf(a))
+    : (a: Algorithm) => offeredAlgorithms(settings).includes(a);
+  if (!algorithm || !takes(algorithm)) {
     return malformed(`algorithm ${given.get("algorithm")} is not offered here`);
   }
   const qop = given.get("qop") as Qop | undefined;
@@ -100,7 +106,7 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     if (faults.has("dig-unknown-qop-crash")) throw new Error(`no handler for qop ${qop}`);
     return malformed(`qop ${qop} is not offered here (offered: ${settings.qops.join(", ")})`);
   }
-  if (qop !== undefined && !faults.has("dig-lenient-nc") && !/^[0-9a-fA-F]{8}$/.test(field("nc"))) {
+  if (qop !== undefined && !faults.has("dig-lenient-nc") && !ncShape(faults).test(field("nc"))) {
     return malformed("nc must be eight hexadecimal digits");
   }
   if (field("uri") !== attempt.target && !faults.has("dig-no-uri-check")) {
@@ -112,7 +118,11 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     return refused("opaque must be returned unchanged");
   }
   const foreign = settings.nonces.origin(field("nonce")) === "unknown";
-  if (foreign && !faults.has("dig-foreign-nonce")) return refused("this nonce was not issued here");
+  // The fault's server reads only the time at the head of a nonce, not the MAC that proves it issued it.
+  const trusted =
+    faults.has("dig-foreign-nonce") ||
+    (faults.has("dig-nonce-timestamp-only") && settings.nonces.timestampCurrent(field("nonce")));
+  if (foreign && !trusted) return refused("this nonce was not issued here");
 
   // The fault's server keeps the password in the clear and hashes it with whatever realm the client names.
   const users = clientRealm ? demoUsers(field("realm")) : settings.users;
@@ -129,15 +139,28 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     cnonce: given.get("cnonce"),
     // The fault's server hashes the body before it has read it, so always an empty one.
     body: qop !== "auth-int" ? undefined : faults.has("dig-auth-int-empty-body") ? "" : await attempt.body(),
-    // The fault's server takes SPEC.md's formula as written: nc, cnonce, qop and the body stay out.
-    formula: faults.has("dig-spec-formula-only") ? "spec" : "rfc7616",
+    // The faults' servers take SPEC.md's formula as written (nc, cnonce, qop and the body stay out): always, or for auth-int.
+    formula:
+      faults.has("dig-spec-formula-only") || (qop === "auth-int" && faults.has("dig-auth-int-body-ignored"))
+        ? "spec"
+        : "rfc7616",
   };
   const unchecked = faults.has("dig-any-secret") || (qop === "auth-int" && faults.has("dig-auth-int-unchecked"));
-  if (!unchecked && (ha1 === undefined || !sameDigest(responseDigest(input), field("response")))) {
-    return refused("the response does not match: wrong user name or secret", false, input.nonce);
+  // The fault's server refuses every login, as one whose password file was made for another realm.
+  const matches =
+    ha1 !== undefined && !faults.has("dig-refuse-all") && sameDigest(responseDigest(input), field("response"));
+  if (!unchecked && !matches) {
+    // RFC 7616 §3.3: stale=true only where the digest was right; the fault's server sends it on any refusal.
+    return refused(
+      "the response does not match: wrong user name or secret",
+      faults.has("dig-stale-on-wrong-digest"),
+      input.nonce,
+    );
   }
-  // A nonce the server never issued is not in its log either (only the fault lets one get this far).
-  if (!foreign && !faults.has("dig-replay-allowed")) {
+  // A nonce the server never issued is not in its log either (only the faults let one get this far).
+  // The fault's server logs only the uses that carry nc, so an RFC 2069 answer can be replayed.
+  const logged = qop !== undefined || !faults.has("dig-rfc2069-replay-accepted");
+  if (!foreign && logged && !faults.has("dig-replay-allowed")) {
     const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
     if (use === "stale") return refused("this nonce is used up or expired", !faults.has("dig-no-stale"));
   }
@@ -178,6 +201,17 @@ function grant(
       { name: "nextnonce", value: settings.nonces.issue(), quoted: true },
     ],
   };
+}
+
+/** For an algorithm the server does not know: refused, or under the faults taken for one it knows. */
+function unknownAlgorithmFallback(settings: GuardSettings): Algorithm | undefined {
+  if (settings.faults.has("dig-unknown-algorithm-default")) return settings.hashes[0];
+  return settings.faults.has("dig-unknown-algorithm-as-md5") ? "MD5" : undefined;
+}
+
+/** Eight hexadecimal digits (RFC 7616 §3.4); the fault's server takes six or seven as well. */
+function ncShape(faults: ReadonlySet<FaultName>): RegExp {
+  return faults.has("dig-nc-six-digits") ? /^[0-9a-fA-F]{6,8}$/ : /^[0-9a-fA-F]{8}$/;
 }
 
 /** Constant time in the digest's content: a mismatch at the first digit costs what one at the last does. */
