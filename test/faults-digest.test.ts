@@ -7,11 +7,8 @@ const WAITING_FOR_HARNESS: Record<string, string> = {
     "waiting for the digest harness: controls, 'needs a login: see DIG-4' instead of one failure per row",
   "dig-unknown-algorithm-as-md5": "waiting for the digest harness: DIG-12 defects built per offered algorithm",
   "dig-nc-six-digits": "waiting for the digest harness: several nc shapes in DIG-12",
-  "dig-unoffered-algorithm": "waiting for the digest harness: an algorithm not offered in DIG-12",
-  "dig-stale-on-wrong-digest": "waiting for the digest harness: no stale=true after a wrong digest (DIG-6)",
   "dig-auth-int-body-ignored":
     "waiting for the digest harness: DIG-8 failed where auth-int is offered and the body ignored",
-  "dig-rfc2069-replay-accepted": "waiting for the digest harness: a replayed RFC 2069 header (DIG-9)",
 };
 
 checkFaultsOf("DIG", WAITING_FOR_HARNESS);

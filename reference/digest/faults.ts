@@ -130,22 +130,9 @@ export const digestFaults = {
     breaks: ["DIG-12"],
     description: "takes nc of six or seven hexadecimal digits, not only eight",
   },
-  "dig-unoffered-algorithm": {
-    breaks: ["DIG-12"],
-    description: "grants an algorithm it did not offer over a hash it stores (MD5-sess where it offered MD5)",
-  },
-  "dig-stale-on-wrong-digest": {
-    breaks: ["DIG-6"],
-    description: "marks the challenge after a wrong digest stale=true, telling the client its secret was right",
-  },
   "dig-auth-int-body-ignored": {
     breaks: ["DIG-8"],
     description:
       "offers auth-int but computes its digest with SPEC.md's literal formula, leaving the body out, so a changed body gets in",
-  },
-  "dig-rfc2069-replay-accepted": {
-    breaks: ["DIG-9", "DIG-12"],
-    description:
-      "accepts an RFC 2069 digest (no qop) although it offered qop, and keeps no log of such uses, so one can be replayed",
   },
 } satisfies Record<string, FaultInfo>;

@@ -52,16 +52,12 @@ const WITH_QOP = ["qop", "nc", "cnonce"] as const;
 /** Compared against for an unknown user, so that case costs what a wrong password costs. */
 const NOBODY_HA1 = randomBytes(32).toString("hex");
 
-/** The algorithms the challenges name, strongest first. */
-function offeredAlgorithms(settings: GuardSettings): readonly Algorithm[] {
-  return settings.faults.has("dig-sess-as-plain")
+/** One WWW-Authenticate value per offered hash, strongest first. */
+export function challenges(settings: GuardSettings, nonce: string, stale: boolean): string[] {
+  const offered: readonly Algorithm[] = settings.faults.has("dig-sess-as-plain")
     ? settings.hashes.flatMap((hash) => [hash, `${hash}-sess` as const])
     : settings.hashes;
-}
-
-/** One WWW-Authenticate value per offered algorithm, strongest first. */
-export function challenges(settings: GuardSettings, nonce: string, stale: boolean): string[] {
-  return offeredAlgorithms(settings).map((algorithm) => {
+  return offered.map((algorithm) => {
     const directives: Directive[] = [
       { name: "realm", value: settings.realm, quoted: true },
       { name: "qop", value: settings.qops.join(", "), quoted: true },
@@ -84,7 +80,7 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   if (!parsed.ok) return malformed(`the Authorization header cannot be parsed: ${parsed.error}`);
   const given = parsed.value.params;
   // Without qop (RFC 2069) only a server that offers none may accept: otherwise it is a downgrade.
-  const downgrade = faults.has("dig-rfc2069-accepted") || faults.has("dig-rfc2069-replay-accepted");
+  const downgrade = faults.has("dig-rfc2069-accepted");
   const required = given.has("qop") || (settings.qops.length > 0 && !downgrade) ? [...REQUIRED, ...WITH_QOP] : REQUIRED;
   const absent = required.filter((name) => !given.has(name));
   if (absent.length > 0) {
@@ -94,11 +90,7 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   const field = (name: string) => given.get(name) ?? "";
 
   const algorithm = parseAlgorithm(given.get("algorithm")) ?? unknownAlgorithmFallback(settings);
-  // The fault's server takes any algorithm over a hash it stores, offered or not (MD5-sess where it offered MD5).
-  const takes = faults.has("dig-unoffered-algorithm")
-    ? (a: Algorithm) => settings.hashes.includes(hashOf(a))
-    : (a: Algorithm) => offeredAlgorithms(settings).includes(a);
-  if (!algorithm || !takes(algorithm)) {
+  if (!algorithm || !settings.hashes.includes(hashOf(algorithm))) {
     return malformed(`algorithm ${given.get("algorithm")} is not offered here`);
   }
   const qop = given.get("qop") as Qop | undefined;
@@ -150,17 +142,10 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   const matches =
     ha1 !== undefined && !faults.has("dig-refuse-all") && sameDigest(responseDigest(input), field("response"));
   if (!unchecked && !matches) {
-    // RFC 7616 §3.3: stale=true only where the digest was right; the fault's server sends it on any refusal.
-    return refused(
-      "the response does not match: wrong user name or secret",
-      faults.has("dig-stale-on-wrong-digest"),
-      input.nonce,
-    );
+    return refused("the response does not match: wrong user name or secret", false, input.nonce);
   }
-  // A nonce the server never issued is not in its log either (only the faults let one get this far).
-  // The fault's server logs only the uses that carry nc, so an RFC 2069 answer can be replayed.
-  const logged = qop !== undefined || !faults.has("dig-rfc2069-replay-accepted");
-  if (!foreign && logged && !faults.has("dig-replay-allowed")) {
+  // A nonce the server never issued is not in its log either (only the fault lets one get this far).
+  if (!foreign && !faults.has("dig-replay-allowed")) {
     const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
     if (use === "stale") return refused("this nonce is used up or expired", !faults.has("dig-no-stale"));
   }

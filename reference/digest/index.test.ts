@@ -85,9 +85,9 @@ describe("the digest-protected resource", () => {
     assert.match(String(reply.body), /<error><message>/);
   });
 
-  it("grants every offered algorithm and qop, with an Authentication-Info that proves the server", async () => {
+  it("grants every algorithm and qop, with an Authentication-Info that proves the server", async () => {
     const ask = server();
-    for (const algorithm of ["SHA-256", "MD5"] as const) {
+    for (const algorithm of ["SHA-256", "MD5", "SHA-256-sess", "MD5-sess"] as const) {
       for (const qop of ["auth", "auth-int"] as const) {
         const { header, input } = answer(await ask(), { algorithm, qop, body: "<x/>" });
         const reply = await ask(header, "/protected", "<x/>");
@@ -98,15 +98,6 @@ describe("the digest-protected resource", () => {
         assert.equal(info.value.get("nc"), "00000001");
         assert.ok(info.value.get("nextnonce"));
       }
-    }
-  });
-
-  it("refuses an algorithm it did not offer, unless a fault takes it", async () => {
-    for (const algorithm of ["SHA-256-sess", "MD5-sess"] as const) {
-      const ask = server();
-      assert.equal((await ask(answer(await ask(), { algorithm }).header)).status, 400, algorithm);
-      const lenient = server("standard", ["dig-unoffered-algorithm"]);
-      assert.equal((await lenient(answer(await lenient(), { algorithm }).header)).status, 200, algorithm);
     }
   });
 
