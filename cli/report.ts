@@ -163,6 +163,7 @@ ${reason}${scenarios}</details>`;
 
 function transcript(e: Exchange): string {
   const lines = [`${e.method} ${e.url}`, ...Object.entries(e.requestHeaders).map(([n, v]) => `${n}: ${v}`)];
+  if (e.note !== undefined) lines.unshift(`# ${e.note}`);
   if (e.requestBody) lines.push("", excerpt(e.requestBody));
   lines.push("");
   if (e.response) {

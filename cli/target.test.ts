@@ -27,6 +27,8 @@ test("bad descriptions are refused with the offending key named", () => {
     ['{"baseUrl":"ftp://x"}', /baseUrl must be an http/],
     ['{"snapshots":{"collection":"entries"}}', /collection must be a path/],
     ['{"digest":{"noncePolicy":{"uses":0}}}', /noncePolicy/],
+    ['{"digest":{"nonceLifetime":0}}', /nonceLifetime must be a whole number/],
+    ['{"digest":{"cookies":"yes"}}', /cookies must be true or false/],
   ];
   for (const [text, message] of cases) {
     const parsed = parseDescription(text, "t.json");
@@ -34,6 +36,7 @@ test("bad descriptions are refused with the offending key named", () => {
     if (!parsed.ok) assert.match(parsed.error, message);
   }
   assert.equal(parseDescription('{"digest":{"noncePolicy":{"uses":3}}}', "t").ok, true);
+  assert.equal(parseDescription('{"digest":{"noncePolicy":"nc-once","nonceLifetime":5,"cookies":true}}', "t").ok, true);
 });
 
 test("a base URL is required", () => {

@@ -4,7 +4,8 @@
  * Pure: loading and validation return values, they never exit.
  */
 
-export type NoncePolicy = "one-time" | "unlimited" | { uses: number };
+/** "nc-once": any number of uses, but each nonce count once (a seen nc is a replay). */
+export type NoncePolicy = "one-time" | "unlimited" | "nc-once" | { uses: number };
 
 /** How to run the suite, for a description file that carries its own settings (flags win). */
 export interface RunSettings {
@@ -34,6 +35,10 @@ export interface TargetDescription {
     password: string;
     /** How often a nonce may be used; absent: no limit stated, so DIG-9 is not applicable. */
     noncePolicy?: NoncePolicy;
+    /** Seconds a nonce stays usable; up to 60, DIG-10 waits it out. */
+    nonceLifetime?: number;
+    /** Keep the cookies the protected resource sets and send them back, per scenario. Default: none sent. */
+    cookies?: boolean;
   };
   export: {
     user: string;
@@ -90,7 +95,14 @@ const SHAPE: { [key: string]: Shape } = {
   contactsUrl: "url",
   messagingUrl: "url",
   snapshots: { collection: "path" },
-  digest: { path: "path", username: "string", password: "string", noncePolicy: "nonce-policy" },
+  digest: {
+    path: "path",
+    username: "string",
+    password: "string",
+    noncePolicy: "nonce-policy",
+    nonceLifetime: "count",
+    cookies: "boolean",
+  },
   export: {
     user: "string",
     otherUser: "string",
@@ -136,7 +148,7 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
         ? undefined
         : `${path} must be an http(s) URL, got ${JSON.stringify(value)}`;
     case "nonce-policy":
-      if (value === "one-time" || value === "unlimited") return undefined;
+      if (value === "one-time" || value === "unlimited" || value === "nc-once") return undefined;
       if (
         isObject(value) &&
         Object.keys(value).length === 1 &&
@@ -145,7 +157,7 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
       ) {
         return undefined;
       }
-      return `${path} must be "one-time", "unlimited" or { "uses": N } with N > 0`;
+      return `${path} must be "one-time", "unlimited", "nc-once" or { "uses": N } with N > 0`;
   }
 }
 

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { formatNc, hashA1, parseAlgorithm, type ResponseInput, responseDigest, rspauthDigest } from "./digest.ts";
+import {
+  formatNc,
+  hashA1,
+  hashUsername,
+  parseAlgorithm,
+  type ResponseInput,
+  responseDigest,
+  rspauthDigest,
+} from "./digest.ts";
 
 // RFC 7616 §3.9.1. (The §3.9.2 SHA-512-256 example is left out: its published numbers do not reproduce.)
 const rfc7616 = {
@@ -69,11 +77,43 @@ describe("responseDigest", () => {
   });
 });
 
+// RFC 7616 §3.9.2, with the values of its erratum 4897: the RFC printed values computed with
+// SHA-512 cut to 256 bits (userhash 488869477bf2...), not SHA-512/256, which the algorithm names.
+describe("SHA-512-256 and userhash (RFC 7616 §3.9.2)", () => {
+  const username = "J\u00e4s\u00f8n Doe";
+  const realm = "api@example.org";
+  it("hashes the username with the realm", () => {
+    assert.equal(
+      hashUsername("SHA-512-256", username, realm),
+      "793263caabb707a56211940d90411ea4a575adeccb7e360aeb624ed06ece9b0b",
+    );
+    assert.notEqual(
+      hashUsername("SHA-512-256", username, realm),
+      "488869477bf257147b804c45308cd62ac4e25eb717b12b298c79e62dcea254ec",
+    );
+  });
+
+  it("computes the response of the example", () => {
+    const input: ResponseInput = {
+      algorithm: "SHA-512-256",
+      ha1: hashA1("SHA-512-256", username, realm, "Secret, or not?"),
+      nonce: "5TsQWLVdgBdmrQ0XsxbDODV+57QdFR34I9HAbC/RVvkK",
+      method: "GET",
+      uri: "/doe.json",
+      qop: "auth",
+      nc: "00000001",
+      cnonce: "NTg6RKcb9boFIAS3KrFK9BGeh+iDa/sm6jUMp2wds69v",
+    };
+    assert.equal(responseDigest(input), "3798d4131c277846293534c3edc11bd8a5e4cdcbff78b05db9d95eeb1cec68a5");
+  });
+});
+
 describe("helpers", () => {
   it("names algorithms case-insensitively, MD5 when absent", () => {
     assert.equal(parseAlgorithm(undefined), "MD5");
     assert.equal(parseAlgorithm("sha-256-SESS"), "SHA-256-sess");
-    assert.equal(parseAlgorithm("SHA-512-256"), undefined);
+    assert.equal(parseAlgorithm("sha-512-256-sess"), "SHA-512-256-sess");
+    assert.equal(parseAlgorithm("SHA-1"), undefined);
   });
 
   it("writes nc as eight hex digits", () => {

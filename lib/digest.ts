@@ -9,11 +9,15 @@
  */
 import { createHash } from "node:crypto";
 
-export const ALGORITHMS = ["MD5", "MD5-sess", "SHA-256", "SHA-256-sess"] as const;
+/** Every algorithm RFC 7616 §6.1 registers, each with its -sess variant. */
+export const ALGORITHMS = ["MD5", "MD5-sess", "SHA-256", "SHA-256-sess", "SHA-512-256", "SHA-512-256-sess"] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
 export type Qop = "auth" | "auth-int";
 /** The hash a stored H(user:realm:password) was made with: the algorithm without "-sess". */
-export type HashName = "MD5" | "SHA-256";
+export type HashName = "MD5" | "SHA-256" | "SHA-512-256";
+
+/** node:crypto's names; SHA-512-256 is FIPS 180-4's SHA-512/256, with its own initial values. */
+const NODE_HASHES: Record<HashName, string> = { MD5: "md5", "SHA-256": "sha256", "SHA-512-256": "sha512-256" };
 
 /** Algorithm names are case-insensitive; an absent algorithm means MD5 (RFC 7616 §3.3). */
 export function parseAlgorithm(name: string | undefined): Algorithm | undefined {
@@ -22,7 +26,7 @@ export function parseAlgorithm(name: string | undefined): Algorithm | undefined 
 }
 
 export function hashOf(algorithm: Algorithm): HashName {
-  return algorithm.startsWith("SHA-256") ? "SHA-256" : "MD5";
+  return algorithm.replace(/-sess$/, "") as HashName;
 }
 
 export function isSession(algorithm: Algorithm): boolean {
@@ -30,9 +34,12 @@ export function isSession(algorithm: Algorithm): boolean {
 }
 
 export function hex(hash: HashName, data: string | Buffer): string {
-  return createHash(hash === "MD5" ? "md5" : "sha256")
-    .update(data)
-    .digest("hex");
+  return createHash(NODE_HASHES[hash]).update(data).digest("hex");
+}
+
+/** The username directive's value where a challenge asks for userhash=true: H(username:realm) (RFC 7616 §3.4.4). */
+export function hashUsername(hash: HashName, username: string, realm: string): string {
+  return hex(hash, `${username}:${realm}`);
 }
 
 /** H(username:realm:password): what an htdigest file stores in place of the password. */

@@ -1,173 +1,77 @@
 /**
  * Steps of the digest rows (DIG-1..12): a client asks for the protected resource, answers
- * the challenge rightly or wrongly, and reads what the server says back.
+ * the challenge rightly or wrongly, and reads what the server says back. A wrong answer is
+ * sent only after the same answer without the flaw got in, in the same scenario.
  */
 import { Given, Then, When } from "@cucumber/cucumber";
-import type { NoncePolicy } from "../cli/target.ts";
 import { parseChallenges, parseCredentials } from "../lib/auth-params.ts";
-import { type Algorithm, type Formula, parseAlgorithm, type Qop } from "../lib/digest.ts";
+import { parseAlgorithm, type Qop } from "../lib/digest.ts";
+import { mediaTypeMatches } from "../lib/media-type.ts";
 import {
+  answerableAlgorithms,
   answerChallenge,
   authenticationInfoProblems,
   authorizationOf,
-  chooseChallenge,
-  type DigestAnswer,
   type DigestChallenge,
-  digestChallenges,
 } from "./support/digest.ts";
-import { type Answering, DEFECTS, MISMATCHES } from "./support/digest-flaws.ts";
+import { DEFECTS, type Flawed, MISMATCHES } from "./support/digest-flaws.ts";
+import {
+  answering,
+  challengeFrom,
+  challengesOf,
+  describePolicy,
+  granted,
+  type Login,
+  type LoginRequest,
+  logIn,
+  loginHints,
+  nonceUses,
+  sendAnswer,
+  sendAuthorization,
+  sendProtected,
+  state,
+} from "./support/digest-session.ts";
 import { expectThat, fail } from "./support/expect.ts";
 import { type Answered, headerOf } from "./support/http.ts";
 import type { SxdWorld } from "./support/world.ts";
 
-interface DigestState {
-  challenges: DigestChallenge[];
-  answer?: DigestAnswer;
-  /** The Authorization last sent, for a replay. */
-  authorization?: string;
-  body?: string;
-  /** The formula in which the server granted access, once known (see `answerValidly`). */
-  formula?: Formula;
+const NEEDS_LOGIN = "needs a login: see DIG-4";
+const CONTROL_REFUSED = "the same request without the defect was refused too: see DIG-4";
+/** The longest nonce lifetime sxd waits out to see a nonce expire (DIG-10). */
+const LONGEST_WAIT_S = 60;
+
+/** A login the scenario needs before it can check anything: not run, with `reason`, where none gets in. */
+async function needLogin(world: SxdWorld, reason: string, wanted: LoginRequest = {}): Promise<Login | "skipped"> {
+  const result = await logIn(world, wanted);
+  if (result.kind === "unanswerable") return world.notRun(result.reason);
+  if (result.kind === "refused")
+    return world.notRun(`${reason} (valid credentials got status ${result.reply.response.status})`);
+  return result.login;
 }
 
-const states = new WeakMap<SxdWorld, DigestState>();
-
-function state(world: SxdWorld): DigestState {
-  let found = states.get(world);
-  if (!found) {
-    found = { challenges: [] };
-    states.set(world, found);
-  }
-  return found;
-}
-
-function protectedUrl(world: SxdWorld): string {
-  return `${world.target.baseUrl}${world.target.digest.path}`;
-}
-
-/** The request-target the uri directive must repeat. */
-function requestTarget(world: SxdWorld): string {
-  const url = new URL(protectedUrl(world));
-  return `${url.pathname}${url.search}`;
-}
-
-function challengesOf(reply: Answered): DigestChallenge[] {
-  const parsed = digestChallenges(headerOf(reply, "www-authenticate"));
-  if (!parsed.ok) fail("WWW-Authenticate challenges in the RFC 9110 syntax", parsed.error, reply);
-  return parsed.value;
-}
-
-function answering(
-  world: SxdWorld,
-  wanted?: Algorithm,
-  body?: string,
-  formula: Formula | undefined = state(world).formula,
-): Answering {
-  const chosen = chooseChallenge(state(world).challenges, wanted);
-  if (!chosen) {
+/** Valid credentials must get in: DIG-4's own check, with hints for a person where they do not. */
+async function expectLogin(world: SxdWorld, wanted: LoginRequest = {}): Promise<"skipped" | undefined> {
+  const result = await logIn(world, wanted);
+  if (result.kind === "unanswerable") return world.notRun(result.reason);
+  if (result.kind === "refused") {
+    const how = wanted.formula === "rfc7616" ? "computed as RFC 7616 says" : "in either formula";
     fail(
-      `a Digest challenge with ${wanted ?? "an algorithm the suite knows (SHA-256, MD5 or their -sess variants)"}`,
-      state(world)
-        .challenges.map((c) => `algorithm=${c.algorithm}`)
-        .join(", ") || "no Digest challenge",
-      world.reply,
+      `200 for valid credentials (${how})`,
+      `status ${result.reply.response.status}; ${loginHints(world)}`,
+      result.reply,
     );
   }
-  const { username, password } = world.target.digest;
-  return {
-    ...chosen,
-    request: { method: "GET", uri: requestTarget(world), body },
-    credentials: { username, password, formula },
-  };
-}
-
-async function sendAuthorization(world: SxdWorld, authorization: string, body?: string): Promise<Answered> {
-  const digest = state(world);
-  digest.authorization = authorization;
-  digest.body = body;
-  const headers: Record<string, string> = { authorization };
-  if (body !== undefined) headers["content-type"] = "application/xml";
-  return world.http.send("GET", protectedUrl(world), { headers, body });
-}
-
-async function sendAnswer(world: SxdWorld, answer: DigestAnswer, body?: string): Promise<Answered> {
-  state(world).answer = answer;
-  return sendAuthorization(world, authorizationOf(answer.directives), body);
-}
-
-/** The nonce of the Authorization last sent, which a new challenge must not repeat. */
-function answeredNonce(world: SxdWorld): string | undefined {
-  const { authorization } = state(world);
-  const parsed = authorization === undefined ? undefined : parseCredentials(authorization);
-  return parsed?.ok ? parsed.value.params.get("nonce") : undefined;
-}
-
-/** An absent policy states no limit, like "unlimited". */
-function nonceUses(world: SxdWorld): number {
-  const policy: NoncePolicy | undefined = world.target.digest.noncePolicy;
-  if (policy === undefined || policy === "unlimited") return Number.POSITIVE_INFINITY;
-  return policy === "one-time" ? 1 : policy.uses;
-}
-
-async function challengeFrom(world: SxdWorld): Promise<void> {
-  const reply = await world.http.send("GET", protectedUrl(world));
-  const challenges = challengesOf(reply);
-  expectThat(challenges.length > 0, "a WWW-Authenticate Digest challenge", "none", reply);
-  state(world).challenges = challenges;
-}
-
-const granted = (reply: Answered) => reply.response.status >= 200 && reply.response.status < 300;
-
-interface ValidAnswer {
-  wanted?: Algorithm;
-  body?: string;
-  qop?: Qop;
-  nc?: number;
-}
-
-/**
- * Sends valid credentials in the formula the server takes. SPEC.md shows only
- * response = H(A1:nonce:A2) and leaves open how nc, cnonce, qop and the body enter it, so
- * until the server has granted access once, RFC 7616's formula goes first and, if refused,
- * the spec's literal one over a fresh challenge. The formula that gets in is kept for the
- * rest of the scenario.
- */
-async function answerValidly(world: SxdWorld, { wanted, body, qop, nc }: ValidAnswer): Promise<Answered> {
-  const digest = state(world);
-  const send = (formula: Formula) => {
-    const a = answering(world, wanted, body, formula);
-    return sendAnswer(world, answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, qop, nc }), body);
-  };
-  if (digest.formula) return send(digest.formula);
-  const first = await send("rfc7616");
-  if (granted(first)) {
-    digest.formula = "rfc7616";
-    return first;
-  }
-  await challengeFrom(world);
-  const retry = await send("spec");
-  if (granted(retry)) digest.formula = "spec";
-  return retry;
-}
-
-const BODY_NOT_COVERED =
-  "the server takes only the spec's literal digest formula, which leaves the body out, so a changed body " +
-  "cannot be detected; RFC 7616's H(body) rule for auth-int applies where the server takes RFC 7616's formula";
-
-/** A valid auth-int answer over the body; not applicable where the server's formula ignores the body. */
-async function answerWithAuthInt(world: SxdWorld, body: string): Promise<Answered | "skipped"> {
-  const reply = await answerValidly(world, { body, qop: "auth-int" });
-  return state(world).formula === "spec" ? world.notApplicable(BODY_NOT_COVERED) : reply;
+  return undefined;
 }
 
 When("the client requests the protected resource without credentials", async function (this: SxdWorld) {
-  await this.http.send("GET", protectedUrl(this));
+  await sendProtected(this);
 });
 
 When(
   "the client requests the protected resource without credentials {int} times",
   async function (this: SxdWorld, times: number) {
-    for (let i = 0; i < times; i++) await this.http.send("GET", protectedUrl(this));
+    for (let i = 0; i < times; i++) await sendProtected(this);
   },
 );
 
@@ -187,94 +91,256 @@ Given("the challenge offers {word}", function (this: SxdWorld, algorithm: string
     : this.notApplicable(`the challenge does not offer ${algorithm}`);
 });
 
-Given("the target limits how often a nonce may be used", function (this: SxdWorld) {
-  return Number.isFinite(nonceUses(this))
-    ? undefined
-    : this.notApplicable("the target description states no nonce limit (digest.noncePolicy)");
-});
-
 When("the client answers it with valid credentials", async function (this: SxdWorld) {
-  await answerValidly(this, {});
+  return expectLogin(this);
 });
 
 When("the client answers it with valid credentials computed as RFC 7616 says", async function (this: SxdWorld) {
-  const a = answering(this, undefined, undefined, "rfc7616");
-  await sendAnswer(this, answerChallenge(a.challenge, a.algorithm, a.request, a.credentials));
+  return expectLogin(this, { formula: "rfc7616" });
 });
 
 When("the client answers it with valid {word} credentials", async function (this: SxdWorld, name: string) {
   const algorithm = parseAlgorithm(name);
   if (!algorithm) throw new Error(`the suite has no algorithm ${name}`);
-  await answerValidly(this, { wanted: algorithm });
+  return expectLogin(this, { algorithm });
 });
 
-When("the client answers it with qop auth-int for the body {string}", async function (this: SxdWorld, body: string) {
-  const reply = await answerWithAuthInt(this, body);
-  return reply === "skipped" ? reply : undefined;
-});
+When(
+  "the client answers a challenge of each algorithm offered with valid credentials",
+  async function (this: SxdWorld) {
+    const digest = state(this);
+    const algorithms = answerableAlgorithms(digest.challenges);
+    if (algorithms.length === 0) return expectLogin(this);
+    for (const algorithm of algorithms) {
+      const result = await logIn(this, { algorithm });
+      digest.tried.push({ algorithm, reply: result.kind === "refused" ? result.reply : this.reply });
+    }
+    return undefined;
+  },
+);
 
-Given(
-  "the client was granted access with qop auth-int for the body {string}",
-  async function (this: SxdWorld, body: string) {
-    const reply = await answerWithAuthInt(this, body);
-    if (reply === "skipped") return reply;
+Then("each of them is granted access, with a body of type {string}", function (this: SxdWorld, expected: string) {
+  for (const { algorithm, reply } of state(this).tried) {
     expectThat(
       reply.response.status === 200,
-      "200 for a correct qop=auth-int digest, computed as RFC 7616 says or with the spec's literal formula",
-      `status ${reply.response.status}`,
+      `status 200 for valid ${algorithm} credentials, an algorithm the challenge offered`,
+      `status ${reply.response.status}; ${loginHints(this)}`,
       reply,
     );
-  },
-);
-
-When(
-  "the client answers it with qop auth-int for the body {string} but sends the body {string}",
-  async function (this: SxdWorld, signed: string, sent: string) {
-    const a = answering(this, undefined, signed);
-    const answer = answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, qop: "auth-int" });
-    await sendAnswer(this, answer, sent);
-  },
-);
-
-When(
-  /^the client answers it with (.+) but otherwise valid credentials$/,
-  async function (this: SxdWorld, flaw: string) {
-    const build = MISMATCHES[flaw];
-    if (!build) throw new Error(`unknown credential flaw "${flaw}" (known: ${Object.keys(MISMATCHES).join("; ")})`);
-    await sendAuthorization(this, build(answering(this)));
-  },
-);
-
-When("the client answers it with credentials with {string}", async function (this: SxdWorld, defect: string) {
-  const build = DEFECTS[defect];
-  if (!build) throw new Error(`unknown defect "${defect}" (known: ${Object.keys(DEFECTS).join("; ")})`);
-  await sendAuthorization(this, build(answering(this)));
+    const type = headerOf(reply, "content-type");
+    expectThat(
+      mediaTypeMatches(type, expected),
+      `Content-Type ${expected} (${algorithm})`,
+      `Content-Type ${type ?? "(none)"}`,
+      reply,
+    );
+  }
 });
 
-When("the client uses the nonce as often as the target allows", async function (this: SxdWorld) {
-  for (let nc = 1; nc <= nonceUses(this); nc++) {
-    const reply = await answerValidly(this, { nc });
+Then("the client is granted access", function (this: SxdWorld) {
+  const reply = this.reply;
+  expectThat(
+    reply.response.status === 200,
+    "status 200 for valid credentials",
+    `status ${reply.response.status}; ${loginHints(this)}`,
+    reply,
+  );
+});
+
+Given("the client has logged in", async function (this: SxdWorld) {
+  const login = await needLogin(this, NEEDS_LOGIN);
+  return login === "skipped" ? login : undefined;
+});
+
+Given("the client has logged in with qop {word}", async function (this: SxdWorld, qop: string) {
+  await challengeFrom(this);
+  if (!state(this).challenges.some((c) => c.qops.includes(qop)))
+    return this.notApplicable(`the challenge does not offer qop=${qop}`);
+  const login = await needLogin(this, NEEDS_LOGIN, { qop: qop as Qop });
+  return login === "skipped" ? login : undefined;
+});
+
+Given("the client was granted access with each algorithm offered", async function (this: SxdWorld) {
+  await challengeFrom(this);
+  const digest = state(this);
+  const algorithms = answerableAlgorithms(digest.challenges);
+  if (algorithms.length === 0) {
+    const result = await logIn(this);
+    return this.notRun(result.kind === "unanswerable" ? result.reason : CONTROL_REFUSED);
+  }
+  const statuses: number[] = [];
+  for (const algorithm of algorithms) {
+    const result = await logIn(this, { algorithm });
+    if (result.kind === "granted") digest.controls.push(result.login);
+    if (result.kind === "refused") statuses.push(result.reply.response.status);
+  }
+  return digest.controls.length > 0
+    ? undefined
+    : this.notRun(`${CONTROL_REFUSED} (valid credentials got status ${statuses.join(", ")})`);
+});
+
+/** Sends, for each login, the same request over a new challenge with one flaw. */
+async function sendFlawed(world: SxdWorld, build: (login: Login) => Promise<Flawed>): Promise<"skipped" | undefined> {
+  const digest = state(world);
+  let notApplicable: string | undefined;
+  for (const login of digest.controls) {
+    await challengeFrom(world);
+    const flawed = await build(login);
+    if ("notApplicable" in flawed) {
+      notApplicable = flawed.notApplicable;
+      continue;
+    }
+    const reply = await sendAuthorization(world, flawed.authorization, flawed.body ?? login.body);
+    digest.flawed.push({ login, reply });
+  }
+  if (digest.flawed.length > 0) return undefined;
+  return notApplicable === undefined ? world.notRun(CONTROL_REFUSED) : world.notApplicable(notApplicable);
+}
+
+/** The login's request again, over the current challenge, with an nc above any used so far. */
+function answeringLike(world: SxdWorld, login: Login, body = login.body) {
+  const used = state(world).logins.map((l) => Number.parseInt(l.answer.input.nc ?? "1", 16));
+  return answering(world, login.algorithm, {
+    body,
+    qop: login.qop,
+    formula: login.formula,
+    nc: Math.max(1, ...used) + 1,
+  });
+}
+
+When(
+  /^the client answers a new challenge with (.+) but otherwise the same credentials$/,
+  async function (this: SxdWorld, flaw: string) {
+    const build = MISMATCHES[flaw] ?? DEFECTS[flaw];
+    if (!build) throw new Error(`unknown credential flaw "${flaw}"`);
+    return sendFlawed(this, async (login) => build(answeringLike(this, login)));
+  },
+);
+
+When("the client answers it with a wrong secret", async function (this: SxdWorld) {
+  const [algorithm] = answerableAlgorithms(state(this).challenges);
+  if (!algorithm) return this.notRun("the server offers only algorithms sxd cannot answer");
+  const flawed = MISMATCHES["a wrong secret"](answering(this, algorithm, {}));
+  if ("authorization" in flawed) await sendAuthorization(this, flawed.authorization);
+  return undefined;
+});
+
+function flawedReplies(world: SxdWorld) {
+  const { flawed } = state(world);
+  if (flawed.length === 0) throw new Error("no flawed request was sent before in this scenario");
+  return flawed;
+}
+
+const form = (login: Login) =>
+  `${login.algorithm}, ${login.qop === null ? "no qop" : `qop=${login.qop}`}, ${login.formula === "spec" ? "the spec's literal formula" : "RFC 7616's formula"}`;
+
+Then("none of these requests gets access", function (this: SxdWorld) {
+  for (const { login, reply } of flawedReplies(this)) {
     expectThat(
-      reply.response.status === 200,
-      `200 for use ${nc} of a nonce the target description allows ${nonceUses(this)} uses`,
+      !granted(reply),
+      `no access, where the same request without the flaw (${form(login)}) got in`,
       `status ${reply.response.status}`,
       reply,
     );
   }
 });
 
-When("the client sends the same Authorization again", async function (this: SxdWorld) {
-  const { authorization, body } = state(this);
-  if (!authorization) throw new Error("no Authorization was sent before in this scenario");
-  await sendAuthorization(this, authorization, body);
+Then("each of these requests gets one of {statuses}", function (this: SxdWorld, statuses: number[]) {
+  for (const { login, reply } of flawedReplies(this)) {
+    expectThat(
+      statuses.includes(reply.response.status),
+      `one of the statuses ${statuses.join(", ")} (built on ${form(login)})`,
+      `status ${reply.response.status}`,
+      reply,
+    );
+  }
 });
 
-When("the client answers the same challenge again with the next nonce count", async function (this: SxdWorld) {
-  const last = state(this).answer;
-  if (!last) throw new Error("no answer was sent before in this scenario");
-  const a = answering(this, last.input.algorithm);
-  const nc = Number.parseInt(last.input.nc ?? "0", 16) + 1;
-  await sendAnswer(this, answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, nc }));
+Then("each of these requests gets 401 with a new Digest challenge", function (this: SxdWorld) {
+  for (const { reply } of flawedReplies(this)) {
+    expectThat(reply.response.status === 401, "status 401", `status ${reply.response.status}`, reply);
+    newChallenges(reply, answeredNonce(reply));
+  }
+});
+
+Then("none of these challenges is marked stale", function (this: SxdWorld) {
+  for (const { reply } of flawedReplies(this)) {
+    const stale = challengesOf(reply).filter((c) => c.stale);
+    expectThat(
+      stale.length === 0,
+      "no stale=true on a refused wrong digest: RFC 7616 §3.3 sets it only where the digest was right",
+      "stale=true",
+      reply,
+    );
+  }
+});
+
+/** The auth-int request, as a login: the scenario's formula, or both in turn. */
+Given(
+  "the client was granted access with qop auth-int for the body {string}",
+  async function (this: SxdWorld, body: string) {
+    const login = await needLogin(this, CONTROL_REFUSED, { qop: "auth-int", body });
+    if (login === "skipped") return login;
+    state(this).controls.push(login);
+    return undefined;
+  },
+);
+
+When("the client answers it with qop auth-int for the body {string}", async function (this: SxdWorld, body: string) {
+  const result = await logIn(this, { qop: "auth-int", body });
+  return result.kind === "unanswerable" ? this.notRun(result.reason) : undefined;
+});
+
+When(
+  "the client answers a new challenge with the same credentials and digest but sends the body {string}",
+  async function (this: SxdWorld, sent: string) {
+    return sendFlawed(this, async (login) => {
+      const a = answeringLike(this, login);
+      return {
+        authorization: authorizationOf(answerChallenge(a.challenge, a.algorithm, a.request, a.credentials).directives),
+        body: sent,
+      };
+    });
+  },
+);
+
+Then("the reply carries Authentication-Info", function (this: SxdWorld) {
+  const reply = this.reply;
+  const info = headerOf(reply, "authentication-info");
+  expectThat(info !== undefined && info.trim() !== "", "an Authentication-Info header", "none", reply);
+});
+
+Then("the Authentication-Info proves that the server knows the secret", function (this: SxdWorld) {
+  const reply = this.reply;
+  const answer = state(this).answer;
+  if (!answer) throw new Error("no answer was sent before in this scenario");
+  const problems = authenticationInfoProblems(headerOf(reply, "authentication-info"), answer);
+  expectThat(
+    problems.length === 0,
+    "Authentication-Info with rspauth as RFC 7616 §3.5 computes it, and qop, cnonce and nc echoed",
+    problems.join("; "),
+    reply,
+  );
+});
+
+Then("no request carried the secret", function (this: SxdWorld) {
+  const { password } = this.target.digest;
+  for (const exchange of this.http.exchanges) {
+    const sent = `${Object.values(exchange.requestHeaders).join("\n")}\n${exchange.requestBody ?? ""}`;
+    if (sent.includes(password)) throw new Error(`the suite sent the secret in a request to ${exchange.url}`);
+  }
+});
+
+Then("no reply asks for the secret in clear text", function (this: SxdWorld) {
+  for (const exchange of this.http.exchanges) {
+    if (!exchange.response) continue;
+    const reply = exchange as Answered;
+    const field = headerOf(reply, "www-authenticate");
+    if (field === undefined) continue;
+    const parsed = parseChallenges(field);
+    const basic = parsed.ok && parsed.value.some((c) => c.scheme.toLowerCase() === "basic");
+    expectThat(!basic, "only challenges that never ask for the secret itself", "a Basic challenge", reply);
+  }
 });
 
 Then("the reply carries a Digest challenge with realm, nonce and qop", function (this: SxdWorld) {
@@ -320,49 +386,15 @@ Then(
   },
 );
 
-Then("the reply carries Authentication-Info", function (this: SxdWorld) {
-  const reply = this.reply;
-  const info = headerOf(reply, "authentication-info");
-  expectThat(info !== undefined && info.trim() !== "", "an Authentication-Info header", "none", reply);
-});
+/** The nonce of the Authorization a reply answered, which a new challenge must not repeat. */
+function answeredNonce(reply: Answered): string | undefined {
+  const authorization = reply.requestHeaders.authorization;
+  const parsed = authorization === undefined ? undefined : parseCredentials(authorization);
+  return parsed?.ok ? parsed.value.params.get("nonce") : undefined;
+}
 
-Then("the Authentication-Info proves that the server knows the secret", function (this: SxdWorld) {
-  const reply = this.reply;
-  const answer = state(this).answer;
-  if (!answer) throw new Error("no answer was sent before in this scenario");
-  const problems = authenticationInfoProblems(headerOf(reply, "authentication-info"), answer);
-  expectThat(
-    problems.length === 0,
-    "Authentication-Info with rspauth as RFC 7616 §3.5 computes it, and qop, cnonce and nc echoed",
-    problems.join("; "),
-    reply,
-  );
-});
-
-Then("no request carried the secret", function (this: SxdWorld) {
-  const { password } = this.target.digest;
-  for (const exchange of this.http.exchanges) {
-    const sent = `${Object.values(exchange.requestHeaders).join("\n")}\n${exchange.requestBody ?? ""}`;
-    if (sent.includes(password)) throw new Error(`the suite sent the secret in a request to ${exchange.url}`);
-  }
-});
-
-Then("no reply asks for the secret in clear text", function (this: SxdWorld) {
-  for (const exchange of this.http.exchanges) {
-    if (!exchange.response) continue;
-    const reply = exchange as Answered;
-    const field = headerOf(reply, "www-authenticate");
-    if (field === undefined) continue;
-    const parsed = parseChallenges(field);
-    const basic = parsed.ok && parsed.value.some((c) => c.scheme.toLowerCase() === "basic");
-    expectThat(!basic, "only challenges that never ask for the secret itself", "a Basic challenge", reply);
-  }
-});
-
-/** The reply's challenges, which must carry nonces other than the one just answered, so the client can try again. */
-function newChallenges(world: SxdWorld): DigestChallenge[] {
-  const reply = world.reply;
-  const answered = answeredNonce(world);
+/** The reply's challenges, which must carry nonces other than the one answered, so the client can try again. */
+function newChallenges(reply: Answered, answered: string | undefined): DigestChallenge[] {
   const challenges = challengesOf(reply);
   expectThat(
     challenges.length > 0 && challenges.every((c) => c.params.has("nonce")),
@@ -379,16 +411,123 @@ function newChallenges(world: SxdWorld): DigestChallenge[] {
   return challenges;
 }
 
-Then("the reply carries a new Digest challenge", function (this: SxdWorld) {
-  newChallenges(this);
-});
-
 Then("the reply carries a new Digest challenge marked stale", function (this: SxdWorld) {
-  const challenges = newChallenges(this);
+  const reply = this.reply;
+  const challenges = newChallenges(reply, answeredNonce(reply));
   expectThat(
     challenges.every((c) => c.stale),
     "stale=true in the challenge (RFC 7616 §3.3)",
     challenges.map((c) => `stale=${c.params.get("stale") ?? "(absent)"}`).join(", "),
-    this.reply,
+    reply,
   );
+});
+
+// Nonce use (DIG-9, DIG-10): staged as the target description states the server's policy.
+
+const NO_LIMIT = "the target description states no nonce limit (digest.noncePolicy)";
+
+Given("the target limits how often a nonce may be used", function (this: SxdWorld) {
+  const policy = this.target.digest.noncePolicy;
+  return policy === undefined || policy === "unlimited" ? this.notApplicable(NO_LIMIT) : undefined;
+});
+
+Given("the target limits the number of uses of a nonce", function (this: SxdWorld) {
+  return Number.isFinite(nonceUses(this))
+    ? undefined
+    : this.notApplicable(`the target description states no limit on the uses of a nonce (${describePolicy(this)})`);
+});
+
+/** Logs in, then uses the nonce again with rising counts up to the stated limit (once for "nc-once"). */
+async function useNonceUp(world: SxdWorld): Promise<"skipped" | undefined> {
+  const login = await needLogin(world, CONTROL_REFUSED);
+  if (login === "skipped") return login;
+  // "nc-once" allows any number of uses, each count once: one use is enough to replay.
+  const uses = Number.isFinite(nonceUses(world)) ? nonceUses(world) : 1;
+  for (let nc = 2; nc <= uses; nc++) {
+    const a = answeringLike(world, login);
+    const reply = await sendAnswer(
+      world,
+      answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, nc }),
+    );
+    expectThat(
+      reply.response.status === 200,
+      `200 for use ${nc} of a nonce, as ${describePolicy(world)} allows ${uses} uses`,
+      `status ${reply.response.status} (is the description right?)`,
+      reply,
+    );
+    state(world).logins.push({ ...login, answer: state(world).answer ?? login.answer, reply });
+  }
+  return undefined;
+}
+
+Given("the client used a nonce as often as the target allows", async function (this: SxdWorld) {
+  return useNonceUp(this);
+});
+
+/** Which use of its nonce the last Authorization was: for messages that name the policy. */
+function useOfNonce(world: SxdWorld): number {
+  return state(world).logins.length + 1;
+}
+
+When("the client sends the same Authorization again", async function (this: SxdWorld) {
+  const { authorization, body } = state(this);
+  if (!authorization) throw new Error("no Authorization was sent before in this scenario");
+  await sendAuthorization(this, authorization, body);
+});
+
+When("the client answers the same challenge again with the next nonce count", async function (this: SxdWorld) {
+  const last = state(this).logins.at(-1);
+  if (!last) throw new Error("no login before in this scenario");
+  const a = answeringLike(this, last);
+  await sendAnswer(this, answerChallenge(a.challenge, a.algorithm, a.request, a.credentials));
+});
+
+Then("the replay gets no access", function (this: SxdWorld) {
+  const reply = this.reply;
+  expectThat(
+    !granted(reply),
+    `no access: ${describePolicy(this)} is stated, and this was use ${useOfNonce(this)} of the nonce (the same nonce and nc as an accepted request)`,
+    `status ${reply.response.status}`,
+    reply,
+  );
+});
+
+Then("the reply to the used-up nonce gets no access", function (this: SxdWorld) {
+  const reply = this.reply;
+  expectThat(
+    !granted(reply),
+    `no access: ${describePolicy(this)} is stated, and this was use ${useOfNonce(this)} of the nonce, with a higher nc`,
+    `status ${reply.response.status}`,
+    reply,
+  );
+});
+
+Given("the server granted access to credentials without qop", async function (this: SxdWorld) {
+  await challengeFrom(this);
+  const [algorithm] = answerableAlgorithms(state(this).challenges);
+  if (!algorithm) return this.notRun("the server offers only algorithms sxd cannot answer");
+  const a = answering(this, algorithm, { qop: null, formula: "rfc7616" });
+  const answer = answerChallenge(a.challenge, a.algorithm, a.request, a.credentials);
+  const reply = await sendAnswer(this, answer);
+  if (!granted(reply))
+    return this.notApplicable(
+      "the server does not take credentials without qop (RFC 2069 form), as it should not where it offers qop",
+    );
+  state(this).logins.push({ algorithm, formula: "rfc7616", qop: null, answer, reply });
+  return undefined;
+});
+
+Given("a nonce the target no longer takes", { timeout: (LONGEST_WAIT_S + 30) * 1000 }, async function (this: SxdWorld) {
+  if (Number.isFinite(nonceUses(this))) return useNonceUp(this);
+  const lifetime = this.target.digest.nonceLifetime;
+  if (lifetime === undefined)
+    return this.notApplicable("the target description states neither a nonce limit nor a nonce lifetime");
+  if (lifetime > LONGEST_WAIT_S)
+    return this.notRun(
+      `the target description states a nonce lifetime of ${lifetime} s, longer than the ${LONGEST_WAIT_S} s sxd waits within a run`,
+    );
+  const login = await needLogin(this, CONTROL_REFUSED);
+  if (login === "skipped") return login;
+  await new Promise((resolve) => setTimeout(resolve, (lifetime + 1) * 1000));
+  return undefined;
 });

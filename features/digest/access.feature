@@ -7,7 +7,12 @@ Feature: Access with a digest
 
   The spec shows response = MD5(A1:nonce:A2) and not how nc, cnonce and qop enter it, so a
   server may compute it just so: where RFC 7616's digest is refused, the client answers a new
-  challenge with the spec's formula. A server should compute it as RFC 7616 says.
+  challenge with the spec's formula, and the transcript marks that request as the retry. A
+  refusal with stale=true only says the nonce aged: the client answers the new nonce with the
+  same computation (RFC 7616 §3.3). A server should compute it as RFC 7616 says.
+
+  The rows that build on a login (Authentication-Info, the secret, rspauth) are not run where
+  no login gets in: that one failure belongs to the first scenario here.
 
   Background:
     Given a challenge from the protected resource
@@ -15,43 +20,36 @@ Feature: Access with a digest
   @DIG-4 @must
   Scenario: A digest that matches the stored credentials gets the resource
     When the client answers it with valid credentials
-    Then the reply is 200
+    Then the client is granted access
     And the reply's Content-Type is "application/xml"
 
   @DIG-4 @should
   Scenario: The digest is computed as RFC 7616 says
     When the client answers it with valid credentials computed as RFC 7616 says
-    Then the reply is 200
+    Then the client is granted access
 
   @DIG-4 @must
-  Scenario Outline: Each offered algorithm gets the resource (<algorithm>)
-    Given the challenge offers <algorithm>
-    When the client answers it with valid <algorithm> credentials
-    Then the reply is 200
-    And the reply's Content-Type is "application/xml"
-
-    Examples:
-      | algorithm    |
-      | SHA-256      |
-      | MD5          |
-      | SHA-256-sess |
-      | MD5-sess     |
+  Scenario: Every algorithm offered gets the resource
+    When the client answers a challenge of each algorithm offered with valid credentials
+    Then each of them is granted access, with a body of type "application/xml"
 
   @DIG-5 @must
   Scenario: A successful reply carries Authentication-Info
-    When the client answers it with valid credentials
-    Then the reply is 200
-    And the reply carries Authentication-Info
+    Given the client has logged in
+    Then the reply carries Authentication-Info
+
+  @DIG-5 @must
+  Scenario: A successful reply to a request with qop auth-int carries Authentication-Info
+    Given the client has logged in with qop auth-int
+    Then the reply carries Authentication-Info
 
   @DIG-7 @must
   Scenario: The secret never crosses the wire
-    When the client answers it with valid credentials
-    Then the reply is 200
-    And no request carried the secret
+    Given the client has logged in
+    Then no request carried the secret
     And no reply asks for the secret in clear text
 
   @DIG-11 @should
   Scenario: Authentication-Info proves the server knows the secret
-    When the client answers it with valid credentials
-    Then the reply is 200
-    And the Authentication-Info proves that the server knows the secret
+    Given the client has logged in
+    Then the Authentication-Info proves that the server knows the secret

@@ -23,6 +23,6 @@ Feature: The challenge
   @DIG-3 @must
   Scenario: The challenge after a refused answer carries a new nonce
     Given a challenge from the protected resource
-    When the client answers it with a wrong secret but otherwise valid credentials
+    When the client answers it with a wrong secret
     And the client requests the protected resource without credentials
     Then at least 2 replies so far are 401 with a Digest challenge, each with a nonce of its own

@@ -1,26 +1,36 @@
 Feature: Limited use of nonces
-  A server may make its nonces usable once or a limited number of times, keeping a log of
-  those used. Where the target description states such a limit (digest.noncePolicy), an Authorization sent
-  again once the limit is reached is refused, and the refusal should carry a new challenge
-  with stale=true, so that the client can retry without asking its user again.
-
-  Background:
-    Given the target limits how often a nonce may be used
-    And a challenge from the protected resource
-    And the client uses the nonce as often as the target allows
+  A server may make its nonces usable once or a limited number of times, or take each nonce
+  count once, keeping a log of those used; its nonces may also expire. The target description
+  states which (digest.noncePolicy, digest.nonceLifetime). Where it states a limit, an
+  Authorization sent again once the limit is reached is refused, whether it carries qop or is
+  in the RFC 2069 form. A nonce that is no longer usable should be answered with a new
+  challenge with stale=true, so that the client can retry without asking its user again: sxd
+  uses a nonce up, or waits out a lifetime of up to a minute.
 
   @DIG-9 @may
-  Scenario: A replayed Authorization is refused once the nonce is used up
+  Scenario: A replayed Authorization is refused
+    Given the target limits how often a nonce may be used
+    And the client used a nonce as often as the target allows
     When the client sends the same Authorization again
-    Then the reply is not a success
+    Then the replay gets no access
 
   @DIG-9 @may
   Scenario: A used-up nonce is refused even with a higher nonce count
+    Given the target limits the number of uses of a nonce
+    And the client used a nonce as often as the target allows
     When the client answers the same challenge again with the next nonce count
-    Then the reply is not a success
+    Then the reply to the used-up nonce gets no access
+
+  @DIG-9 @may
+  Scenario: A replayed Authorization without qop is refused
+    Given the target limits how often a nonce may be used
+    And the server granted access to credentials without qop
+    When the client sends the same Authorization again
+    Then the replay gets no access
 
   @DIG-10 @should
-  Scenario: A used-up nonce is answered with a new challenge marked stale
+  Scenario: A nonce that is no longer usable gets a new challenge marked stale
+    Given a nonce the target no longer takes
     When the client answers the same challenge again with the next nonce count
     Then the reply is 401
     And the reply carries a new Digest challenge marked stale

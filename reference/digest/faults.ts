@@ -48,7 +48,8 @@ export const digestFaults = {
     description: "never checks that a nonce is one it issued: a digest over a made-up nonce gets in",
   },
   "dig-spec-formula-only": {
-    breaks: ["DIG-4"],
+    // DIG-8 too: it offers auth-int, yet a changed body gets in.
+    breaks: ["DIG-4", "DIG-8"],
     description:
       "takes only SPEC.md's literal formula, H(A1:nonce:A2), leaving nc, cnonce, qop and the auth-int body out of the digest",
   },
@@ -91,8 +92,10 @@ export const digestFaults = {
       "fails with 500 when a directive it needs (response, username, nonce, uri, qop, nc, cnonce) is missing",
   },
   "dig-rfc2069-accepted": {
-    breaks: ["DIG-12"],
-    description: "accepts an RFC 2069 digest without qop, nc and cnonce although it offered qop (a downgrade)",
+    // DIG-9 too: with no nc to count, the request is never logged, so it can be replayed.
+    breaks: ["DIG-9", "DIG-12"],
+    description:
+      "accepts an RFC 2069 digest without qop, nc and cnonce although it offered qop (a downgrade), and never logs its use",
   },
   "dig-lenient-nc": {
     breaks: ["DIG-12"],
@@ -111,6 +114,14 @@ export const digestFaults = {
     breaks: ["DIG-12"],
     description:
       "reads a quoted string that is never closed up to the end of the header instead of refusing the header",
+  },
+  "dig-unoffered-algorithm": {
+    breaks: ["DIG-12"],
+    description: "takes any algorithm of a hash it offers, so MD5-sess gets in where only MD5 was offered",
+  },
+  "dig-stale-on-wrong-digest": {
+    breaks: ["DIG-6"],
+    description: "marks every refusal stale=true, a wrong digest too, inviting the client to retry the same secret",
   },
   // Faults seen in real digest servers (issue 14); the suite catches them only by varying one thing at a time.
   "dig-nonce-timestamp-only": {

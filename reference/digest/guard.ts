@@ -54,10 +54,7 @@ const NOBODY_HA1 = randomBytes(32).toString("hex");
 
 /** One WWW-Authenticate value per offered hash, strongest first. */
 export function challenges(settings: GuardSettings, nonce: string, stale: boolean): string[] {
-  const offered: readonly Algorithm[] = settings.faults.has("dig-sess-as-plain")
-    ? settings.hashes.flatMap((hash) => [hash, `${hash}-sess` as const])
-    : settings.hashes;
-  return offered.map((algorithm) => {
+  return offeredAlgorithms(settings).map((algorithm) => {
     const directives: Directive[] = [
       { name: "realm", value: settings.realm, quoted: true },
       { name: "qop", value: settings.qops.join(", "), quoted: true },
@@ -68,6 +65,12 @@ export function challenges(settings: GuardSettings, nonce: string, stale: boolea
     if (stale) directives.push({ name: "stale", value: "true", quoted: false });
     return `Digest ${formatParams(directives)}`;
   });
+}
+
+function offeredAlgorithms(settings: GuardSettings): readonly Algorithm[] {
+  return settings.faults.has("dig-sess-as-plain")
+    ? settings.hashes.flatMap((hash) => [hash, `${hash}-sess` as const])
+    : settings.hashes;
 }
 
 export async function judge(settings: GuardSettings, attempt: Attempt): Promise<Verdict> {
@@ -90,7 +93,11 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   const field = (name: string) => given.get(name) ?? "";
 
   const algorithm = parseAlgorithm(given.get("algorithm")) ?? unknownAlgorithmFallback(settings);
-  if (!algorithm || !settings.hashes.includes(hashOf(algorithm))) {
+  // The fault's server takes any algorithm of a hash it offers, -sess or not.
+  const takes = faults.has("dig-unoffered-algorithm")
+    ? (a: Algorithm) => settings.hashes.includes(hashOf(a))
+    : (a: Algorithm) => offeredAlgorithms(settings).includes(a);
+  if (!algorithm || !takes(algorithm)) {
     return malformed(`algorithm ${given.get("algorithm")} is not offered here`);
   }
   const qop = given.get("qop") as Qop | undefined;
@@ -145,7 +152,9 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     return refused("the response does not match: wrong user name or secret", false, input.nonce);
   }
   // A nonce the server never issued is not in its log either (only the fault lets one get this far).
-  if (!foreign && !faults.has("dig-replay-allowed")) {
+  // The downgrade fault's server counts uses by nc, and an RFC 2069 request has none.
+  const uncounted = downgrade && qop === undefined;
+  if (!foreign && !uncounted && !faults.has("dig-replay-allowed")) {
     const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
     if (use === "stale") return refused("this nonce is used up or expired", !faults.has("dig-no-stale"));
   }

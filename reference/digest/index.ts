@@ -61,11 +61,14 @@ export function digestRoutes(context: ReferenceContext): Route {
         return context.variant === "alternative" && !verdict.uriMismatch
           ? challenge(401, verdict.message)
           : errorReply(400, verdict.message);
-      case "refused":
+      case "refused": {
         // The fault's slip: a wrong digest is answered with the nonce it came with, not a new one.
+        // And the other: every refusal is called stale, a wrong digest too.
+        const stale = verdict.stale || faults.has("dig-stale-on-wrong-digest");
         return faults.has("dig-repeated-nonce") && verdict.nonce
-          ? challenge(401, verdict.message, verdict.stale, verdict.nonce)
-          : challenge(401, verdict.message, verdict.stale);
+          ? challenge(401, verdict.message, stale, verdict.nonce)
+          : challenge(401, verdict.message, stale);
+      }
       case "granted": {
         unused = undefined;
         const body = `<protected><user>${escapeXml(verdict.username)}</user><message>access granted</message></protected>`;

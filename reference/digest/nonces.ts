@@ -25,7 +25,9 @@ export function rulesFor(
   lifetimeMs = DEFAULT_LIFETIME_MS,
   capacity = DEFAULT_CAPACITY,
 ): NonceRules {
-  const maxUses = policy === "one-time" ? 1 : policy === "unlimited" ? Number.POSITIVE_INFINITY : policy.uses;
+  // The log refuses an nc not above the last one anyway, so "nc-once" limits nothing more.
+  const maxUses =
+    policy === "one-time" ? 1 : policy === "unlimited" || policy === "nc-once" ? Number.POSITIVE_INFINITY : policy.uses;
   return { maxUses, lifetimeMs, capacity };
 }
 

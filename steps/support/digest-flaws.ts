@@ -1,10 +1,11 @@
 /**
- * Deliberately wrong credentials. Each flaw starts from a correct answer and changes one
- * thing, recomputing the digest where the flaw is in what the digest covers, so that the
- * flaw, and nothing else, is what the server must notice.
+ * Deliberately wrong credentials. Each flaw starts from the answer the server just accepted
+ * (same algorithm, qop and formula, over a new challenge) and changes one thing,
+ * recomputing the digest where the flaw is in what the digest covers, so that the flaw, and
+ * nothing else, is what the server must notice.
  */
 import { randomBytes } from "node:crypto";
-import { type Algorithm, responseDigest } from "../../lib/digest.ts";
+import { ALGORITHMS, type Algorithm, formatNc, hashOf, responseDigest } from "../../lib/digest.ts";
 import {
   type AnswerOptions,
   answerChallenge,
@@ -20,69 +21,136 @@ export interface Answering {
   challenge: DigestChallenge;
   algorithm: Algorithm;
   request: DigestRequest;
-  credentials: AnswerOptions;
+  /** As the accepted answer had them: qop (null for the RFC 2069 form), formula, and an nc above any used. */
+  credentials: AnswerOptions & { nc: number };
+  /** Every algorithm the server's challenges offered, known to the suite or not. */
+  offered: readonly string[];
 }
 
-type Build = (answering: Answering) => string;
+/** The Authorization to send, or why the flaw does not apply to this server. */
+export type Flawed = { authorization: string; body?: string } | { notApplicable: string };
+type Build = (answering: Answering) => Flawed;
 
 const answer = ({ challenge, algorithm, request, credentials }: Answering) =>
   answerChallenge(challenge, algorithm, request, credentials);
+
+const sent = (directives: DigestAnswer["directives"]): Flawed => ({ authorization: authorizationOf(directives) });
 
 function withParam(challenge: DigestChallenge, name: string, value: string): DigestChallenge {
   return { ...challenge, params: new Map([...challenge.params, [name, value]]) };
 }
 
 /** The same answer with a changed input and the digest recomputed to match it. */
-function recomputed(base: DigestAnswer, changes: Record<string, string>): string {
+function recomputed(base: DigestAnswer, changes: Record<string, string>): Flawed {
   const input = { ...base.input, ...changes };
   let directives = withDirective(base.directives, "response", responseDigest(input));
   for (const [name, value] of Object.entries(changes)) directives = withDirective(directives, name, value);
-  return authorizationOf(directives);
+  return sent(directives);
 }
 
-/** Credentials that are well-formed but must not get access (DIG-6). */
+const NO_QOP =
+  "the server's challenge offers no qop (the RFC 2069 form), so there is no qop, nc or cnonce to leave out or alter";
+
+/** A flaw in qop, nc or cnonce, which only a challenge with qop has. */
+function withQop(build: Build): Build {
+  return (a) => (a.credentials.qop === null ? { notApplicable: NO_QOP } : build(a));
+}
+
+const ALPHABETS = [
+  "0123456789",
+  "0123456789abcdef",
+  "0123456789ABCDEF",
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+];
+
+/**
+ * A nonce of the server's own shape that it never issued: the last characters (before any
+ * base64 padding) each replaced by another of the smallest alphabet the nonce is written in.
+ * Four of them, so that bits a decoder ignores at the very end cannot hide the change.
+ */
+export function forgedTail(nonce: string): string {
+  const body = nonce.replace(/=+$/, "");
+  const padding = nonce.slice(body.length);
+  const alphabet =
+    ALPHABETS.find((letters) => [...body].every((c) => letters.includes(c))) ??
+    [...new Set(body)].sort().join("").padEnd(2, "x");
+  const cut = Math.max(0, body.length - 4);
+  const tail = [...body.slice(cut)].map((c) => alphabet[(alphabet.indexOf(c) + 1) % alphabet.length]).join("");
+  return `${body.slice(0, cut)}${tail}${padding}`;
+}
+
+/** Well-formed credentials that must not get access (DIG-6). */
 export const MISMATCHES: Record<string, Build> = {
   "a wrong secret": (a) =>
-    authorizationOf(
-      answer({ ...a, credentials: { ...a.credentials, password: `${a.credentials.password}-not` } }).directives,
-    ),
+    sent(answer({ ...a, credentials: { ...a.credentials, password: `${a.credentials.password}-not` } }).directives),
   "an unknown username": (a) =>
-    authorizationOf(
+    sent(
       answer({ ...a, credentials: { ...a.credentials, username: `sxd-nobody-${randomBytes(4).toString("hex")}` } })
         .directives,
     ),
-  "a nonce the server never issued": (a) =>
-    authorizationOf(
+  "a random nonce the server never issued": (a) =>
+    sent(
       answer({ ...a, challenge: withParam(a.challenge, "nonce", randomBytes(24).toString("base64url")) }).directives,
     ),
+  "a nonce of the server's shape it never issued": (a) => {
+    const nonce = forgedTail(a.challenge.params.get("nonce") ?? "");
+    return sent(answer({ ...a, challenge: withParam(a.challenge, "nonce", nonce) }).directives);
+  },
 };
+
+/** nc written otherwise than as eight hexadecimal digits, with a count above any used so far. */
+const ncShapes: Record<string, (count: number) => string> = {
+  "nc of one digit": (count) => (count % 16).toString(16),
+  "nc of six digits": (count) => formatNc(count).slice(2),
+  "nc of nine digits": (count) => `0${formatNc(count)}`,
+  // 0000002g: a parser that stops at the first bad digit reads the count, not 0.
+  "nc not hexadecimal": (count) => `${formatNc(count).slice(1)}g`,
+};
+
+/** A registered algorithm the challenges did not offer, computed correctly: its -sess twin where possible. */
+function unofferedAlgorithm(a: Answering): Algorithm | undefined {
+  const offered = new Set(a.offered.map((name) => name.toLowerCase()));
+  const twin = (a.algorithm.endsWith("-sess") ? hashOf(a.algorithm) : `${a.algorithm}-sess`) as Algorithm;
+  return [twin, ...ALGORITHMS].find((algorithm) => !offered.has(algorithm.toLowerCase()));
+}
 
 /** Malformed credentials (DIG-12): the name is the one an Examples table uses. */
 export const DEFECTS: Record<string, Build> = {
-  "no response": (a) => authorizationOf(withoutDirectives(answer(a).directives, "response")),
-  "no username": (a) => authorizationOf(withoutDirectives(answer(a).directives, "username")),
-  "no nonce": (a) => authorizationOf(withoutDirectives(answer(a).directives, "nonce")),
-  "no uri": (a) => authorizationOf(withoutDirectives(answer(a).directives, "uri")),
-  "no cnonce": (a) => authorizationOf(withoutDirectives(answer(a).directives, "cnonce")),
-  "no nc": (a) => authorizationOf(withoutDirectives(answer(a).directives, "nc")),
-  "no qop": (a) => authorizationOf(answer({ ...a, credentials: { ...a.credentials, qop: null } }).directives),
-  "nc of one digit": (a) => recomputed(answer(a), { nc: "1" }),
-  "nc not hexadecimal": (a) => recomputed(answer(a), { nc: "0000000g" }),
+  "no response": (a) => sent(withoutDirectives(answer(a).directives, "response")),
+  "no username": (a) => sent(withoutDirectives(answer(a).directives, "username")),
+  "no nonce": (a) => sent(withoutDirectives(answer(a).directives, "nonce")),
+  "no uri": (a) => sent(withoutDirectives(answer(a).directives, "uri")),
+  "no cnonce": withQop((a) => sent(withoutDirectives(answer(a).directives, "cnonce"))),
+  "no nc": withQop((a) => sent(withoutDirectives(answer(a).directives, "nc"))),
+  "no qop": withQop((a) => sent(answer({ ...a, credentials: { ...a.credentials, qop: null } }).directives)),
+  ...Object.fromEntries(
+    Object.entries(ncShapes).map(([name, shape]) => [
+      name,
+      withQop((a) => recomputed(answer(a), { nc: shape(a.credentials.nc) })),
+    ]),
+  ),
   "uri of another resource": (a) => {
     const other = `${a.request.uri}${a.request.uri.includes("?") ? "&" : "?"}sxd-other=1`;
     return recomputed(answer(a), { uri: other });
   },
-  // The digest is computed as for auth: only the unknown value is wrong.
-  "unknown qop": (a) => recomputed(answer(a), { qop: "auth-conf" }),
-  "unknown algorithm": (a) => authorizationOf(withDirective(answer(a).directives, "algorithm", "X-SXD-UNKNOWN")),
+  // The digest is computed as for the accepted qop: only the unknown value is wrong.
+  "unknown qop": withQop((a) => recomputed(answer(a), { qop: "auth-conf" })),
+  // The digest is the accepted algorithm's: a server that falls back to it would grant this.
+  "unknown algorithm": (a) => sent(withDirective(answer(a).directives, "algorithm", "X-SXD-UNKNOWN")),
+  "an algorithm not offered": (a) => {
+    const algorithm = unofferedAlgorithm(a);
+    if (!algorithm) return { notApplicable: "the server offers every algorithm RFC 7616 registers" };
+    return sent(answer({ ...a, algorithm }).directives);
+  },
   "another realm": (a) => {
     const realm = `${a.challenge.params.get("realm") ?? ""}-other`;
-    return authorizationOf(answer({ ...a, challenge: withParam(a.challenge, "realm", realm) }).directives);
+    return sent(answer({ ...a, challenge: withParam(a.challenge, "realm", realm) }).directives);
   },
   "unterminated quoted string": (a) => {
     const { directives } = answer(a);
     const response = directives.find((d) => d.name === "response")?.value ?? "";
-    const header = authorizationOf(withoutDirectives(directives, "response"));
-    return `${header}, response="${response}`;
+    return { authorization: `${authorizationOf(withoutDirectives(directives, "response"))}, response="${response}` };
   },
 };

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { parseCredentials } from "../../lib/auth-params.ts";
 import { hashA1, responseDigest, rspauthDigest } from "../../lib/digest.ts";
 import {
+  answerableAlgorithms,
   answerChallenge,
   authenticationInfoProblems,
   authorizationOf,
@@ -113,5 +114,37 @@ describe("the suite's digest client", () => {
     assert.deepEqual([sent.get("qop"), sent.get("nc")], ["auth", "00000001"]);
     assert.ok(sent.get("cnonce"));
     assert.equal(sent.get("response"), responseDigest({ ...answer.input, qop: undefined, formula: undefined }));
+  });
+
+  it("answers the SHA-512-256 challenge of RFC 7616 §3.9.2 with a hashed username (erratum 4897's values)", () => {
+    const parsed = digestChallenges(
+      'Digest realm="api@example.org", qop="auth", algorithm=SHA-512-256, nonce="5TsQWLVdgBdmrQ0XsxbDODV+57QdFR34I9HAbC/RVvkK", opaque="HRPCssKJSGjCrkzDg8OhwpzCiGPChXYjwrI2QmXDnsOS", charset=UTF-8, userhash=true',
+    );
+    assert.ok(parsed.ok);
+    const chosen = chooseChallenge(parsed.value);
+    assert.equal(chosen?.algorithm, "SHA-512-256");
+    assert.ok(chosen);
+    const answer = answerChallenge(
+      chosen.challenge,
+      chosen.algorithm,
+      { method: "GET", uri: "/doe.json" },
+      {
+        username: "J\u00e4s\u00f8n Doe",
+        password: "Secret, or not?",
+        cnonce: "NTg6RKcb9boFIAS3KrFK9BGeh+iDa/sm6jUMp2wds69v",
+      },
+    );
+    const sent = new Map(answer.directives.map((d) => [d.name, d.value]));
+    assert.equal(sent.get("username"), "793263caabb707a56211940d90411ea4a575adeccb7e360aeb624ed06ece9b0b");
+    assert.equal(sent.get("userhash"), "true");
+    assert.equal(sent.get("response"), "3798d4131c277846293534c3edc11bd8a5e4cdcbff78b05db9d95eeb1cec68a5");
+  });
+
+  it("lists the algorithms it can answer, strongest first, and ignores the others", () => {
+    const parsed = digestChallenges(
+      'Digest realm="r", nonce="n", algorithm=MD5-sess, Digest realm="r", nonce="n", algorithm=SHA-1, Digest realm="r", nonce="n", algorithm=SHA-512-256',
+    );
+    assert.ok(parsed.ok);
+    assert.deepEqual(answerableAlgorithms(parsed.value), ["SHA-512-256", "MD5-sess"]);
   });
 });

@@ -16,6 +16,7 @@ import {
   formatNc,
   hashA1,
   hashOf,
+  hashUsername,
   parseAlgorithm,
   type Qop,
   type ResponseInput,
@@ -30,6 +31,8 @@ export interface DigestChallenge {
   /** The algorithm as named in the challenge; absent means MD5. */
   algorithm: string;
   stale: boolean;
+  /** userhash=true: the username directive carries H(username:realm) (RFC 7616 §3.4.4). */
+  userhash: boolean;
 }
 
 /** The Digest challenges among all those of the WWW-Authenticate fields. */
@@ -49,12 +52,25 @@ export function digestChallenges(field: string | undefined): Parsed<DigestChalle
           .filter((qop) => qop !== ""),
         algorithm: params.get("algorithm") ?? "MD5",
         stale: params.get("stale")?.toLowerCase() === "true",
+        userhash: params.get("userhash")?.toLowerCase() === "true",
       })),
   };
 }
 
 /** The suite's order of preference: the strongest hash first. */
-const PREFERENCE: readonly Algorithm[] = ["SHA-256", "SHA-256-sess", "MD5", "MD5-sess"];
+const PREFERENCE: readonly Algorithm[] = [
+  "SHA-256",
+  "SHA-512-256",
+  "SHA-256-sess",
+  "SHA-512-256-sess",
+  "MD5",
+  "MD5-sess",
+];
+
+/** The algorithms of these challenges that the suite can answer, in its order of preference. */
+export function answerableAlgorithms(challenges: readonly DigestChallenge[]): Algorithm[] {
+  return PREFERENCE.filter((algorithm) => challenges.some((c) => parseAlgorithm(c.algorithm) === algorithm));
+}
 
 /** The challenge the suite answers: the named algorithm, or the strongest one offered. */
 export function chooseChallenge(
@@ -107,9 +123,10 @@ export function answerChallenge(
 ): DigestAnswer {
   const realm = challenge.params.get("realm") ?? "";
   const qop = options.qop === null ? undefined : (options.qop ?? chooseQop(challenge));
+  const hash = hashOf(algorithm);
   const input: ResponseInput = {
     algorithm,
-    ha1: hashA1(hashOf(algorithm), options.username, realm, options.password),
+    ha1: hashA1(hash, options.username, realm, options.password),
     nonce: challenge.params.get("nonce") ?? "",
     method: request.method,
     uri: request.uri,
@@ -119,8 +136,9 @@ export function answerChallenge(
     body: request.body,
     formula: options.formula,
   };
+  const username = challenge.userhash ? hashUsername(hash, options.username, realm) : options.username;
   const directives: Directive[] = [
-    { name: "username", value: options.username, quoted: true },
+    { name: "username", value: username, quoted: true },
     { name: "realm", value: realm, quoted: true },
     { name: "nonce", value: input.nonce, quoted: true },
     { name: "uri", value: request.uri, quoted: true },
@@ -136,6 +154,7 @@ export function answerChallenge(
   }
   const opaque = challenge.params.get("opaque");
   if (opaque !== undefined) directives.push({ name: "opaque", value: opaque, quoted: true });
+  if (challenge.userhash) directives.push({ name: "userhash", value: "true", quoted: false });
   return { directives, input };
 }
 

@@ -18,6 +18,8 @@ export interface Exchange {
   url: string;
   requestHeaders: Headers;
   requestBody?: string;
+  /** Why the suite sent this request, where the request alone does not say (a retry in another form). */
+  note?: string;
   response?: RecordedResponse;
   /** Set when no reply came: refused, reset, timed out. */
   error?: string;
@@ -52,12 +54,17 @@ export class HttpClient {
     return last?.response ? (last as Answered) : undefined;
   }
 
-  async send(method: string, url: string, options: { headers?: Headers; body?: string } = {}): Promise<Answered> {
+  async send(
+    method: string,
+    url: string,
+    options: { headers?: Headers; body?: string; note?: string } = {},
+  ): Promise<Answered> {
     const exchange: Exchange = {
       method,
       url,
       requestHeaders: options.headers ?? {},
       requestBody: options.body,
+      ...(options.note === undefined ? {} : { note: options.note }),
       startedAt: new Date().toISOString(),
       durationMs: 0,
     };
@@ -142,7 +149,8 @@ function shellQuote(text: string): string {
 
 /** A human-readable transcript of one exchange, for reports and failure messages. */
 export function formatExchange(exchange: Exchange): string {
-  const lines = [`> ${exchange.method} ${exchange.url}`];
+  const lines = exchange.note === undefined ? [] : [`# ${exchange.note}`];
+  lines.push(`> ${exchange.method} ${exchange.url}`);
   for (const [name, value] of Object.entries(exchange.requestHeaders)) lines.push(`> ${name}: ${value}`);
   if (exchange.requestBody) lines.push(">", ...excerpt(exchange.requestBody).map((l) => `> ${l}`));
   if (exchange.response) {

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type Algorithm, parseAlgorithm, responseDigest } from "../../lib/digest.ts";
-import { type NonceRecord, type Nonces, type Quirks, REALM, rememberedNonces } from "./digest-server.ts";
+import { type Algorithm, responseDigest } from "../../lib/digest.ts";
+import { type NonceRecord, type Nonces, type Quirks, REALM, RFC7616, rememberedNonces } from "./digest-server.ts";
 
 export interface DigestTarget {
   /** What the server does, as its operator would find out. */
@@ -78,7 +78,9 @@ export const TARGETS = {
   "unknown-algorithm-as-md5": {
     behaviour: "computes an algorithm it does not know as MD5, and reads nc of 6 to 8 characters with parseInt",
     quirks: () => ({
-      algorithmFor: (named: string | undefined): Algorithm => parseAlgorithm(named) ?? "MD5",
+      // Its code knows the names it offers; anything else falls through to MD5.
+      algorithmFor: (named: string | undefined, offered: readonly string[]): Algorithm =>
+        RFC7616.algorithmFor(named, offered) ?? "MD5",
       readNc: (nc: string) => {
         const count = Number.parseInt(nc, 16);
         return nc.length >= 6 && nc.length <= 8 && !Number.isNaN(count) ? count : undefined;
