@@ -134,6 +134,11 @@ describe("the digest rows against servers that behave like real ones", () => {
     assertVerdict(rows, "DIG-10", "passed");
   });
 
+  it("a server whose nonce aged between the challenge and the answer lets the suite in once it retries on stale=true", async (t) => {
+    const rows = await verdictsOf(t, "nonces-aged-under-load");
+    for (const id of ["DIG-4", "DIG-5", "DIG-7", "DIG-8", "DIG-11"]) assertVerdict(rows, id, "passed");
+  });
+
   it("a server that speaks RFC 2069 only fails DIG-1 for the missing qop, and nothing for what it cannot have", async (t) => {
     const rows = await verdictsOf(t, "rfc2069-only");
     assertVerdict(rows, "DIG-1", "failed", /qop/);

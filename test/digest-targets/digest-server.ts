@@ -41,7 +41,8 @@ export interface NonceRecord {
 
 /** How a server hands out nonces and recognises them when they come back. */
 export interface Nonces {
-  issue(request: IncomingMessage, response: ServerResponse): string;
+  /** `stale`: for a challenge marked stale=true, which follows a right digest over an expired nonce. */
+  issue(request: IncomingMessage, response: ServerResponse, stale: boolean): string;
   /** What the server knows of this nonce, or undefined when it does not take it as its own. */
   recall(nonce: string, request: IncomingMessage): NonceRecord | undefined;
 }
@@ -106,7 +107,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}): Promis
   const quirks: Quirks = { ...RFC7616, nonces: rememberedNonces(), ...overrides };
 
   const challenge = (request: IncomingMessage, response: ServerResponse, stale: boolean): string[] => {
-    const nonce = quirks.nonces.issue(request, response);
+    const nonce = quirks.nonces.issue(request, response, stale);
     return quirks.offer.map((algorithm) => {
       const directives: Directive[] = [{ name: "realm", value: REALM, quoted: true }];
       if (quirks.qops.length > 0) directives.push({ name: "qop", value: quirks.qops.join(", "), quoted: true });

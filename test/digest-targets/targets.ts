@@ -50,9 +50,9 @@ function sessionNonces(): Nonces {
   const sessionOf = (request: IncomingMessage) =>
     new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]+)`).exec(request.headers.cookie ?? "")?.[1];
   return {
-    issue(request: IncomingMessage, response: ServerResponse) {
+    issue(request: IncomingMessage, response: ServerResponse, stale: boolean) {
       const sid = sessionOf(request) ?? randomBytes(12).toString("hex");
-      const nonce = inner.issue(request, response);
+      const nonce = inner.issue(request, response, stale);
       sessions.set(sid, nonce);
       response.setHeader("set-cookie", `${SESSION_COOKIE}=${sid}; Path=/; HttpOnly`);
       return nonce;
@@ -65,6 +65,23 @@ function sessionNonces(): Nonces {
 }
 
 export const NONCE_LIFETIME_SECONDS = 2;
+
+/**
+ * Under load, a nonce can outlive its lifetime between the 401 and the answer. Here every
+ * nonce of a first challenge has, deterministically; one sent with stale=true has not.
+ */
+function agedNonces(): Nonces {
+  const inner = rememberedNonces();
+  return {
+    issue(request, response, stale) {
+      const nonce = inner.issue(request, response, stale);
+      const record = inner.recall(nonce, request);
+      if (record && !stale) record.issuedAt -= NONCE_LIFETIME_SECONDS * 1000 + 1;
+      return nonce;
+    },
+    recall: inner.recall,
+  };
+}
 
 export const TARGETS = {
   "nonce-timestamp-only": {
@@ -104,6 +121,10 @@ export const TARGETS = {
   "short-lived-nonces": {
     behaviour: `lets a nonce live ${NONCE_LIFETIME_SECONDS} s, then answers a right digest with stale=true; refuses an nc it has seen`,
     quirks: () => ({ lifetimeMs: NONCE_LIFETIME_SECONDS * 1000 }),
+  },
+  "nonces-aged-under-load": {
+    behaviour: `as short-lived-nonces, with every nonce of a first challenge aged past its ${NONCE_LIFETIME_SECONDS} s by the time the answer comes, as under load`,
+    quirks: () => ({ lifetimeMs: NONCE_LIFETIME_SECONDS * 1000, nonces: agedNonces() }),
   },
   "rfc2069-only": {
     behaviour: "speaks RFC 2069 only: no qop, so no nc and no cnonce",
