@@ -234,6 +234,21 @@ function flawedReplies(world: SxdWorld) {
 const form = (login: Login) =>
   `${login.algorithm}, ${login.qop === null ? "no qop" : `qop=${login.qop}`}, ${login.formula === "spec" ? "the spec's literal formula" : "RFC 7616's formula"}`;
 
+Then("the changed body gets no access", function (this: SxdWorld) {
+  for (const { login, reply } of flawedReplies(this)) {
+    const unprotected =
+      login.formula === "spec"
+        ? "; the server took auth-int only with the spec's literal formula, which leaves the body out of the digest: it offers auth-int and does not protect the body"
+        : "";
+    expectThat(
+      !granted(reply),
+      `no access for a body other than the one the auth-int digest covers (${form(login)})`,
+      `status ${reply.response.status}${unprotected}`,
+      reply,
+    );
+  }
+});
+
 Then("none of these requests gets access", function (this: SxdWorld) {
   for (const { login, reply } of flawedReplies(this)) {
     expectThat(

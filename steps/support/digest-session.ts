@@ -39,8 +39,8 @@ export interface DigestState {
   /** The Authorization last sent, for a replay. */
   authorization?: string;
   body?: string;
-  /** The formula in which the server granted access, once known. */
-  formula?: Formula;
+  /** The formula in which the server granted access, once known, by the qop asked for ("" for the default). */
+  formulas: Map<string, Formula>;
   logins: Login[];
   /** Each algorithm's login attempt, for DIG-4's every-algorithm check. */
   tried: Array<{ algorithm: Algorithm; reply: Answered }>;
@@ -57,7 +57,16 @@ const states = new WeakMap<SxdWorld, DigestState>();
 export function state(world: SxdWorld): DigestState {
   let found = states.get(world);
   if (!found) {
-    found = { challenges: [], offered: new Set(), logins: [], tried: [], controls: [], flawed: [], cookies: new Map() };
+    found = {
+      challenges: [],
+      offered: new Set(),
+      formulas: new Map(),
+      logins: [],
+      tried: [],
+      controls: [],
+      flawed: [],
+      cookies: new Map(),
+    };
     states.set(world, found);
   }
   return found;
@@ -182,11 +191,17 @@ function staleChallenges(reply: Answered): DigestChallenge[] | undefined {
  * response = H(A1:nonce:A2) and leaves open how nc, cnonce, qop and the body enter it, so
  * until the server has granted access once, RFC 7616's formula goes first and, if refused,
  * the spec's literal one over a fresh challenge, marked in the transcript as that retry.
- * The formula that gets in is kept for the rest of the scenario.
+ * The formula that gets in is kept for the rest of the scenario, for each qop apart: a
+ * server may take RFC 7616's for auth and leave the body out for auth-int.
  */
 export async function logIn(world: SxdWorld, wanted: LoginRequest = {}): Promise<LoginResult> {
   const digest = state(world);
-  await challengeFrom(world);
+  const first = await sendProtected(world);
+  const offered = challengesOf(first);
+  if (offered.length === 0) {
+    return { kind: "unanswerable", reason: "the protected resource sent no Digest challenge to answer: see DIG-1" };
+  }
+  remember(world, offered);
   const algorithm = wanted.algorithm ?? answerableAlgorithms(digest.challenges)[0];
   if (!algorithm || !chooseChallenge(digest.challenges, algorithm)) {
     const named = digest.challenges.map((c) => c.algorithm).join(", ");
@@ -195,11 +210,8 @@ export async function logIn(world: SxdWorld, wanted: LoginRequest = {}): Promise
       reason: `the server offers only algorithms sxd cannot answer (${named}); sxd answers those RFC 7616 registers`,
     };
   }
-  const formulas: Formula[] = wanted.formula
-    ? [wanted.formula]
-    : digest.formula
-      ? [digest.formula]
-      : ["rfc7616", "spec"];
+  const known = digest.formulas.get(wanted.qop ?? "");
+  const formulas: Formula[] = wanted.formula ? [wanted.formula] : known ? [known] : ["rfc7616", "spec"];
   let reply: Answered | undefined;
   for (const formula of formulas) {
     let note: string | undefined;
@@ -223,7 +235,7 @@ export async function logIn(world: SxdWorld, wanted: LoginRequest = {}): Promise
       reply = await attempt.sending;
     }
     if (granted(reply)) {
-      digest.formula = formula;
+      digest.formulas.set(wanted.qop ?? "", formula);
       const login: Login = {
         algorithm,
         formula,
