@@ -84,6 +84,10 @@ function agedNonces(): Nonces {
 }
 
 export const TARGETS = {
+  correct: {
+    behaviour: "nothing wrong: RFC 7616 as written, with nonces usable until an nc repeats; the others' base",
+    quirks: () => ({}),
+  },
   "nonce-timestamp-only": {
     behaviour: "checks only the timestamp at the head of its nonces, so a nonce of its shape it never issued gets in",
     quirks: () => ({ nonces: timestampNonces() }),
