@@ -253,8 +253,11 @@ export async function logIn(world: SxdWorld, wanted: LoginRequest = {}): Promise
 
 /** Why valid credentials may have been refused, for a person to act on. */
 export function loginHints(world: SxdWorld): string {
+  const others = state(world).logins.map((login) => `${login.algorithm}, ${login.qop ?? "no qop"}`);
   const hints = [
-    "check digest.username and digest.password in the target description (the digest is computed from them)",
+    others.length > 0
+      ? `the same user got in with ${[...new Set(others)].join("; ")} in this scenario`
+      : "check digest.username and digest.password in the target description (the digest is computed from them)",
   ];
   if (state(world).cookies.size > 0 && !world.target.digest.cookies) {
     const names = [...state(world).cookies.keys()].join(", ");
