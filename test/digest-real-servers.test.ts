@@ -164,6 +164,12 @@ describe("the digest rows against servers that behave like real ones", () => {
     for (const id of ["DIG-4", "DIG-5", "DIG-7", "DIG-8", "DIG-11"]) assertVerdict(rows, id, "passed");
   });
 
+  it("a server that asks for userhash gets its logins answered", async (t) => {
+    const rows = await verdictsOf(t, "asks-userhash");
+    assertOnlyFaulty(rows);
+    for (const id of ["DIG-4", "DIG-5", "DIG-6", "DIG-7", "DIG-11"]) assertVerdict(rows, id, "passed");
+  });
+
   it("a server that speaks RFC 2069 only fails DIG-1 for the missing qop, and nothing for what it cannot have", async (t) => {
     const rows = await verdictsOf(t, "rfc2069-only");
     assertOnlyFaulty(rows, "DIG-1");

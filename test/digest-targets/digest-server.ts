@@ -19,6 +19,7 @@ import {
   type Algorithm,
   hashA1,
   hashOf,
+  hashUsername,
   parseAlgorithm,
   type Qop,
   type ResponseInput,
@@ -63,6 +64,8 @@ export interface Quirks {
   expectedResponse(input: ResponseInput): string;
   /** The realm the stored H(username:realm:password) was made with. */
   storedRealm: string;
+  /** Asks for userhash=true and knows users only by H(username:realm) in the username directive (RFC 7616 §3.4.4). */
+  userhash: boolean;
 }
 
 /** Nonces the server keeps in memory: random, recognised only when issued here. */
@@ -89,6 +92,7 @@ export const RFC7616: Omit<Quirks, "nonces"> = {
   readNc: (nc) => (/^[0-9a-f]{8}$/i.test(nc) ? Number.parseInt(nc, 16) : undefined),
   expectedResponse: responseDigest,
   storedRealm: REALM,
+  userhash: false,
 };
 
 export interface DigestServer {
@@ -116,6 +120,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}): Promis
         { name: "nonce", value: nonce, quoted: true },
       );
       if (stale) directives.push({ name: "stale", value: "true", quoted: false });
+      if (quirks.userhash) directives.push({ name: "userhash", value: "true", quoted: false });
       return `Digest ${formatParams(directives)}`;
     });
   };
@@ -142,9 +147,18 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}): Promis
     if (field("realm") !== REALM) return { status: 401, message: "another realm", stale: false };
     const record = quirks.nonces.recall(field("nonce"), request);
     if (!record) return { status: 401, message: "a nonce not issued here", stale: false };
+    // A server that asks for userhash keeps only H(username:realm), so it knows its users by that alone.
+    const hashed = given.get("userhash")?.toLowerCase() === "true";
+    const username = !hashed
+      ? quirks.userhash
+        ? ""
+        : field("username")
+      : field("username") === hashUsername(hashOf(algorithm), USER.username, REALM)
+        ? USER.username
+        : "";
     const input: ResponseInput = {
       algorithm,
-      ha1: hashA1(hashOf(algorithm), field("username"), quirks.storedRealm, USER.password),
+      ha1: hashA1(hashOf(algorithm), username, quirks.storedRealm, USER.password),
       nonce: field("nonce"),
       method: request.method ?? "GET",
       uri: field("uri"),
@@ -153,7 +167,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}): Promis
       cnonce: given.get("cnonce"),
       body,
     };
-    const known = field("username") === USER.username;
+    const known = username === USER.username;
     if (!known || quirks.expectedResponse(input) !== field("response").toLowerCase()) {
       return { status: 401, message: "wrong user name or secret", stale: false };
     }

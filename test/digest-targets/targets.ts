@@ -130,6 +130,10 @@ export const TARGETS = {
     behaviour: `as short-lived-nonces, with every nonce of a first challenge aged past its ${NONCE_LIFETIME_SECONDS} s by the time the answer comes, as under load`,
     quirks: () => ({ lifetimeMs: NONCE_LIFETIME_SECONDS * 1000, nonces: agedNonces() }),
   },
+  "asks-userhash": {
+    behaviour: "asks for userhash=true and knows its users only as H(username:realm)",
+    quirks: () => ({ userhash: true }),
+  },
   "rfc2069-only": {
     behaviour: "speaks RFC 2069 only: no qop, so no nc and no cnonce",
     quirks: () => ({ qops: [] }),
