@@ -125,6 +125,12 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}): Promis
     });
   };
 
+  /** Who the username directive names; a server that asks for userhash knows users only by H(username:realm). */
+  const userNamed = (value: string, hashed: boolean, algorithm: Algorithm): string | undefined => {
+    if (!hashed) return quirks.userhash ? undefined : value;
+    return value === hashUsername(hashOf(algorithm), USER.username, REALM) ? USER.username : undefined;
+  };
+
   const judge = (request: IncomingMessage, body: Buffer): Outcome | undefined => {
     const header = request.headers.authorization;
     if (header === undefined || !/^digest\s/i.test(header)) return undefined;
@@ -147,18 +153,10 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}): Promis
     if (field("realm") !== REALM) return { status: 401, message: "another realm", stale: false };
     const record = quirks.nonces.recall(field("nonce"), request);
     if (!record) return { status: 401, message: "a nonce not issued here", stale: false };
-    // A server that asks for userhash keeps only H(username:realm), so it knows its users by that alone.
-    const hashed = given.get("userhash")?.toLowerCase() === "true";
-    const username = !hashed
-      ? quirks.userhash
-        ? ""
-        : field("username")
-      : field("username") === hashUsername(hashOf(algorithm), USER.username, REALM)
-        ? USER.username
-        : "";
+    const username = userNamed(field("username"), given.get("userhash")?.toLowerCase() === "true", algorithm);
     const input: ResponseInput = {
       algorithm,
-      ha1: hashA1(hashOf(algorithm), username, quirks.storedRealm, USER.password),
+      ha1: hashA1(hashOf(algorithm), username ?? field("username"), quirks.storedRealm, USER.password),
       nonce: field("nonce"),
       method: request.method ?? "GET",
       uri: field("uri"),
