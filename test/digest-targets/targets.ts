@@ -1,7 +1,8 @@
 /**
- * Eight digest servers, each with one bug seen in widely deployed servers and libraries
- * (issue 14), built on the correct server of digest-server.ts. Each entry says what the
- * server does wrong and what its operator would write in the target description.
+ * Digest servers that behave like real ones (issue 14), built on the correct server of
+ * digest-server.ts: most with one bug seen in widely deployed servers and libraries, some
+ * with a choice RFC 7616 allows that the suite must cope with (SHA-512-256 only, userhash,
+ * nonces in a session cookie, short-lived nonces). Each entry says what the server does.
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
