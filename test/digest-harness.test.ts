@@ -47,10 +47,13 @@ describe("the digest harness on a described reference", { concurrency: true }, (
     for (const id of ["DIG-1", "DIG-2", "DIG-3"]) assert.equal(rows.get(id)?.verdict, "passed", id);
   });
 
-  it("a nonce lifetime longer than a minute leaves DIG-10 not run", async () => {
+  it("a nonce lifetime longer than a minute leaves DIG-10 not run, and more uses than sxd spends DIG-9", async () => {
     const long = await digestRun({ noncePolicy: "unlimited", nonceLifetime: 300 }, "@DIG-10");
     assert.equal(long.get("DIG-10")?.verdict, "not run");
     assert.match(long.get("DIG-10")?.reason ?? "", /300 s/);
+    const many = await digestRun({ noncePolicy: { uses: 1000 } }, "@DIG-9");
+    assert.equal(many.get("DIG-9")?.verdict, "not run");
+    assert.match(many.get("DIG-9")?.reason ?? "", /1000 uses/);
   });
 
   it("the nc-once policy replays a used nc; with no lifetime and no use limit, DIG-10 is not applicable", async () => {
