@@ -10,7 +10,7 @@ import { loadRows } from "../harness/catalogue.ts";
 import { type FixedResource, resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
 import { startReference } from "../reference/server.ts";
-import { behaviourTags, rowsWith, runAgainstReference } from "./support/suite.ts";
+import { behaviourTags, rowsWith, runAgainstTarget } from "./support/suite.ts";
 
 interface ProxyRules {
   /** PUT with If-None-Match: * answers 405: the collection is fixed. */
@@ -126,14 +126,14 @@ test("on a server whose collection is fixed, the SNAP rows run on the resources 
   const server = await proxiedReference({ refuseCreation: true });
   try {
     const resources = await seed(server.upstream);
-    const before = await runAgainstReference({ target: describe(server.url), tags: SNAP, strict: true });
+    const before = await runAgainstTarget(describe(server.url), { tags: SNAP, strict: true });
     assert.deepEqual(rowsWith(before, "not run"), UPDATING_ROWS, "without resources: not run");
     assert.deepEqual(rowsWith(before, "failed"), ["SNAP-13"]);
     for (const row of before.judgement.rows.filter((r) => UPDATING_ROWS.includes(r.row.id))) {
       assert.match(row.reason ?? "", /answered 405 \(SNAP-13\)/);
     }
 
-    const after = await runAgainstReference({ target: describe(server.url, resources), tags: SNAP, strict: true });
+    const after = await runAgainstTarget(describe(server.url, resources), { tags: SNAP, strict: true });
     assert.deepEqual(rowsWith(after, "passed"), UPDATING_ROWS);
     assert.deepEqual(rowsWith(after, "not applicable"), ["SNAP-13"]);
     assert.equal(after.judgement.overall, "conformant");
@@ -152,7 +152,7 @@ test("a description naming no resource the suite may delete leaves the DELETE ro
   const server = await proxiedReference({ refuseCreation: true });
   try {
     const resources = (await seed(server.upstream)).filter((r) => !r.delete);
-    const run = await runAgainstReference({ target: describe(server.url, resources), tags: "@SNAP-9", strict: true });
+    const run = await runAgainstTarget(describe(server.url, resources), { tags: "@SNAP-9", strict: true });
     assert.deepEqual(rowsWith(run, "not run"), ["SNAP-9"]);
     assert.match(run.judgement.rows.find((r) => r.row.id === "SNAP-9")?.reason ?? "", /"delete": true/);
   } finally {
@@ -163,8 +163,7 @@ test("a description naming no resource the suite may delete leaves the DELETE ro
 test("on a server that refuses every update, bad and stale updates are not run, never passed", async () => {
   const server = await proxiedReference({ refuseUpdates: true });
   try {
-    const run = await runAgainstReference({
-      target: describe(server.url),
+    const run = await runAgainstTarget(describe(server.url), {
       tags: "@SNAP-2 or @SNAP-11 or @SNAP-12",
       strict: true,
     });

@@ -123,4 +123,27 @@ export const digestFaults = {
     breaks: ["DIG-6"],
     description: "marks every refusal stale=true, a wrong digest too, inviting the client to retry the same secret",
   },
+  // Faults seen in real digest servers (issue 14); the suite catches them only by varying one thing at a time.
+  "dig-nonce-timestamp-only": {
+    breaks: ["DIG-6"],
+    description:
+      "reads only the time at the head of a nonce, not the MAC: a nonce of its shape it never issued (an issued one with its tail changed) gets in",
+  },
+  "dig-refuse-all": {
+    breaks: ["DIG-4"],
+    description: "refuses every login, as a server whose password file was made for another realm",
+  },
+  "dig-unknown-algorithm-as-md5": {
+    breaks: ["DIG-12"],
+    description: "computes an algorithm it does not know as MD5, so an unknown algorithm over an MD5 digest gets in",
+  },
+  "dig-nc-six-digits": {
+    breaks: ["DIG-12"],
+    description: "takes nc of six or seven hexadecimal digits, not only eight",
+  },
+  "dig-auth-int-body-ignored": {
+    breaks: ["DIG-8"],
+    description:
+      "offers auth-int but computes its digest with SPEC.md's literal formula, leaving the body out, so a changed body gets in",
+  },
 } satisfies Record<string, FaultInfo>;

@@ -92,9 +92,7 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   }
   const field = (name: string) => given.get(name) ?? "";
 
-  const algorithm =
-    parseAlgorithm(given.get("algorithm")) ??
-    (faults.has("dig-unknown-algorithm-default") ? settings.hashes[0] : undefined);
+  const algorithm = parseAlgorithm(given.get("algorithm")) ?? unknownAlgorithmFallback(settings);
   // The fault's server takes any algorithm of a hash it offers, -sess or not.
   const takes = faults.has("dig-unoffered-algorithm")
     ? (a: Algorithm) => settings.hashes.includes(hashOf(a))
@@ -107,7 +105,7 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     if (faults.has("dig-unknown-qop-crash")) throw new Error(`no handler for qop ${qop}`);
     return malformed(`qop ${qop} is not offered here (offered: ${settings.qops.join(", ")})`);
   }
-  if (qop !== undefined && !faults.has("dig-lenient-nc") && !/^[0-9a-fA-F]{8}$/.test(field("nc"))) {
+  if (qop !== undefined && !faults.has("dig-lenient-nc") && !ncShape(faults).test(field("nc"))) {
     return malformed("nc must be eight hexadecimal digits");
   }
   if (field("uri") !== attempt.target && !faults.has("dig-no-uri-check")) {
@@ -119,7 +117,11 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     return refused("opaque must be returned unchanged");
   }
   const foreign = settings.nonces.origin(field("nonce")) === "unknown";
-  if (foreign && !faults.has("dig-foreign-nonce")) return refused("this nonce was not issued here");
+  // The fault's server reads only the time at the head of a nonce, not the MAC that proves it issued it.
+  const trusted =
+    faults.has("dig-foreign-nonce") ||
+    (faults.has("dig-nonce-timestamp-only") && settings.nonces.timestampCurrent(field("nonce")));
+  if (foreign && !trusted) return refused("this nonce was not issued here");
 
   // The fault's server keeps the password in the clear and hashes it with whatever realm the client names.
   const users = clientRealm ? demoUsers(field("realm")) : settings.users;
@@ -136,11 +138,17 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
     cnonce: given.get("cnonce"),
     // The fault's server hashes the body before it has read it, so always an empty one.
     body: qop !== "auth-int" ? undefined : faults.has("dig-auth-int-empty-body") ? "" : await attempt.body(),
-    // The fault's server takes SPEC.md's formula as written: nc, cnonce, qop and the body stay out.
-    formula: faults.has("dig-spec-formula-only") ? "spec" : "rfc7616",
+    // The faults' servers take SPEC.md's formula as written (nc, cnonce, qop and the body stay out): always, or for auth-int.
+    formula:
+      faults.has("dig-spec-formula-only") || (qop === "auth-int" && faults.has("dig-auth-int-body-ignored"))
+        ? "spec"
+        : "rfc7616",
   };
   const unchecked = faults.has("dig-any-secret") || (qop === "auth-int" && faults.has("dig-auth-int-unchecked"));
-  if (!unchecked && (ha1 === undefined || !sameDigest(responseDigest(input), field("response")))) {
+  // The fault's server refuses every login, as one whose password file was made for another realm.
+  const matches =
+    ha1 !== undefined && !faults.has("dig-refuse-all") && sameDigest(responseDigest(input), field("response"));
+  if (!unchecked && !matches) {
     return refused("the response does not match: wrong user name or secret", false, input.nonce);
   }
   // A nonce the server never issued is not in its log either (only the fault lets one get this far).
@@ -187,6 +195,17 @@ function grant(
       { name: "nextnonce", value: settings.nonces.issue(), quoted: true },
     ],
   };
+}
+
+/** For an algorithm the server does not know: refused, or under the faults taken for one it knows. */
+function unknownAlgorithmFallback(settings: GuardSettings): Algorithm | undefined {
+  if (settings.faults.has("dig-unknown-algorithm-default")) return settings.hashes[0];
+  return settings.faults.has("dig-unknown-algorithm-as-md5") ? "MD5" : undefined;
+}
+
+/** Eight hexadecimal digits (RFC 7616 §3.4); the fault's server takes six or seven as well. */
+function ncShape(faults: ReadonlySet<FaultName>): RegExp {
+  return faults.has("dig-nc-six-digits") ? /^[0-9a-fA-F]{6,8}$/ : /^[0-9a-fA-F]{8}$/;
 }
 
 /** Constant time in the digest's content: a mismatch at the first digit costs what one at the last does. */

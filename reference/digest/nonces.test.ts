@@ -19,6 +19,23 @@ describe("NonceStore", () => {
     assert.equal(nonces.origin("not a nonce"), "unknown");
   });
 
+  it("takes only the spelling it issued, not one whose last character differs in the spare bits", () => {
+    const { nonces } = store("one-time");
+    const nonce = nonces.issue();
+    const last = nonce.at(-1) ?? "";
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    // 40 bytes fill 54 characters with 4 bits to spare: the 16 characters of one block decode alike.
+    const block = alphabet.indexOf(last) & ~15;
+    const twin = `${nonce.slice(0, -1)}${alphabet[block + ((alphabet.indexOf(last) + 1) % 16)]}`;
+    assert.equal(Buffer.from(twin, "base64url").equals(Buffer.from(nonce, "base64url")), true);
+    assert.equal(nonces.origin(twin), "unknown");
+    assert.equal(nonces.use(twin, 1), "stale");
+    // Trusting the timestamp alone (a fault's check) takes it, and any nonce of the shape.
+    assert.equal(nonces.timestampCurrent(twin), true);
+    assert.equal(nonces.timestampCurrent(nonce.replace(/.$/, last === "A" ? "Q" : "A")), true);
+    assert.equal(nonces.timestampCurrent("short"), false);
+  });
+
   it("lets a one-time nonce in once", () => {
     const { nonces } = store("one-time");
     const nonce = nonces.issue();

@@ -71,6 +71,17 @@ export class NonceStore {
     return this.decode(nonce) ? "issued" : "unknown";
   }
 
+  /**
+   * Whether the nonce has this store's shape and a time of issue within the lifetime, its
+   * MAC unchecked: what a server that trusts the timestamp alone concludes (a fault's check).
+   */
+  timestampCurrent(nonce: string): boolean {
+    if (!/^[A-Za-z0-9_-]+$/.test(nonce)) return false;
+    const raw = Buffer.from(nonce, "base64url");
+    if (raw.length !== PAYLOAD_BYTES + MAC_BYTES) return false;
+    return this.now() - Number(raw.readBigUInt64BE(0)) <= this.rules.lifetimeMs;
+  }
+
   /** Records a use with nonce count `nc`; call only once the digest has matched. */
   use(nonce: string, nc: number): NonceUse {
     const decoded = this.decode(nonce);
@@ -109,9 +120,8 @@ export class NonceStore {
   }
 
   private decode(nonce: string): { issuedAt: number; sequence: bigint } | undefined {
-    if (!/^[A-Za-z0-9_-]+$/.test(nonce)) return undefined;
-    const raw = Buffer.from(nonce, "base64url");
-    if (raw.length !== PAYLOAD_BYTES + MAC_BYTES) return undefined;
+    const raw = canonicalBytes(nonce);
+    if (raw?.length !== PAYLOAD_BYTES + MAC_BYTES) return undefined;
     const payload = raw.subarray(0, PAYLOAD_BYTES);
     if (!timingSafeEqual(raw.subarray(PAYLOAD_BYTES), this.mac(payload))) return undefined;
     return { issuedAt: Number(payload.readBigUInt64BE(0)), sequence: payload.readBigUInt64BE(8) };
@@ -120,4 +130,15 @@ export class NonceStore {
   private mac(payload: Buffer): Buffer {
     return createHmac("sha256", this.secret).update(payload).digest().subarray(0, MAC_BYTES);
   }
+}
+
+/**
+ * The bytes of a nonce in this store's encoding, or undefined. Only the canonical spelling
+ * counts: base64url ignores the spare low bits of the last character, and a nonce with that
+ * character changed is a string this server never issued, though it decodes the same.
+ */
+function canonicalBytes(nonce: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(nonce)) return undefined;
+  const raw = Buffer.from(nonce, "base64url");
+  return raw.toString("base64url") === nonce ? raw : undefined;
 }

@@ -20,11 +20,24 @@ export interface ReferenceRun {
   strict?: boolean;
   /** Target description layers over the bundled reference's (export.result, …). */
   layers?: TestSettings["layers"];
-  /** A target of the test's own instead of the bundled reference. */
-  target?: TargetDescription;
 }
 
-export async function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
+export function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
+  return runQuietly(undefined, options);
+}
+
+/** The same against a running server, described as its operator would. */
+export function runAgainstTarget(
+  target: TargetDescription,
+  options: Omit<ReferenceRun, "faults" | "variant"> = {},
+): Promise<SuiteRun & { reportDir: string }> {
+  return runQuietly(target, options);
+}
+
+async function runQuietly(
+  target: TargetDescription | undefined,
+  options: ReferenceRun,
+): Promise<SuiteRun & { reportDir: string }> {
   const output: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -34,7 +47,7 @@ export async function runAgainstReference(options: ReferenceRun): Promise<SuiteR
   });
   const reportDir = mkdtempSync(join(tmpdir(), "sxd-test-"));
   const settings: TestSettings = {
-    target: options.target,
+    target,
     layers: options.layers ?? [],
     tags: options.tags,
     strict: options.strict ?? true,

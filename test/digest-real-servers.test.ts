@@ -1,0 +1,184 @@
+/**
+ * The digest rows against small servers that behave like real ones (issue 14), each with
+ * one bug: the suite must fail the row the bug breaks, never pass a row on refusals alone,
+ * and call "not run" what it cannot check, with the reason. Each case asserts verdicts and
+ * reasons, and prints the row verdicts of its run.
+ */
+import assert from "node:assert/strict";
+import { describe, it, type TestContext } from "node:test";
+import { loadRows } from "../cli/rows.ts";
+import { resolveDescription, type TargetDescription, validateDescription } from "../cli/target.ts";
+import type { RowResult } from "../cli/verdicts.ts";
+import { startDigestServer } from "./digest-targets/digest-server.ts";
+import { NONCE_LIFETIME_SECONDS, TARGETS, type TargetName } from "./digest-targets/targets.ts";
+import { behaviourTags, runAgainstTarget } from "./support/suite.ts";
+
+const DIGEST_ROWS = behaviourTags(
+  "DIG",
+  loadRows().map((r) => r.id),
+);
+
+type Verdicts = Map<string, RowResult>;
+
+/** Runs the digest rows against the named server, described as its operator would, with `stated` on top. */
+async function verdictsOf(t: TestContext, name: TargetName, stated: object = {}): Promise<Verdicts> {
+  const server = await startDigestServer(TARGETS[name].quirks());
+  try {
+    const layer = { ...server.description, digest: { ...server.description.digest, ...stated } };
+    const valid = validateDescription(layer);
+    assert.ok(valid.ok, `the description of ${name} is refused: ${valid.ok ? "" : valid.error}`);
+    const resolved = resolveDescription([valid.value]);
+    assert.ok(resolved.ok);
+    const run = await runAgainstTarget(resolved.value as TargetDescription, { tags: DIGEST_ROWS, strict: false });
+    const rows = new Map(run.judgement.rows.filter((r) => r.scenarios.length > 0).map((r) => [r.row.id, r]));
+    t.diagnostic(`${name} ${JSON.stringify(stated)}: ${[...rows].map(([id, r]) => `${id} ${r.verdict}`).join(", ")}`);
+    return rows;
+  } finally {
+    await server.close();
+  }
+}
+
+function verdict(rows: Verdicts, id: string): string {
+  return rows.get(id)?.verdict ?? "absent";
+}
+
+/** Every message of the row's scenarios, failures and reasons alike, for matching. */
+function messages(rows: Verdicts, id: string): string {
+  const row = rows.get(id);
+  return [row?.reason, ...(row?.scenarios ?? []).map((s) => s.message)].filter(Boolean).join("\n");
+}
+
+/** The first lines of the row's reason, enough to see why in a test failure. */
+function why(rows: Verdicts, id: string): string {
+  return `${id} ${verdict(rows, id)}: ${(rows.get(id)?.reason ?? "").split("\n").slice(0, 3).join(" / ")}`;
+}
+
+function assertVerdict(rows: Verdicts, id: string, expected: string, reason?: RegExp): void {
+  assert.equal(verdict(rows, id), expected, why(rows, id));
+  if (reason) assert.ok(reason.test(messages(rows, id)), `${why(rows, id)}: no ${reason}`);
+}
+
+/** The scenarios of the row that name one of the cases (an Examples value in the title). */
+function casesOf(rows: Verdicts, id: string, cases: readonly string[]) {
+  return (rows.get(id)?.scenarios ?? []).filter((s) => cases.some((c) => s.name.includes(c)));
+}
+
+/** The row's failed scenarios are those of exactly these cases, each one at least once. */
+function assertFailedCases(rows: Verdicts, id: string, cases: readonly string[]): void {
+  const failed = (rows.get(id)?.scenarios ?? []).filter((s) => s.status === "failed").map((s) => s.name);
+  const named = failed.filter((name) => cases.some((c) => name.includes(c)));
+  assert.deepEqual(named, failed, `${id}: failed cases other than ${cases.join("; ")}`);
+  for (const c of cases)
+    assert.ok(
+      failed.some((name) => name.includes(c)),
+      `${id}: "${c}" did not fail`,
+    );
+}
+
+/** Only the server's bug shows: exactly these rows failed or warned. */
+function assertOnlyFaulty(rows: Verdicts, ...expected: string[]): void {
+  const faulty = [...rows.keys()].filter((id) => ["failed", "warning"].includes(verdict(rows, id)));
+  assert.deepEqual(faulty, expected, faulty.map((id) => why(rows, id)).join("\n"));
+}
+
+const NEEDS_LOGIN = /needs a login: see DIG-4/;
+describe("the digest rows against servers that behave like real ones", () => {
+  it("the correct server the others are built on passes every digest row it takes", async (t) => {
+    const rows = await verdictsOf(t, "correct", { noncePolicy: "nc-once" });
+    assertOnlyFaulty(rows);
+    for (const [id, row] of rows) assert.ok(["passed", "not applicable"].includes(row.verdict), why(rows, id));
+    assertVerdict(rows, "DIG-9", "passed");
+  });
+
+  it("a server that checks only the timestamp of its nonces fails DIG-6", async (t) => {
+    const rows = await verdictsOf(t, "nonce-timestamp-only");
+    assertOnlyFaulty(rows, "DIG-6");
+    assertVerdict(rows, "DIG-6", "failed");
+    // A random nonce is refused on its shape alone; the one built from the server's own gets in.
+    assertFailedCases(rows, "DIG-6", ["a nonce of the server's shape it never issued"]);
+  });
+
+  it("a server that refuses every login fails DIG-4 alone, and no refusal passes", async (t) => {
+    const rows = await verdictsOf(t, "refuses-every-login");
+    assertOnlyFaulty(rows, "DIG-4");
+    assertVerdict(rows, "DIG-4", "failed", /digest\.username|digest\.password/);
+    for (const id of ["DIG-5", "DIG-7", "DIG-11"]) assertVerdict(rows, id, "not run", NEEDS_LOGIN);
+    for (const id of ["DIG-6", "DIG-8", "DIG-12"]) assertVerdict(rows, id, "not run", /see DIG-4/);
+  });
+
+  it("a server that takes an unknown algorithm for MD5 and reads nc leniently gets DIG-12 naming the defects", async (t) => {
+    const rows = await verdictsOf(t, "unknown-algorithm-as-md5");
+    assertOnlyFaulty(rows, "DIG-12");
+    assertVerdict(rows, "DIG-12", "warning");
+    assertFailedCases(rows, "DIG-12", ["nc not hexadecimal", "nc of six digits", "unknown algorithm"]);
+    // The unknown algorithm gets in only where the defect is built on the MD5 answer.
+    assert.match(messages(rows, "DIG-12"), /built on MD5/);
+  });
+
+  it("a server offering only SHA-512-256 gets its logins answered", async (t) => {
+    const rows = await verdictsOf(t, "sha-512-256-only");
+    assertOnlyFaulty(rows);
+    for (const id of ["DIG-3", "DIG-4", "DIG-5", "DIG-6", "DIG-7", "DIG-11"]) assertVerdict(rows, id, "passed");
+  });
+
+  it("a server that needs its session cookie back fails DIG-4, and the failure names the cookie", async (t) => {
+    const rows = await verdictsOf(t, "nonce-in-session-cookie");
+    assertOnlyFaulty(rows, "DIG-4");
+    // The transcripts show the server's set-cookie header; the message itself must speak of the cookie.
+    assertVerdict(rows, "DIG-4", "failed", /(?<!set-)cookie(?!:)/i);
+  });
+
+  it("a server that needs its session cookie back passes where the description turns cookies on", async (t) => {
+    const rows = await verdictsOf(t, "nonce-in-session-cookie", { cookies: true });
+    assertOnlyFaulty(rows);
+    for (const id of ["DIG-4", "DIG-5", "DIG-6", "DIG-7", "DIG-11"]) assertVerdict(rows, id, "passed");
+  });
+
+  it("a server that offers auth-int and leaves the body out fails DIG-8", async (t) => {
+    const rows = await verdictsOf(t, "auth-int-body-ignored");
+    assertOnlyFaulty(rows, "DIG-8");
+    // The spec's literal formula gets the auth-int request in, and then a changed body too.
+    assertVerdict(rows, "DIG-8", "failed", /does not protect the body/);
+    assertFailedCases(rows, "DIG-8", ["A body changed after the digest was computed"]);
+  });
+
+  it("a server whose nonces expire within seconds lets the suite log in", async (t) => {
+    const rows = await verdictsOf(t, "short-lived-nonces");
+    assertOnlyFaulty(rows);
+    for (const id of ["DIG-4", "DIG-5", "DIG-6", "DIG-7", "DIG-11", "DIG-12"]) assertVerdict(rows, id, "passed");
+  });
+
+  it("a server whose nonces expire within seconds passes DIG-9 and DIG-10 where the description says so", async (t) => {
+    const rows = await verdictsOf(t, "short-lived-nonces", {
+      noncePolicy: "nc-once",
+      nonceLifetime: NONCE_LIFETIME_SECONDS,
+    });
+    assertOnlyFaulty(rows);
+    assertVerdict(rows, "DIG-9", "passed");
+    assertVerdict(rows, "DIG-10", "passed");
+  });
+
+  it("a server whose nonce aged between the challenge and the answer lets the suite in once it retries on stale=true", async (t) => {
+    const rows = await verdictsOf(t, "nonces-aged-under-load");
+    assertOnlyFaulty(rows);
+    for (const id of ["DIG-4", "DIG-5", "DIG-7", "DIG-8", "DIG-11"]) assertVerdict(rows, id, "passed");
+  });
+
+  it("a server that asks for userhash gets its logins answered", async (t) => {
+    const rows = await verdictsOf(t, "asks-userhash");
+    assertOnlyFaulty(rows);
+    for (const id of ["DIG-4", "DIG-5", "DIG-6", "DIG-7", "DIG-11"]) assertVerdict(rows, id, "passed");
+  });
+
+  it("a server that speaks RFC 2069 only fails DIG-1 for the missing qop, and nothing for what it cannot have", async (t) => {
+    const rows = await verdictsOf(t, "rfc2069-only");
+    assertOnlyFaulty(rows, "DIG-1");
+    assertVerdict(rows, "DIG-1", "failed", /qop/);
+    for (const id of ["DIG-4", "DIG-5", "DIG-6", "DIG-7", "DIG-11"]) assertVerdict(rows, id, "passed");
+    assertVerdict(rows, "DIG-8", "not applicable");
+    // The defects that remove or alter qop, nc or cnonce have nothing to work on: not applicable, never failed.
+    const qopCases = casesOf(rows, "DIG-12", ["no qop", "no nc", "no cnonce", "nc of", "nc not", "unknown qop"]);
+    assert.ok(qopCases.length >= 6, why(rows, "DIG-12"));
+    for (const s of qopCases) assert.equal(s.status, "not applicable", s.name);
+  });
+});
