@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { loadRows } from "../cli/rows.ts";
-import { resolveDescription, type TargetDescription, validateDescription } from "../cli/target.ts";
-import type { RowResult } from "../cli/verdicts.ts";
+import { loadRows } from "../harness/catalogue.ts";
+import { resolveDescription, type TargetDescription, validateDescription } from "../harness/target.ts";
+import type { RowResult } from "../harness/verdicts.ts";
 import { startDigestServer } from "./digest-targets/digest-server.ts";
 import { NONCE_LIFETIME_SECONDS, TARGETS, type TargetName } from "./digest-targets/targets.ts";
 import { behaviourTags, runAgainstTarget } from "./support/suite.ts";
