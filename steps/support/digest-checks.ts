@@ -1,0 +1,159 @@
+/**
+ * What the digest steps do beyond one request: a login a scenario needs, flawed requests built
+ * on an accepted one, the checks of a new challenge, and using a nonce up as the policy allows.
+ */
+import type { Answered } from "../../harness/exchange.ts";
+import { parseCredentials } from "../../lib/auth-params.ts";
+import { answerChallenge, type DigestChallenge } from "./digest.ts";
+import type { Flawed } from "./digest-flaws.ts";
+import {
+  answering,
+  challengeFrom,
+  challengesOf,
+  describePolicy,
+  type Login,
+  type LoginRequest,
+  logIn,
+  loginHints,
+  nonceUses,
+  sendAnswer,
+  sendAuthorization,
+  state,
+} from "./digest-session.ts";
+import { expectThat, fail } from "./expect.ts";
+import type { SxdWorld } from "./world.ts";
+
+export const NEEDS_LOGIN = "needs a login: see DIG-4";
+
+export const CONTROL_REFUSED = "the same request without the defect was refused too: see DIG-4";
+
+/** The most uses of one nonce sxd makes to use it up (DIG-9, DIG-10). */
+export const MOST_USES = 100;
+
+/** The longest nonce lifetime sxd waits out to see a nonce expire (DIG-10). */
+export const LONGEST_WAIT_S = 60;
+
+/** A login the scenario needs before it can check anything: not run, with `reason`, where none gets in. */
+export async function needLogin(
+  world: SxdWorld,
+  reason: string,
+  wanted: LoginRequest = {},
+): Promise<Login | "skipped"> {
+  const result = await logIn(world, wanted);
+  if (result.kind === "unanswerable") return world.notRun(result.reason);
+  if (result.kind === "refused")
+    return world.notRun(`${reason} (valid credentials got status ${result.reply.response.status})`);
+  return result.login;
+}
+
+/** Valid credentials must get in: DIG-4's own check, with hints for a person where they do not. */
+export async function expectLogin(world: SxdWorld, wanted: LoginRequest = {}): Promise<"skipped" | undefined> {
+  const result = await logIn(world, wanted);
+  if (result.kind === "unanswerable") return world.notRun(result.reason);
+  if (result.kind === "refused") {
+    const how = wanted.formula === "rfc7616" ? "computed as RFC 7616 says" : "in either formula";
+    fail(
+      `200 for valid credentials (${how})`,
+      `status ${result.reply.response.status}; ${loginHints(world)}`,
+      result.reply,
+    );
+  }
+  return undefined;
+}
+
+/** Sends, for each login, the same request over a new challenge with one flaw. */
+export async function sendFlawed(world: SxdWorld, build: (login: Login) => Flawed): Promise<"skipped" | undefined> {
+  const digest = state(world);
+  let notApplicable: string | undefined;
+  for (const login of digest.controls) {
+    await challengeFrom(world);
+    const flawed = build(login);
+    if ("notApplicable" in flawed) {
+      notApplicable = flawed.notApplicable;
+      continue;
+    }
+    const reply = await sendAuthorization(world, flawed.authorization, flawed.body ?? login.body);
+    digest.flawed.push({ login, reply });
+  }
+  if (digest.flawed.length > 0) return undefined;
+  return notApplicable === undefined ? world.notRun(CONTROL_REFUSED) : world.notApplicable(notApplicable);
+}
+
+/** The login's request again, over the current challenge, with an nc above any used so far. */
+export function answeringLike(world: SxdWorld, login: Login) {
+  const used = state(world).logins.map((l) => Number.parseInt(l.answer.input.nc ?? "1", 16));
+  return answering(world, login.algorithm, {
+    body: login.body,
+    qop: login.qop,
+    formula: login.formula,
+    nc: Math.max(1, ...used) + 1,
+  });
+}
+
+export function flawedReplies(world: SxdWorld) {
+  const { flawed } = state(world);
+  if (flawed.length === 0) throw new Error("no flawed request was sent before in this scenario");
+  return flawed;
+}
+
+export const form = (login: Login) =>
+  `${login.algorithm}, ${login.qop === null ? "no qop" : `qop=${login.qop}`}, ${login.formula === "spec" ? "the spec's literal formula" : "RFC 7616's formula"}`;
+
+/** The nonce of the Authorization a reply answered, which a new challenge must not repeat. */
+export function answeredNonce(reply: Answered): string | undefined {
+  const authorization = reply.requestHeaders.authorization;
+  const parsed = authorization === undefined ? undefined : parseCredentials(authorization);
+  return parsed?.ok ? parsed.value.params.get("nonce") : undefined;
+}
+
+/** The reply's challenges, which must carry nonces other than the one answered, so the client can try again. */
+export function newChallenges(reply: Answered, answered: string | undefined): DigestChallenge[] {
+  const challenges = challengesOf(reply);
+  expectThat(
+    challenges.length > 0 && challenges.every((c) => c.params.has("nonce")),
+    "a Digest challenge with a nonce, so the client can try again",
+    challenges.length > 0 ? "a challenge without a nonce" : "none",
+    reply,
+  );
+  expectThat(
+    challenges.every((c) => c.params.get("nonce") !== answered),
+    "a nonce other than the one answered",
+    `the same nonce ${answered}`,
+    reply,
+  );
+  return challenges;
+}
+
+export const NO_LIMIT = "the target description states no nonce limit (digest.noncePolicy)";
+
+/** Logs in, then uses the nonce again with rising counts up to the stated limit (once for "nc-once"). */
+export async function useNonceUp(world: SxdWorld): Promise<"skipped" | undefined> {
+  // "nc-once" allows any number of uses, each count once: one use is enough to replay.
+  const uses = Number.isFinite(nonceUses(world)) ? nonceUses(world) : 1;
+  if (uses > MOST_USES)
+    return world.notRun(
+      `${describePolicy(world)} allows ${uses} uses, more than the ${MOST_USES} sxd spends on a nonce`,
+    );
+  const login = await needLogin(world, CONTROL_REFUSED);
+  if (login === "skipped") return login;
+  for (let nc = 2; nc <= uses; nc++) {
+    const a = answeringLike(world, login);
+    const reply = await sendAnswer(
+      world,
+      answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, nc }),
+    );
+    expectThat(
+      reply.response.status === 200,
+      `200 for use ${nc} of a nonce, as ${describePolicy(world)} allows ${uses} uses`,
+      `status ${reply.response.status} (is the description right?)`,
+      reply,
+    );
+    state(world).logins.push({ ...login, answer: state(world).answer ?? login.answer, reply });
+  }
+  return undefined;
+}
+
+/** Which use of its nonce the last Authorization was: for messages that name the policy. */
+export function useOfNonce(world: SxdWorld): number {
+  return state(world).logins.length + 1;
+}
