@@ -16,7 +16,7 @@ const dir = tempDir();
 const pidFile = join(dir, "contacts.pid");
 const ports = { contacts: 0, messaging: 0 };
 const url = (port: number) => `http://127.0.0.1:${port}`;
-let messaging: ChildProcess | undefined;
+let messaging: { process: ChildProcess; faults: string } | undefined;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -47,8 +47,10 @@ const commands = () => ({
   timeoutMs: 20000,
 });
 
+/** (Re)starts the messaging server with these faults, unless it already runs with them. */
 async function startMessaging(faults: string[]): Promise<void> {
-  messaging?.kill();
+  if (messaging?.faults === faults.join()) return;
+  messaging?.process.kill();
   const args = [
     "serve",
     "messaging",
@@ -57,10 +59,11 @@ async function startMessaging(faults: string[]): Promise<void> {
     "--contacts-url",
     url(ports.contacts),
   ];
-  messaging = spawn(process.execPath, [SXD, ...args, ...faults.flatMap((f) => ["--fault", f])], {
+  const child = spawn(process.execPath, [SXD, ...args, ...faults.flatMap((f) => ["--fault", f])], {
     env: withoutCoverage(),
     stdio: "ignore",
   });
+  messaging = { process: child, faults: faults.join() };
   await untilAnswers(url(ports.messaging));
 }
 
@@ -96,7 +99,7 @@ before(async () => {
 });
 
 after(async () => {
-  messaging?.kill();
+  messaging?.process.kill();
   await runCommand(commands().stop, 5000);
 });
 
@@ -118,18 +121,6 @@ test("the description's commands stage the outage: EXP-8 passes, and the contact
   assert.equal(otherUser?.status, "not run");
   assert.equal(otherUser?.message, "state export.otherUser to check that a token is bound to its user");
   assert.equal(finished.stderr.includes("    at "), false, finished.stderr);
-});
-
-test("a messaging server that answers 303 in the outage fails EXP-8; one that stores nothing fails EXP-5", {
-  timeout: 120000,
-}, async () => {
-  await startMessaging(["exp-outage-303", "exp-import-stores-nothing"]);
-  const { finished, rows } = await run("@EXP-5 or @EXP-8", { outage: commands() }, ["--strict"]);
-  assert.equal(finished.code, 1);
-  assert.equal(rows.get("EXP-8")?.verdict, "failed");
-  assert.match(rows.get("EXP-8")?.reason ?? "", /a 5xx status/);
-  assert.equal(rows.get("EXP-5")?.verdict, "failed");
-  assert.equal(await probe(`${url(ports.contacts)}/user/alice/contacts`, 2000), undefined);
 });
 
 test("without outage commands EXP-8 is not run, with the reason", { timeout: 60000 }, async () => {
@@ -154,4 +145,16 @@ test("a start command that does not bring the contacts server back leaves EXP-8 
     await runCommand(commands().start, 5000);
     await untilAnswers(url(ports.contacts));
   }
+});
+
+test("a messaging server that answers 303 in the outage fails EXP-8; one that stores nothing fails EXP-5", {
+  timeout: 120000,
+}, async () => {
+  await startMessaging(["exp-outage-303", "exp-import-stores-nothing"]);
+  const { finished, rows } = await run("@EXP-5 or @EXP-8", { outage: commands() }, ["--strict"]);
+  assert.equal(finished.code, 1);
+  assert.equal(rows.get("EXP-8")?.verdict, "failed");
+  assert.match(rows.get("EXP-8")?.reason ?? "", /a 5xx status/);
+  assert.equal(rows.get("EXP-5")?.verdict, "failed");
+  assert.equal(await probe(`${url(ports.contacts)}/user/alice/contacts`, 2000), undefined);
 });
