@@ -406,6 +406,10 @@ Given(
         "sxd cannot take the target's contacts server down: state export.outage with the commands that stop and start it",
       );
     }
+    if (!bundled) {
+      // An export while the contacts server is up, so that there is a copy for the failed one to leave alone.
+      await this.http.send("POST", linkOf(state).href);
+    }
     const messagingUrl = bundled ?? state.messagingUrl;
     state.outage = { messagingUrl, before: await readResult(this, resultAddress(this, state, messagingUrl)) };
     if (bundled || !commands) return undefined;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { probe } from "../cli/reachability.ts";
 import { runCommand, succeeded } from "../steps/support/commands.ts";
+import type { Exchange } from "../steps/support/http.ts";
 import { SXD, sxd, tempDir } from "./support/cli.ts";
 
 const TOKEN_KEY = "sxd-outage-test-key";
@@ -86,7 +87,11 @@ async function run(tags: string, description: object, extra: string[] = []) {
   const report = JSON.parse(readFileSync(join(reportDir, "conformance.json"), "utf8"));
   const rows = new Map<
     string,
-    { verdict: string; reason?: string; scenarios: { name: string; status: string; message?: string }[] }
+    {
+      verdict: string;
+      reason?: string;
+      scenarios: { name: string; status: string; message?: string; exchanges: Exchange[] }[];
+    }
   >(report.rows.map((r: { id: string }) => [r.id, r]));
   return { finished, rows, messages: readFileSync(join(reportDir, "messages.ndjson"), "utf8") };
 }
@@ -109,6 +114,16 @@ test("the description's commands stage the outage: EXP-8 passes, and the contact
   await startMessaging([]);
   const { finished, rows, messages } = await run("@EXP-6 or @EXP-8", { outage: commands() }, ["--parallel", "2"]);
   assert.equal(rows.get("EXP-8")?.verdict, "passed", finished.stdout);
+  // The failed export was judged against a copy the messaging server held before it.
+  const [outage] = rows.get("EXP-8")?.scenarios ?? [];
+  const reads = outage.exchanges.filter((e) => e.method === "GET" && e.url.endsWith("/user/alice"));
+  assert.deepEqual(
+    reads.map((e) => [e.response?.status, (e.response?.body.match(/<contact[\s>]/g) ?? []).length]),
+    [
+      [200, 3],
+      [200, 3],
+    ],
+  );
   // No other scenario ran while the contacts server was down (they all read the contact list).
   assert.equal(rows.get("EXP-6")?.verdict, "passed", finished.stdout);
   // The commands' output is in the report.
