@@ -407,6 +407,10 @@ Given(
       );
     }
     const messagingUrl = bundled ?? state.messagingUrl;
+    // A copy for the failed export to leave alone: an export while the contacts server is up,
+    // or, where it is down from the start, the fallback upload if the target takes one.
+    if (!bundled) await this.http.send("POST", linkOf(state).href);
+    else if (this.target.export.upload) await uploadList(this, state, messagingUrl, state.user);
     state.outage = { messagingUrl, before: await readResult(this, resultAddress(this, state, messagingUrl)) };
     if (bundled || !commands) return undefined;
     return stopContactsServer(this, state, commands);
@@ -515,18 +519,22 @@ When(
   "the client uploads the contact list to the messaging server itself, for a fresh user",
   async function (this: SxdWorld) {
     const state = stateOf(this);
-    const upload = this.target.export.upload;
-    const list = state.listExchange;
-    if (!upload || !list) throw new Error("uploading needs a target upload and a fetched list");
     // A fresh user, so that no export by another scenario can put these contacts where the check looks.
     state.otherUser = freshUserName();
-    const path = upload.path.replaceAll("{user}", state.otherUser);
-    await this.http.send(upload.method, `${state.messagingUrl}${path}`, {
-      headers: { "content-type": upload.contentType ?? DEFAULT_UPLOAD_TYPE },
-      body: list.response.body,
-    });
+    await uploadList(this, state, state.messagingUrl, state.otherUser);
   },
 );
+
+/** The fallback upload (EXP-9) of the list as the contacts server served it. */
+async function uploadList(world: SxdWorld, state: ExportState, messagingUrl: string, user: string): Promise<void> {
+  const upload = world.target.export.upload;
+  const list = state.listExchange;
+  if (!upload || !list) throw new Error("uploading needs a target upload and a fetched list");
+  await world.http.send(upload.method, `${messagingUrl}${upload.path.replaceAll("{user}", user)}`, {
+    headers: { "content-type": upload.contentType ?? DEFAULT_UPLOAD_TYPE },
+    body: list.response.body,
+  });
+}
 
 Then("the upload is accepted", function (this: SxdWorld) {
   const reply = this.reply;

@@ -5,10 +5,11 @@ Feature: A messaging server that cannot reach the contacts server reports it
   still holds, no more and no less.
 
   This needs a messaging server whose contacts server is down. The bundled reference starts
-  one beside itself. For another target, the description names the commands that stop and
-  start its contacts server (export.outage); the suite stops it after reading the export
-  link, starts it again after the scenario whatever happened, and waits until it answers.
-  No other scenario runs meanwhile. Without those commands the scenario is not run.
+  one beside itself, which gets a copy of the list by the fallback upload first. For another target, the description names the commands that stop and
+  start its contacts server (export.outage); the suite exports the list once, so that the
+  messaging server holds a copy to keep, stops the contacts server, starts it again after the
+  scenario whatever happened, and waits until it answers. No other scenario runs meanwhile.
+  Without those commands the scenario is not run.
 
   Background:
     Given the target has a contacts server and a messaging server

@@ -77,6 +77,11 @@ export const exportFaults = {
     breaks: ["EXP-8"],
     description: "when the contacts server cannot be reached the 502 reply has no error body",
   },
+  "exp-outage-drops-copy": {
+    breaks: ["EXP-8"],
+    description:
+      "when the contacts server cannot be reached the messaging server answers 502 but empties what it held for the user",
+  },
   "exp-upload-ignored": {
     breaks: ["EXP-9"],
     description: "the upload endpoint accepts contacts and drops them",

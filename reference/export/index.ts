@@ -161,6 +161,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
         timeoutMs: context.backendTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS,
       });
       if (!fetched.ok) {
+        if (has("exp-outage-drops-copy")) store.replace(user, []);
         if (has("exp-outage-no-error-body")) return { status: fetched.status };
         if (!has("exp-outage-303")) return errorReply(fetched.status, fetched.message);
       } else if (has("exp-import-stores-nothing")) {
