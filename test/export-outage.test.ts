@@ -7,9 +7,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import type { Exchange } from "../harness/exchange.ts";
 import { probe } from "../harness/probe.ts";
 import { runCommand, succeeded } from "../steps/support/commands.ts";
-import type { Exchange } from "../steps/support/http.ts";
 import { SXD, sxd, tempDir } from "./support/cli.ts";
 
 const TOKEN_KEY = "sxd-outage-test-key";
