@@ -1,0 +1,117 @@
+/**
+ * Steps of the contacts server's outage (EXP-8), staged by the description's commands or, for
+ * the bundled reference, by a messaging server whose contacts server is down; and of the
+ * fallback upload (EXP-9), where the target takes one.
+ */ import { After, Given, Then, When } from "@cucumber/cucumber";
+import { expectThat } from "./support/expect.ts";
+import {
+  freshUserName,
+  linkOf,
+  onOutageServer,
+  type ResultReading,
+  readResult,
+  resultAddress,
+  stateOf,
+  states,
+  stopContactsServer,
+  uploadList,
+} from "./support/export-checks.ts";
+import type { SxdWorld } from "./support/world.ts";
+
+Given(
+  "a messaging server whose contacts server cannot be reached",
+  // The commands have time limits of their own (export.outage.timeoutMs).
+  { timeout: -1 },
+  async function (this: SxdWorld) {
+    const state = stateOf(this);
+    // The bundled reference runs a second messaging server whose contacts server is down.
+    const bundled = this.parameters.outageMessagingUrl?.replace(/\/+$/, "");
+    const commands = this.target.export.outage;
+    if (!bundled && !commands) {
+      return this.notRun(
+        "sxd cannot take the target's contacts server down: state export.outage with the commands that stop and start it",
+      );
+    }
+    const messagingUrl = bundled ?? state.messagingUrl;
+    // A copy for the failed export to leave alone: an export while the contacts server is up,
+    // or, where it is down from the start, the fallback upload if the target takes one.
+    if (!bundled) await this.http.send("POST", linkOf(state).href);
+    else if (this.target.export.upload) await uploadList(this, state, messagingUrl, state.user);
+    state.outage = { messagingUrl, before: await readResult(this, resultAddress(this, state, messagingUrl)) };
+    if (bundled || !commands) return undefined;
+    return stopContactsServer(this, state, commands);
+  },
+);
+
+After({ tags: "@alone", timeout: -1 }, async function (this: SxdWorld) {
+  const problem = await states.get(this)?.restart?.();
+  // The description's start command is not the target: what it fails to do is not run, not failed.
+  return problem === undefined ? undefined : this.notRun(problem);
+});
+
+When(
+  "the client sends POST with no body to the export link's path on that messaging server",
+  async function (this: SxdWorld) {
+    const state = stateOf(this);
+    await this.http.send("POST", onOutageServer(state, linkOf(state).href));
+  },
+);
+
+Then("the reply is a server error, not 303 See Other", function (this: SxdWorld) {
+  const reply = this.reply;
+  const status = reply.response.status;
+  expectThat(
+    status >= 500 && status <= 599,
+    "a 5xx status reporting the failed backend request",
+    `status ${status}`,
+    reply,
+  );
+});
+
+Then("that messaging server holds what it held before: nothing half imported", async function (this: SxdWorld) {
+  const state = stateOf(this);
+  if (!state.outage) throw new Error("no outage was staged in this scenario");
+  const { before } = state.outage;
+  const after = await readResult(this, resultAddress(this, state, state.outage.messagingUrl));
+  if (before.kind === "unreadable" || after.kind === "unreadable") {
+    const reason = before.kind === "unreadable" ? before.reason : after.kind === "unreadable" ? after.reason : "";
+    this.attach(`What the messaging server keeps is not checked: its export result cannot be read (${reason}).`);
+    return;
+  }
+  const held = (reading: ResultReading) => (reading.kind === "held" ? [...reading.contacts].sort() : []);
+  const [was, is] = [held(before), held(after)];
+  const changed = is.filter((contact, i) => contact !== was[i]);
+  expectThat(
+    is.length === was.length && changed.length === 0,
+    `the export result at ${after.exchange.url} unchanged by the failed export (${was.length} contacts, as before it)`,
+    `${is.length} contacts${changed.length > 0 ? `, e.g. ${changed[0]}` : ""}`,
+    after.exchange,
+  );
+});
+
+Given("the target takes contact uploads", function (this: SxdWorld) {
+  return this.target.export.upload
+    ? undefined
+    : this.notApplicable("the target description names no fallback upload (export.upload)");
+});
+
+When(
+  "the client uploads the contact list to the messaging server itself, for a fresh user",
+  async function (this: SxdWorld) {
+    const state = stateOf(this);
+    // A fresh user, so that no export by another scenario can put these contacts where the check looks.
+    state.otherUser = freshUserName();
+    await uploadList(this, state, state.messagingUrl, state.otherUser);
+  },
+);
+
+Then("the upload is accepted", function (this: SxdWorld) {
+  const reply = this.reply;
+  const status = reply.response.status;
+  expectThat(
+    (status >= 200 && status <= 299) || status === 303,
+    "a 2xx or 303 reply to the upload",
+    `status ${status}`,
+    reply,
+  );
+});
