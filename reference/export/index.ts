@@ -18,6 +18,7 @@ import { parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
 import {
+  decodeUtf8,
   errorReply,
   HttpError,
   methodNotAllowed,
@@ -174,7 +175,9 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (subtype !== "xml" && !subtype?.endsWith("+xml")) {
       throw new HttpError(415, "upload a contact list as application/xml");
     }
-    const contacts = contactsOfList((await request.body()).toString("utf8"));
+    const text = decodeUtf8(await request.body());
+    if (text === undefined) throw new HttpError(400, "the upload is not UTF-8");
+    const contacts = contactsOfList(text);
     if (!contacts.ok) throw new HttpError(400, `the upload is not a contact list: ${contacts.error}`);
     if (!has("exp-upload-ignored")) store.replace(user, contacts.value);
     else if (!store.get(user)) store.replace(user, []);
