@@ -42,6 +42,8 @@ export interface ReferenceOptions {
 
 export interface RunningReference {
   urls: ServerUrls;
+  /** Where the servers started here listen (differs from urls behind a proxy). */
+  boundUrls: Partial<ServerUrls>;
   context: ReferenceContext;
   /** Stops the servers; requests in flight get up to `graceMs` to finish (default 0). */
   close(graceMs?: number): Promise<void>;
@@ -70,6 +72,7 @@ export async function startReference(options: ReferenceOptions): Promise<Running
     messaging: [messagingRoutes(context)],
   };
   const running = new Map<ServerName, Listening>();
+  const boundUrls: Partial<ServerUrls> = {};
   const startOne = async (name: ServerName) => {
     const listening = await listen(routes[name], {
       host: options.host,
@@ -77,6 +80,7 @@ export async function startReference(options: ReferenceOptions): Promise<Running
       maxConnections: options.maxConnections,
     });
     running.set(name, listening);
+    boundUrls[name] = listening.boundUrl;
     context.urls[name] = trimSlash(options.publicUrls?.[name] ?? listening.boundUrl);
   };
   try {
@@ -90,6 +94,7 @@ export async function startReference(options: ReferenceOptions): Promise<Running
   }
   return {
     urls: context.urls,
+    boundUrls,
     context,
     close: async (graceMs?: number) => {
       await Promise.all([...running.values()].map((l) => l.close(graceMs)));
