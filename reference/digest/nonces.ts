@@ -5,8 +5,14 @@
  * in a successful authentication enter the log (uses, last nc), which is bounded: entries
  * expire with the nonce lifetime, and when the log is full the oldest entry is dropped and
  * every nonce issued up to it becomes stale, so dropping an entry never re-opens a nonce.
+ *
+ * Cheap per request (a nonce is issued and checked on every authenticated GET): the MAC is
+ * SHA-256 over the secret then the payload, from a hash state keyed once and copied; with a
+ * payload of fixed length, a length-extension forgery has the wrong length and is refused
+ * before the MAC is checked. Random bytes come from a pool refilled every 512 nonces, and the
+ * nonce just checked is remembered, so checking its origin and then its use verifies it once.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, type Hash, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto";
 import type { NoncePolicy } from "../../cli/target.ts";
 
 export interface NonceRules {
@@ -43,6 +49,13 @@ interface Used {
 
 const MAC_BYTES = 16;
 const PAYLOAD_BYTES = 24;
+const RANDOM_BYTES = 8;
+const RANDOM_POOL_BYTES = 512 * RANDOM_BYTES;
+
+interface Decoded {
+  issuedAt: number;
+  sequence: bigint;
+}
 
 export class NonceStore {
   private readonly log = new Map<string, Used>();
@@ -50,19 +63,32 @@ export class NonceStore {
   /** Nonces with a sequence number up to here count as stale (their log entry was dropped). */
   private floor = -1n;
   private insertsSinceSweep = 0;
+  private readonly keyed: Hash;
+  private readonly randomPool = Buffer.alloc(RANDOM_POOL_BYTES);
+  private randomAt = RANDOM_POOL_BYTES;
+  private lastChecked: { nonce: string; decoded: Decoded | undefined } | undefined;
 
   constructor(
     private readonly rules: NonceRules,
-    private readonly secret: Buffer = randomBytes(32),
+    secret: Buffer = randomBytes(32),
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.keyed = createHash("sha256").update(secret);
+  }
 
   issue(): string {
-    const payload = Buffer.alloc(PAYLOAD_BYTES);
+    const raw = Buffer.alloc(PAYLOAD_BYTES + MAC_BYTES);
+    const payload = raw.subarray(0, PAYLOAD_BYTES);
     payload.writeBigUInt64BE(BigInt(this.now()), 0);
     payload.writeBigUInt64BE(this.sequence++, 8);
-    randomBytes(8).copy(payload, 16);
-    return Buffer.concat([payload, this.mac(payload)]).toString("base64url");
+    if (this.randomAt >= RANDOM_POOL_BYTES) {
+      randomFillSync(this.randomPool);
+      this.randomAt = 0;
+    }
+    this.randomPool.copy(payload, 16, this.randomAt, this.randomAt + RANDOM_BYTES);
+    this.randomAt += RANDOM_BYTES;
+    this.mac(payload).copy(raw, PAYLOAD_BYTES);
+    return raw.toString("base64url");
   }
 
   origin(nonce: string): NonceOrigin {
@@ -106,7 +132,12 @@ export class NonceStore {
     }
   }
 
-  private decode(nonce: string): { issuedAt: number; sequence: bigint } | undefined {
+  private decode(nonce: string): Decoded | undefined {
+    if (this.lastChecked?.nonce !== nonce) this.lastChecked = { nonce, decoded: this.verify(nonce) };
+    return this.lastChecked.decoded;
+  }
+
+  private verify(nonce: string): Decoded | undefined {
     if (!/^[A-Za-z0-9_-]+$/.test(nonce)) return undefined;
     const raw = Buffer.from(nonce, "base64url");
     if (raw.length !== PAYLOAD_BYTES + MAC_BYTES) return undefined;
@@ -116,6 +147,6 @@ export class NonceStore {
   }
 
   private mac(payload: Buffer): Buffer {
-    return createHmac("sha256", this.secret).update(payload).digest().subarray(0, MAC_BYTES);
+    return this.keyed.copy().update(payload).digest().subarray(0, MAC_BYTES);
   }
 }
