@@ -2,12 +2,14 @@
 // characters XML forbids, uploads cut off halfway, connection floods, a SIGTERM mid-request.
 // Every case talks to real sockets; none asserts a duration (test timeouts only guard).
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
 import { type Listening, listen } from "../reference/http/serve.ts";
 import { type RunningReference, startReference } from "../reference/server.ts";
 import { snapshotRoutes } from "../reference/snapshots/index.ts";
+import { SXD } from "./support/cli.ts";
 
 const ENTRY_ID = "urn:uuid:5d0c1f0e-0000-4000-8000-0000000000aa";
 
@@ -227,6 +229,37 @@ describe("the reference's sockets", () => {
     socket.write(body);
     await closing;
     await closedSocket;
+    assert.match(answered, /^HTTP\/1\.1 201 /);
+  });
+});
+
+describe("sxd serve and SIGTERM", () => {
+  it("lets a request in flight finish, then exits 0", async () => {
+    const child = spawn(process.execPath, [SXD, "serve", "base", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    let output = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (data: Buffer) => {
+        output += data.toString();
+        const found = /(http:\/\/127\.0\.0\.1:\d+)\n/.exec(output);
+        if (found) resolve(found[1]);
+      });
+      exited.then((code) => reject(new Error(`sxd serve exited (${code}) before listening: ${output}`)));
+    });
+    const socket = await openSocket(url);
+    const body = entry("in flight");
+    socket.write(
+      `PUT /entries/in-flight HTTP/1.1\r\nhost: x\r\ncontent-type: ${ATOM_ENTRY_TYPE}\r\nif-none-match: *\r\ncontent-length: ${body.length}\r\n\r\n`,
+    );
+    let answered = "";
+    socket.on("data", (data: Buffer) => {
+      answered += data.toString();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.write(body);
+    assert.equal(await exited, 0);
     assert.match(answered, /^HTTP\/1\.1 201 /);
   });
 });
