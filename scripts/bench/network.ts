@@ -18,20 +18,24 @@ const PARALLELISM = (process.env.SXD_BENCH_PARALLEL ?? "1,2,4,8,16").split(",").
 /** Forwards chunks (and the end) in order, each no earlier than `delay()` ms after it came. */
 function delayedPipe(from: Socket, to: Socket, delay: () => number): void {
   const queue: { at: number; chunk?: Buffer }[] = [];
-  let timer: NodeJS.Timeout | undefined;
+  let scheduled = false;
+  const schedule = () => {
+    scheduled = true;
+    setTimeout(release, Math.max(0, queue[0].at - Date.now()));
+  };
   const release = () => {
-    timer = undefined;
+    scheduled = false;
     while (queue.length > 0 && queue[0].at <= Date.now()) {
       const { chunk } = queue.shift() as { chunk?: Buffer };
       if (chunk) to.write(chunk);
       else to.end();
     }
-    if (queue.length > 0) timer = setTimeout(release, queue[0].at - Date.now());
+    if (queue.length > 0) schedule();
   };
   const push = (chunk?: Buffer) => {
     const last = queue.at(-1)?.at ?? 0;
     queue.push({ at: Math.max(last, Date.now() + delay()), chunk });
-    timer ??= setTimeout(release, Math.max(0, queue[0].at - Date.now()));
+    if (!scheduled) schedule();
   };
   from.on("data", (chunk: Buffer) => push(chunk));
   from.on("end", () => push());
