@@ -1,16 +1,19 @@
 // npm run bench [-- section ...]: the reference's performance, printed for people (nothing is
 // asserted: timing depends on the machine). Sections: snapshots (does a long chain slow
 // anything down?), digest (requests/s against a bare node:http server and Apache httpd),
-// network (the suite over a 50 ms round trip at several --parallel values). Default: all.
+// network (the suite over a 50 ms round trip at several --parallel values), storage (a flood
+// of PUTs against the default limits under a 1 GiB heap). Default: all.
 import { cpus } from "node:os";
 import { benchDigest } from "./bench/digest.ts";
 import { benchNetwork } from "./bench/network.ts";
 import { benchSnapshots } from "./bench/snapshots.ts";
+import { benchStorage } from "./bench/storage.ts";
 
 const SECTIONS: Record<string, () => Promise<void>> = {
   snapshots: benchSnapshots,
   digest: benchDigest,
   network: benchNetwork,
+  storage: benchStorage,
 };
 
 const asked = process.argv.slice(2);
