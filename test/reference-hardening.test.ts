@@ -114,6 +114,20 @@ describe("the reference against misbehaving clients", () => {
     assert.equal((await fetch(`${base}/entries/r1/s3`)).status, 404);
   });
 
+  it("answers 507 to an upload past the messaging server's limit of users, and holds nothing for that user", async () => {
+    const upload = (user: string) =>
+      fetch(`${reference.urls.messaging}/user/${user}/contacts`, {
+        method: "POST",
+        headers: { "content-type": "application/xml" },
+        body: "<contacts><contact><name>Ann</name></contact></contacts>",
+        redirect: "manual",
+      });
+    const statuses: number[] = [];
+    for (const user of ["u1", "u2", "u3", "u4"]) statuses.push((await upload(user)).status);
+    assert.deepEqual(statuses, [303, 303, 303, 507]);
+    assert.equal((await fetch(`${reference.urls.messaging}/user/u4`)).status, 404);
+  });
+
   it("refuses characters XML forbids with 400 and stores nothing", async () => {
     const forbidden = ["&#0;", "\u0001", "&#x1B;", "\uFFFE", "&#xD800;"];
     for (const [i, bad] of forbidden.entries()) {
