@@ -59,9 +59,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export const SERVE_HELP = `Usage: sxd serve [base] [contacts] [messaging] [options]
 
 Runs the reference servers (all three when none is named) and prints their URLs.
-Everything is kept in memory: a restart starts empty. Stop with Ctrl-C, or SIGTERM, which
-lets requests in flight finish (up to ${SHUTDOWN_GRACE_MS / 1000} s). The contacts and messaging servers check export tokens with a shared
-key: when they run as separate processes, give both the same SXD_TOKEN_KEY.
+Everything is kept in memory: a restart starts empty. Stop with Ctrl-C, or SIGTERM,
+which lets requests in flight finish (up to ${SHUTDOWN_GRACE_MS / 1000} s). The contacts and messaging
+servers check export tokens with a shared key: when they run as separate processes,
+give both the same SXD_TOKEN_KEY.
 
 Options:
 ${optionsHelp(SERVE_OPTIONS)}
