@@ -5,6 +5,7 @@
  * in a successful authentication enter the log (uses, last nc), which is bounded: entries
  * expire with the nonce lifetime, and when the log is full the oldest entry is dropped and
  * every nonce issued up to it becomes stale, so dropping an entry never re-opens a nonce.
+ * Both are done from the front of an insertion-order queue, never by scanning the log.
  *
  * Cheap per request (a nonce is issued and checked on every authenticated GET): the MAC is
  * SHA-256 over the secret then the payload, from a hash state keyed once and copied; with a
@@ -62,7 +63,9 @@ export class NonceStore {
   private sequence = 0n;
   /** Nonces with a sequence number up to here count as stale (their log entry was dropped). */
   private floor = -1n;
-  private insertsSinceSweep = 0;
+  /** The log's nonces in the order they entered it; those before queueHead have left it. */
+  private readonly queue: string[] = [];
+  private queueHead = 0;
   private readonly keyed: Hash;
   private readonly randomPool = Buffer.alloc(RANDOM_POOL_BYTES);
   private randomAt = RANDOM_POOL_BYTES;
@@ -107,7 +110,8 @@ export class NonceStore {
       entry.lastNc = nc;
       return "accepted";
     }
-    this.log.set(nonce, { ...decoded, uses: 1, lastNc: nc });
+    this.log.set(nonce, { issuedAt: decoded.issuedAt, sequence: decoded.sequence, uses: 1, lastNc: nc });
+    this.queue.push(nonce);
     this.bound();
     return "accepted";
   }
@@ -117,18 +121,27 @@ export class NonceStore {
     return this.log.size;
   }
 
+  /**
+   * Drops entries from the oldest inserted: while the log is over capacity (every nonce issued
+   * up to a dropped one becomes stale), and while the oldest has expired. Amortised O(1) per
+   * use; an expired entry behind a live one waits its turn, within the capacity.
+   */
   private bound(): void {
-    if (this.log.size > this.rules.capacity) {
-      const [oldest, entry] = this.log.entries().next().value as [string, Used];
-      this.log.delete(oldest);
-      if (entry.sequence > this.floor) this.floor = entry.sequence;
-    }
-    if (++this.insertsSinceSweep >= Math.max(1, this.rules.capacity / 10)) {
-      this.insertsSinceSweep = 0;
-      const now = this.now();
-      for (const [nonce, entry] of this.log) {
-        if (now - entry.issuedAt > this.rules.lifetimeMs || entry.sequence <= this.floor) this.log.delete(nonce);
+    const now = this.now();
+    while (this.queueHead < this.queue.length) {
+      const nonce = this.queue[this.queueHead];
+      const entry = this.log.get(nonce);
+      const full = this.log.size > this.rules.capacity;
+      if (entry && !full && now - entry.issuedAt <= this.rules.lifetimeMs) break;
+      if (entry) {
+        this.log.delete(nonce);
+        if (full && entry.sequence > this.floor) this.floor = entry.sequence;
       }
+      this.queueHead++;
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+      this.queue.splice(0, this.queueHead);
+      this.queueHead = 0;
     }
   }
 
