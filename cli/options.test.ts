@@ -101,3 +101,16 @@ test("--allow-incomplete comes from the flag, the environment or the description
   const wrongShape = value(["--config", "r.json"], {}, '{"run":{"allowIncomplete":"yes"}}');
   assert.equal(wrongShape.ok, false);
 });
+
+test("parallel defaults to 1 for the bundled reference or loopback URLs, 2 for another host", () => {
+  const parallelOf = (args: string[]) => {
+    const parsed = parseTestArgs(args, {}, read);
+    assert.ok(parsed.ok && "value" in parsed);
+    return parsed.value.parallel;
+  };
+  assert.equal(parallelOf([]), 1);
+  assert.equal(parallelOf(["--base-url", "http://127.0.0.1:8080"]), 1);
+  assert.equal(parallelOf(["--base-url", "http://localhost:8080", "--contacts-url", "http://[::1]:8081"]), 1);
+  assert.equal(parallelOf(["--base-url", "http://server.example:8080"]), 2);
+  assert.equal(parallelOf(["--base-url", "http://server.example:8080", "--parallel", "4"]), 4);
+});

@@ -58,7 +58,11 @@ export const TEST_OPTIONS = {
   },
   "report-dir": { type: "string", env: "SXD_REPORT_DIR", help: "where reports are written (default: reports)" },
   timeout: { type: "string", env: "SXD_TIMEOUT", help: "milliseconds to wait for each HTTP reply (default: 10000)" },
-  parallel: { type: "string", env: "SXD_PARALLEL", help: "scenarios run at once (default: 2)" },
+  parallel: {
+    type: "string",
+    env: "SXD_PARALLEL",
+    help: "scenarios run at once (default: 1 for the bundled reference or a loopback URL, else 2)",
+  },
   "max-body": {
     type: "string",
     env: "SXD_MAX_BODY",
@@ -175,7 +179,7 @@ export function parseTestArgs(
 
   const timeoutMs = positiveInteger(value("timeout"), 10000);
   if (timeoutMs === undefined) return { ok: false, error: "--timeout must be a positive number of milliseconds" };
-  const parallel = positiveInteger(value("parallel"), 2);
+  const parallel = positiveInteger(value("parallel"), onThisMachine(layers) ? 1 : 2);
   if (parallel === undefined) return { ok: false, error: "--parallel must be a positive whole number" };
 
   const maxBodyBytes = positiveInteger(value("max-body"), DEFAULT_MAX_BODY_BYTES);
@@ -231,4 +235,13 @@ export function optionsHelp(options: Record<string, { type: string; help: string
       return `  ${flag.padEnd(26)} ${o.help}${env}`;
     })
     .join("\n");
+}
+
+/**
+ * No URL (the bundled reference) or loopback URLs only: round trips cost next to nothing, so
+ * the start-up of parallel workers costs more than it saves and one at a time is fastest.
+ */
+function onThisMachine(layers: readonly Partial<TargetDescription>[]): boolean {
+  const urls = layers.flatMap((l) => [l.baseUrl, l.contactsUrl, l.messagingUrl]).filter((u) => u !== undefined);
+  return urls.every((url) => ["localhost", "127.0.0.1", "[::1]"].includes(new URL(url).hostname));
 }

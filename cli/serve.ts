@@ -4,7 +4,9 @@ import { UsageError } from "../harness/errors.ts";
 import { isHttpUrl } from "../harness/target.ts";
 import type { NoncePolicy } from "../lib/digest.ts";
 import {
+  DEFAULT_MAX_CONNECTIONS,
   DEFAULT_PORTS,
+  DEFAULT_STORAGE_LIMITS,
   DEMO_USER,
   FAULTS,
   type FaultInfo,
@@ -33,17 +35,43 @@ const SERVE_OPTIONS = {
   },
   users: { type: "string", help: "htdigest file of the protected resources' users (default: a demo user)" },
   "nonce-policy": { type: "string", help: "digest nonce use: one-time (default), unlimited, or a number of uses" },
+  "digest-algorithms": {
+    type: "string",
+    help: "hashes offered, in order, e.g. MD5 or SHA-256,MD5 (default: SHA-256,MD5 less any the users file lacks)",
+  },
+  "digest-qop": { type: "string", help: "qop values offered, e.g. auth (default: auth,auth-int)" },
+  "max-bytes": {
+    type: "string",
+    help: `bytes the snapshot store may hold in all (default: ${DEFAULT_STORAGE_LIMITS.maxBytes}); then 507`,
+  },
+  "max-resources": {
+    type: "string",
+    help: `resources the snapshot store may hold (default: ${DEFAULT_STORAGE_LIMITS.maxResources})`,
+  },
+  "max-snapshots": {
+    type: "string",
+    help: `snapshots one resource may keep (default: ${DEFAULT_STORAGE_LIMITS.maxSnapshots})`,
+  },
+  "max-connections": {
+    type: "string",
+    help: `connections each server keeps open at once (default: ${DEFAULT_MAX_CONNECTIONS})`,
+  },
   contacts: { type: "string", help: 'JSON fixture of the contacts server: { "alice": [ {...}, ... ] }' },
   fault: { type: "string", multiple: true, help: "misbehave on purpose (repeatable); --fault list shows them" },
   variant: { type: "string", help: "standard (default) or alternative: the other choices the spec allows" },
   help: { type: "boolean", short: "h", help: "show this help" },
 } as const;
 
+/** How long SIGTERM lets requests in flight run before their connections are closed. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export const SERVE_HELP = `Usage: sxd serve [base] [contacts] [messaging] [options]
 
 Runs the reference servers (all three when none is named) and prints their URLs.
-Stop with Ctrl-C. The contacts and messaging servers check export tokens with a shared
-key: when they run as separate processes, give both the same SXD_TOKEN_KEY.
+Everything is kept in memory: a restart starts empty. Stop with Ctrl-C, or SIGTERM,
+which lets requests in flight finish (up to ${SHUTDOWN_GRACE_MS / 1000} s). The contacts and messaging
+servers check export tokens with a shared key: when they run as separate processes,
+give both the same SXD_TOKEN_KEY.
 
 Options:
 ${optionsHelp(SERVE_OPTIONS)}
@@ -92,6 +120,14 @@ export async function runServe(argv: string[]): Promise<number> {
     variant,
     digestUsersFile: values.users,
     noncePolicy: noncePolicy(values["nonce-policy"]),
+    digestHashes: listOf(values["digest-algorithms"], ["SHA-256", "MD5"] as const, "--digest-algorithms"),
+    digestQops: listOf(values["digest-qop"], ["auth", "auth-int"] as const, "--digest-qop"),
+    storage: {
+      maxBytes: count(values["max-bytes"], DEFAULT_STORAGE_LIMITS.maxBytes, "--max-bytes"),
+      maxResources: count(values["max-resources"], DEFAULT_STORAGE_LIMITS.maxResources, "--max-resources"),
+      maxSnapshots: count(values["max-snapshots"], DEFAULT_STORAGE_LIMITS.maxSnapshots, "--max-snapshots"),
+    },
+    maxConnections: count(values["max-connections"], DEFAULT_MAX_CONNECTIONS, "--max-connections"),
     contactsFile: values.contacts,
   }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(
@@ -109,11 +145,11 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stdout.write(`digest: ${reference.urls.base}/protected, realm ${REALM}, ${who}\n`);
   }
   if (faults.length > 0) process.stdout.write(`faults: ${faults.join(", ")}\n`);
-  await new Promise<void>((done) => {
+  const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once("SIGINT", done);
     process.once("SIGTERM", done);
   });
-  await reference.close();
+  await reference.close(signal === "SIGTERM" ? SHUTDOWN_GRACE_MS : 0);
   return 0;
 }
 
@@ -128,6 +164,24 @@ function noncePolicy(text: string | undefined): NoncePolicy | undefined {
     throw new UsageError(`--nonce-policy must be one-time, unlimited or a number of uses, got "${text}"`);
   }
   return { uses };
+}
+
+/** Comma-separated names out of `known`, in the order given; none repeated. */
+function listOf<T extends string>(text: string | undefined, known: readonly T[], flag: string): T[] | undefined {
+  if (text === undefined) return undefined;
+  const names = text.split(",").map((name) => name.trim());
+  const unknown = names.find((name) => !(known as readonly string[]).includes(name));
+  if (unknown !== undefined || new Set(names).size !== names.length) {
+    throw new UsageError(`${flag} takes a comma-separated list of ${known.join(", ")} without repeats, got "${text}"`);
+  }
+  return names as T[];
+}
+
+function count(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive whole number, got "${text}"`);
+  return n;
 }
 
 function port(text: string | undefined, fallback: number, flag: string): number {

@@ -44,3 +44,16 @@ test("the error document escapes its message", () => {
   assert.ok(parsed.ok);
   assert.equal(childElement(parsed.root, undefined, "message")?.text, "a < b & c");
 });
+
+test("characters XML forbids are refused, written out or as references; a lone surrogate too", () => {
+  const forbidden = ["&#0;", "\u0001", "&#x1B;", "\uFFFE", "&#xFFFF;", "\uD800", "&#xD800;", "&#x110000;"];
+  for (const bad of forbidden) {
+    const parsed = parseXml(`<x>a${bad}b</x>`);
+    assert.equal(parsed.ok, false, JSON.stringify(bad));
+    const inAttribute = parseXml(`<x a="${bad}"/>`);
+    assert.equal(inAttribute.ok, false, JSON.stringify(bad));
+  }
+  const allowed = parseXml("<x>tab\t &#x9; &#xD7FF; &#x1F600; \u{1F600} \uFFFD</x>");
+  assert.ok(allowed.ok);
+  assert.equal(allowed.root.text, "tab\t \t \uD7FF \u{1F600} \u{1F600} \uFFFD");
+});

@@ -44,8 +44,23 @@ const parser = new XMLParser({
   commentPropName: "#comment",
 });
 
+/**
+ * Anything outside XML 1.0's Char production (§2.2): C0 controls but tab, CR and LF; lone
+ * surrogates; U+FFFE and U+FFFF. A document holding one is not XML, however it is written.
+ */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+function forbiddenCharacter(text: string): string | undefined {
+  const found = NOT_XML_CHAR.exec(text);
+  if (!found) return undefined;
+  const code = (found[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0");
+  return `U+${code} is not a character XML allows`;
+}
+
 export function parseXml(text: string): XmlResult {
   if (/<!DOCTYPE/i.test(text)) return { ok: false, error: "DOCTYPE declarations are not accepted" };
+  const forbidden = forbiddenCharacter(text);
+  if (forbidden) return { ok: false, error: forbidden };
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) return { ok: false, error: `not well-formed XML: ${valid.err.msg} (line ${valid.err.line})` };
   try {
@@ -100,8 +115,13 @@ const PREDEFINED: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g, (whole, ref: string) => {
-    if (ref.startsWith("#x")) return String.fromCodePoint(Number.parseInt(ref.slice(2), 16));
-    if (ref.startsWith("#")) return String.fromCodePoint(Number.parseInt(ref.slice(1), 10));
+    if (ref.startsWith("#")) {
+      const code = ref.startsWith("#x") ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
+      const decoded = code <= 0x10ffff ? String.fromCodePoint(code) : "\u0000";
+      if (forbiddenCharacter(decoded))
+        throw new Error(`the character reference ${whole} names a character XML forbids`);
+      return decoded;
+    }
     const known = PREDEFINED[ref];
     if (known === undefined) throw new Error(`unknown entity ${whole}`);
     return known;

@@ -1,6 +1,7 @@
 /** What every reference module is given: where the servers are, and how to misbehave. */
-import type { NoncePolicy } from "../lib/digest.ts";
+import type { HashName, NoncePolicy, Qop } from "../lib/digest.ts";
 import type { FaultName } from "./faults.ts";
+import type { StorageLimits } from "./snapshots/store.ts";
 
 export type Variant = "standard" | "alternative";
 
@@ -32,4 +33,13 @@ export interface ReferenceContext {
   digestUsersFile?: string;
   /** Digest: how often a nonce may be used; default one-time. */
   noncePolicy?: NoncePolicy;
+  /**
+   * Digest: the hashes offered, one challenge each, in this order; default SHA-256 then MD5,
+   * less any the users' stored hashes cannot verify.
+   */
+  digestHashes?: readonly HashName[];
+  /** Digest: the qop values offered; default auth, auth-int. */
+  digestQops?: readonly Qop[];
+  /** Snapshots: what the memory-only store may hold; default DEFAULT_STORAGE_LIMITS. */
+  storage?: StorageLimits;
 }

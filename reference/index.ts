@@ -13,6 +13,7 @@ import { COLLECTION } from "./snapshots/index.ts";
 export type { Variant } from "./context.ts";
 export type { FaultInfo } from "./fault-info.ts";
 export { FAULTS, type FaultName, isFaultName } from "./faults.ts";
+export { DEFAULT_MAX_CONNECTIONS } from "./http/serve.ts";
 export {
   DEFAULT_PORTS,
   type ReferenceOptions,
@@ -21,6 +22,7 @@ export {
   type ServerName,
   startReference,
 } from "./server.ts";
+export { DEFAULT_STORAGE_LIMITS } from "./snapshots/store.ts";
 export { DEMO_USER, REALM };
 
 /**

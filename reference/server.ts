@@ -3,7 +3,7 @@
  * resources), the contacts server and the messaging server. Each listens on its own port;
  * port 0 picks a free one.
  */
-import type { NoncePolicy } from "../lib/digest.ts";
+import type { HashName, NoncePolicy, Qop } from "../lib/digest.ts";
 import type { ReferenceContext, ServerUrls, Variant } from "./context.ts";
 import { digestRoutes } from "./digest/index.ts";
 import { contactsRoutes, messagingRoutes } from "./export/index.ts";
@@ -11,6 +11,7 @@ import type { FaultName } from "./faults.ts";
 import type { Route } from "./http/reply.ts";
 import { type Listening, listen } from "./http/serve.ts";
 import { snapshotRoutes } from "./snapshots/index.ts";
+import type { StorageLimits } from "./snapshots/store.ts";
 
 export type ServerName = keyof ServerUrls;
 export const SERVER_NAMES: readonly ServerName[] = ["base", "contacts", "messaging"];
@@ -31,12 +32,20 @@ export interface ReferenceOptions {
   /** Digest settings, passed to the context as they are (see ReferenceContext). */
   digestUsersFile?: string;
   noncePolicy?: NoncePolicy;
+  digestHashes?: readonly HashName[];
+  digestQops?: readonly Qop[];
+  storage?: StorageLimits;
+  /** Per server; see ListenOptions. */
+  maxConnections?: number;
 }
 
 export interface RunningReference {
   urls: ServerUrls;
+  /** Where the servers started here listen (differs from urls behind a proxy). */
+  boundUrls: Partial<ServerUrls>;
   context: ReferenceContext;
-  close(): Promise<void>;
+  /** Stops the servers; requests in flight get up to `graceMs` to finish (default 0). */
+  close(graceMs?: number): Promise<void>;
 }
 
 export const DEFAULT_PORTS: Record<ServerName, number> = { base: 8080, contacts: 8081, messaging: 8082 };
@@ -52,6 +61,9 @@ export async function startReference(options: ReferenceOptions): Promise<Running
     backendTimeoutMs: options.backendTimeoutMs,
     digestUsersFile: options.digestUsersFile,
     noncePolicy: options.noncePolicy,
+    digestHashes: options.digestHashes,
+    digestQops: options.digestQops,
+    storage: options.storage,
   };
   const routes: Record<ServerName, Route[]> = {
     base: [snapshotRoutes(context), digestRoutes(context)],
@@ -59,9 +71,15 @@ export async function startReference(options: ReferenceOptions): Promise<Running
     messaging: [messagingRoutes(context)],
   };
   const running = new Map<ServerName, Listening>();
+  const boundUrls: Partial<ServerUrls> = {};
   const startOne = async (name: ServerName) => {
-    const listening = await listen(routes[name], { host: options.host, port: options.ports[name] });
+    const listening = await listen(routes[name], {
+      host: options.host,
+      port: options.ports[name],
+      maxConnections: options.maxConnections,
+    });
     running.set(name, listening);
+    boundUrls[name] = listening.boundUrl;
     context.urls[name] = trimSlash(options.publicUrls?.[name] ?? listening.boundUrl);
   };
   try {
@@ -75,9 +93,10 @@ export async function startReference(options: ReferenceOptions): Promise<Running
   }
   return {
     urls: context.urls,
+    boundUrls,
     context,
-    close: async () => {
-      await Promise.all([...running.values()].map((l) => l.close()));
+    close: async (graceMs?: number) => {
+      await Promise.all([...running.values()].map((l) => l.close(graceMs)));
       running.clear();
     },
   };

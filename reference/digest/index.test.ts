@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { formatParams, parseChallenges, parseParamList } from "../../lib/auth-params.ts";
 import { type Algorithm, hashA1, hashOf, type Qop, responseDigest, rspauthDigest } from "../../lib/digest.ts";
@@ -6,13 +9,18 @@ import type { ReferenceContext } from "../context.ts";
 import type { FaultName } from "../faults.ts";
 import type { Reply, ServerRequest } from "../http/reply.ts";
 import { dispatch } from "../http/serve.ts";
-import { DEMO_USER, digestRoutes, REALM } from "./index.ts";
+import { DEMO_USER, digestRoutes, pathPrefix, REALM } from "./index.ts";
 
-function server(variant: ReferenceContext["variant"] = "standard", faults: FaultName[] = []) {
+function server(
+  variant: ReferenceContext["variant"] = "standard",
+  faults: FaultName[] = [],
+  more: Partial<ReferenceContext> = {},
+) {
   const route = digestRoutes({
     urls: { base: "http://x", contacts: "", messaging: "" },
     faults: new Set(faults),
     variant,
+    ...more,
   });
   return (authorization?: string, target = "/protected", body = "") => {
     const request: ServerRequest = {
@@ -145,6 +153,48 @@ describe("the digest-protected resource", () => {
     assert.equal(challenges[0].params.get("algorithm"), "MD5");
     assert.equal(challenges[0].params.get("qop"), "auth");
     assert.equal(challenges[0].params.get("opaque"), undefined);
+  });
+
+  it("offers the hashes and qop values it is told to, in that order", async () => {
+    const challenges = challengeOf(
+      await server("standard", [], { digestHashes: ["MD5", "SHA-256"], digestQops: ["auth"] })(),
+    );
+    assert.deepEqual(
+      challenges.map((c) => c.params.get("algorithm")),
+      ["MD5", "SHA-256"],
+    );
+    assert.equal(challenges[0].params.get("qop"), "auth");
+  });
+
+  it("offers only the hashes every user of the users file has, and refuses to offer others", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sxd-users-"));
+    const md5Only = join(dir, "md5.htdigest");
+    writeFileSync(md5Only, `alice:${REALM}:${hashA1("MD5", "alice", REALM, "pw")}\n`);
+    const ask = server("standard", [], { digestUsersFile: md5Only });
+    return ask().then((reply) => {
+      assert.deepEqual(
+        challengeOf(reply).map((c) => c.params.get("algorithm")),
+        ["MD5"],
+      );
+      assert.throws(() => server("standard", [], { digestUsersFile: md5Only, digestHashes: ["SHA-256"] }), /SHA-256/);
+      const shaOnly = join(dir, "sha.htdigest");
+      writeFileSync(shaOnly, `alice:${REALM}:${hashA1("MD5", "alice", REALM, "pw")}\nbob:${REALM}:${"a".repeat(64)}\n`);
+      assert.throws(() => server("standard", [], { digestUsersFile: shaOnly }), /no hash is stored for every user/);
+      const broken = join(dir, "broken.htdigest");
+      writeFileSync(broken, "alice\n");
+      assert.throws(() => server("standard", [], { digestUsersFile: broken }), /line 1/);
+    });
+  });
+
+  it("compares the uri with the target as the client sent it, behind a proxy that strips a path prefix", async () => {
+    const ask = server("standard", [], { urls: { base: "http://proxy.test/api/", contacts: "", messaging: "" } });
+    const { header } = answer(await ask(), { uri: "/api/protected" });
+    assert.equal((await ask(header)).status, 200);
+    const unprefixed = answer(await ask()).header;
+    assert.equal((await ask(unprefixed)).status, 400);
+    assert.equal(pathPrefix("http://host"), "");
+    assert.equal(pathPrefix("http://host/a/b/"), "/a/b");
+    assert.equal(pathPrefix("not a url"), "");
   });
 
   it("ignores other paths", async () => {

@@ -8,6 +8,10 @@
  * The alternative variant makes the other choices the spec leaves open: MD5 only, qop auth
  * only, no opaque, and 401 (as Apache does) for malformed credentials, except a uri that
  * does not match the request target, which gets 400.
+ *
+ * Only hashes every user can be verified with are offered (see verifiableHashes). Behind a
+ * proxy that strips a path prefix (the public URL's path), the uri directive names the target
+ * as the client sent it, prefix included, and is compared with that.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -18,7 +22,7 @@ import type { ReferenceContext } from "../context.ts";
 import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
 import { challenges, type GuardSettings, judge } from "./guard.ts";
 import { NonceStore, rulesFor } from "./nonces.ts";
-import { demoUsers, parseHtdigest } from "./users.ts";
+import { demoUsers, parseHtdigest, verifiableHashes } from "./users.ts";
 
 export const REALM = "sxd-reference";
 /** The protected resource. */
@@ -31,6 +35,7 @@ export function digestRoutes(context: ReferenceContext): Route {
   const settings = guardSettings(context);
   const { faults } = context;
   const path = PROTECTED_PATH;
+  const publicPrefix = memoised(pathPrefix);
 
   // The fault's economy: one nonce in every challenge until somebody gets in with it.
   let unused: string | undefined;
@@ -52,7 +57,7 @@ export function digestRoutes(context: ReferenceContext): Route {
     if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"]);
     const verdict = await judge(settings, {
       method: request.method,
-      target: request.target,
+      target: publicPrefix(context.urls.base) + request.target,
       authorization: header(request, "authorization"),
       body: request.body,
     });
@@ -92,13 +97,31 @@ function guardSettings(context: ReferenceContext): GuardSettings {
     const parsed = parseHtdigest(readFileSync(context.digestUsersFile, "utf8"), REALM, users);
     if (!parsed.ok) throw new Error(`${context.digestUsersFile}: ${parsed.error}`);
   }
+  const hashes = verifiableHashes(users, context.digestHashes ?? (alternative ? ["MD5"] : ["SHA-256", "MD5"]));
+  const unverifiable = context.digestHashes?.filter((hash) => !hashes.includes(hash)) ?? [];
+  if (unverifiable.length > 0) throw new Error(`some users have no ${unverifiable.join(", ")} hash to verify with`);
+  if (hashes.length === 0) throw new Error("no hash is stored for every user: give each user an MD5 line");
   return {
     realm: REALM,
     opaque: alternative ? undefined : randomBytes(16).toString("base64url"),
-    qops: alternative ? ["auth"] : ["auth", "auth-int"],
-    hashes: alternative ? ["MD5"] : ["SHA-256", "MD5"],
+    qops: context.digestQops ?? (alternative ? ["auth"] : ["auth", "auth-int"]),
+    hashes,
     users,
     nonces: new NonceStore(rulesFor(context.noncePolicy ?? DEFAULT_NONCE_POLICY)),
     faults: context.faults,
+  };
+}
+
+/** The path of a public base URL, without its trailing slash: "" for `http://host`, "/api" for `http://host/api/`. */
+export function pathPrefix(baseUrl: string): string {
+  if (!URL.canParse(baseUrl)) return "";
+  return new URL(baseUrl).pathname.replace(/\/+$/, "");
+}
+
+function memoised(compute: (input: string) => string): (input: string) => string {
+  let last: { input: string; output: string } | undefined;
+  return (input) => {
+    if (last?.input !== input) last = { input, output: compute(input) };
+    return last.output;
   };
 }

@@ -71,6 +71,27 @@ describe("NonceStore", () => {
     assert.equal(nonces.use(first, 1), "stale");
   });
 
+  it("lets expired entries leave the log", () => {
+    const { clock, nonces } = store("unlimited");
+    for (let i = 0; i < 5; i++) nonces.use(nonces.issue(), 1);
+    assert.equal(nonces.size, 5);
+    clock.now += 60_001;
+    nonces.use(nonces.issue(), 1);
+    assert.equal(nonces.size, 1);
+  });
+
+  it("keeps a log of many thousand uses within capacity, each one-time nonce used once", () => {
+    const { nonces } = store("one-time", 1000);
+    const used: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const nonce = nonces.issue();
+      assert.equal(nonces.use(nonce, 1), "accepted");
+      used.push(nonce);
+    }
+    assert.equal(nonces.size, 1000);
+    for (const nonce of [used[0], used[3999], used[4999]]) assert.equal(nonces.use(nonce, 2), "stale");
+  });
+
   it("stores nothing for nonces that are only issued", () => {
     const { nonces } = store("one-time");
     for (let i = 0; i < 1000; i++) nonces.issue();

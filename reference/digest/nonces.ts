@@ -5,8 +5,15 @@
  * in a successful authentication enter the log (uses, last nc), which is bounded: entries
  * expire with the nonce lifetime, and when the log is full the oldest entry is dropped and
  * every nonce issued up to it becomes stale, so dropping an entry never re-opens a nonce.
+ * Both are done from the front of an insertion-order queue, never by scanning the log.
+ *
+ * Cheap per request (a nonce is issued and checked on every authenticated GET): the MAC is
+ * SHA-256 over the secret then the payload, from a hash state keyed once and copied; with a
+ * payload of fixed length, a length-extension forgery has the wrong length and is refused
+ * before the MAC is checked. Random bytes come from a pool refilled every 512 nonces, and the
+ * nonce just checked is remembered, so checking its origin and then its use verifies it once.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, type Hash, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto";
 import type { NoncePolicy } from "../../lib/digest.ts";
 
 export interface NonceRules {
@@ -45,26 +52,48 @@ interface Used {
 
 const MAC_BYTES = 16;
 const PAYLOAD_BYTES = 24;
+const RANDOM_BYTES = 8;
+const RANDOM_POOL_BYTES = 512 * RANDOM_BYTES;
+
+interface Decoded {
+  issuedAt: number;
+  sequence: bigint;
+}
 
 export class NonceStore {
   private readonly log = new Map<string, Used>();
   private sequence = 0n;
   /** Nonces with a sequence number up to here count as stale (their log entry was dropped). */
   private floor = -1n;
-  private insertsSinceSweep = 0;
+  /** The log's nonces in the order they entered it; those before queueHead have left it. */
+  private readonly queue: string[] = [];
+  private queueHead = 0;
+  private readonly keyed: Hash;
+  private readonly randomPool = Buffer.alloc(RANDOM_POOL_BYTES);
+  private randomAt = RANDOM_POOL_BYTES;
+  private lastChecked: { nonce: string; decoded: Decoded | undefined } | undefined;
 
   constructor(
     private readonly rules: NonceRules,
-    private readonly secret: Buffer = randomBytes(32),
+    secret: Buffer = randomBytes(32),
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.keyed = createHash("sha256").update(secret);
+  }
 
   issue(): string {
-    const payload = Buffer.alloc(PAYLOAD_BYTES);
+    const raw = Buffer.alloc(PAYLOAD_BYTES + MAC_BYTES);
+    const payload = raw.subarray(0, PAYLOAD_BYTES);
     payload.writeBigUInt64BE(BigInt(this.now()), 0);
     payload.writeBigUInt64BE(this.sequence++, 8);
-    randomBytes(8).copy(payload, 16);
-    return Buffer.concat([payload, this.mac(payload)]).toString("base64url");
+    if (this.randomAt >= RANDOM_POOL_BYTES) {
+      randomFillSync(this.randomPool);
+      this.randomAt = 0;
+    }
+    this.randomPool.copy(payload, 16, this.randomAt, this.randomAt + RANDOM_BYTES);
+    this.randomAt += RANDOM_BYTES;
+    this.mac(payload).copy(raw, PAYLOAD_BYTES);
+    return raw.toString("base64url");
   }
 
   origin(nonce: string): NonceOrigin {
@@ -94,7 +123,8 @@ export class NonceStore {
       entry.lastNc = nc;
       return "accepted";
     }
-    this.log.set(nonce, { ...decoded, uses: 1, lastNc: nc });
+    this.log.set(nonce, { issuedAt: decoded.issuedAt, sequence: decoded.sequence, uses: 1, lastNc: nc });
+    this.queue.push(nonce);
     this.bound();
     return "accepted";
   }
@@ -104,22 +134,36 @@ export class NonceStore {
     return this.log.size;
   }
 
+  /**
+   * Drops entries from the oldest inserted: while the log is over capacity (every nonce issued
+   * up to a dropped one becomes stale), and while the oldest has expired. Amortised O(1) per
+   * use; an expired entry behind a live one waits its turn, within the capacity.
+   */
   private bound(): void {
-    if (this.log.size > this.rules.capacity) {
-      const [oldest, entry] = this.log.entries().next().value as [string, Used];
-      this.log.delete(oldest);
-      if (entry.sequence > this.floor) this.floor = entry.sequence;
-    }
-    if (++this.insertsSinceSweep >= Math.max(1, this.rules.capacity / 10)) {
-      this.insertsSinceSweep = 0;
-      const now = this.now();
-      for (const [nonce, entry] of this.log) {
-        if (now - entry.issuedAt > this.rules.lifetimeMs || entry.sequence <= this.floor) this.log.delete(nonce);
+    const now = this.now();
+    while (this.queueHead < this.queue.length) {
+      const nonce = this.queue[this.queueHead];
+      const entry = this.log.get(nonce);
+      const full = this.log.size > this.rules.capacity;
+      if (entry && !full && now - entry.issuedAt <= this.rules.lifetimeMs) break;
+      if (entry) {
+        this.log.delete(nonce);
+        if (full && entry.sequence > this.floor) this.floor = entry.sequence;
       }
+      this.queueHead++;
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+      this.queue.splice(0, this.queueHead);
+      this.queueHead = 0;
     }
   }
 
-  private decode(nonce: string): { issuedAt: number; sequence: bigint } | undefined {
+  private decode(nonce: string): Decoded | undefined {
+    if (this.lastChecked?.nonce !== nonce) this.lastChecked = { nonce, decoded: this.verify(nonce) };
+    return this.lastChecked.decoded;
+  }
+
+  private verify(nonce: string): Decoded | undefined {
     const raw = canonicalBytes(nonce);
     if (raw?.length !== PAYLOAD_BYTES + MAC_BYTES) return undefined;
     const payload = raw.subarray(0, PAYLOAD_BYTES);
@@ -128,7 +172,7 @@ export class NonceStore {
   }
 
   private mac(payload: Buffer): Buffer {
-    return createHmac("sha256", this.secret).update(payload).digest().subarray(0, MAC_BYTES);
+    return this.keyed.copy().update(payload).digest().subarray(0, MAC_BYTES);
   }
 }
 

@@ -48,3 +48,12 @@ export function parseHtdigest(
   }
   return { ok: true, value: users };
 }
+
+/**
+ * The hashes of `wanted`, in its order, that every user has a stored H(A1) for. A challenge
+ * comes before the user name does, so only these can be offered without locking someone out
+ * (an htdigest file of MD5 lines leaves MD5 alone).
+ */
+export function verifiableHashes(users: UserStore, wanted: readonly HashName[]): HashName[] {
+  return wanted.filter((hash) => [...users.values()].every((stored) => stored[hash] !== undefined));
+}

@@ -65,6 +65,20 @@ describe("ContactStore", () => {
     assert.equal(store.get("bob"), undefined);
   });
 
+  it("refuses past its limits of users and bytes, counting a replaced set out", () => {
+    const store = new ContactStore({ maxUsers: 2, maxBytes: 10 });
+    assert.equal(store.refusal("alice", ["12345"]), undefined);
+    store.replace("alice", ["12345"]);
+    store.replace("bob", ["1"]);
+    assert.match(store.refusal("carol", []) ?? "", /2 users/);
+    assert.equal(store.refusal("alice", ["123456789"]), undefined);
+    assert.match(store.refusal("alice", ["1234567890"]) ?? "", /10 bytes/);
+    store.append("bob", ["234"]);
+    assert.deepEqual(store.get("bob"), ["1", "234"]);
+    assert.equal(store.refusal("bob", ["12345"]), undefined);
+    assert.match(store.refusal("bob", ["123456"]) ?? "", /10 bytes/);
+  });
+
   it("keeps its own copy of what it is given", () => {
     const store = new ContactStore();
     const given = ["a"];

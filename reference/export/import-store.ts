@@ -8,21 +8,48 @@
  */
 import { contactsOfList } from "./contact-list.ts";
 
+export interface ContactLimits {
+  maxUsers: number;
+  /** UTF-8 bytes of the contacts held, over all users. */
+  maxBytes: number;
+}
+
+/** In memory only, like the snapshot store, and bounded the same way (see refusal). */
 export class ContactStore {
   private readonly byUser = new Map<string, readonly string[]>();
+  private bytes = 0;
+
+  constructor(readonly limits: ContactLimits = { maxUsers: 100_000, maxBytes: 256 * 1024 * 1024 }) {}
 
   get(user: string): readonly string[] | undefined {
     return this.byUser.get(user);
   }
 
+  /** Why holding `contacts` for `user` (in place of what it holds now) would pass a limit; undefined if it fits. */
+  refusal(user: string, contacts: readonly string[]): string | undefined {
+    const held = this.byUser.get(user);
+    if (!held && this.byUser.size >= this.limits.maxUsers) {
+      return `this server holds contacts for its limit of ${this.limits.maxUsers} users`;
+    }
+    if (this.bytes - sizeOf(held ?? []) + sizeOf(contacts) > this.limits.maxBytes) {
+      return `this server's storage limit of ${this.limits.maxBytes} bytes would be passed`;
+    }
+    return undefined;
+  }
+
   replace(user: string, contacts: readonly string[]): void {
+    this.bytes += sizeOf(contacts) - sizeOf(this.byUser.get(user) ?? []);
     this.byUser.set(user, [...contacts]);
   }
 
   /** Only the `exp-duplicate-on-repeat` fault adds instead of replacing. */
   append(user: string, contacts: readonly string[]): void {
-    this.byUser.set(user, [...(this.byUser.get(user) ?? []), ...contacts]);
+    this.replace(user, [...(this.byUser.get(user) ?? []), ...contacts]);
   }
+}
+
+function sizeOf(contacts: readonly string[]): number {
+  return contacts.reduce((sum, contact) => sum + Buffer.byteLength(contact), 0);
 }
 
 export type FetchOutcome = { ok: true; contacts: string[] } | { ok: false; status: 502 | 504; message: string };

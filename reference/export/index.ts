@@ -18,6 +18,7 @@ import { parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
 import {
+  decodeUtf8,
   errorReply,
   HttpError,
   methodNotAllowed,
@@ -26,6 +27,7 @@ import {
   type ServerRequest,
   xmlReply,
 } from "../http/reply.ts";
+import { DEFAULT_STORAGE_LIMITS } from "../snapshots/store.ts";
 import {
   type ContactsFixture,
   contactElement,
@@ -112,7 +114,8 @@ export function contactsRoutes(context: ReferenceContext): Route {
 }
 
 export function messagingRoutes(context: ReferenceContext): Route {
-  const store = new ContactStore();
+  const limits = context.storage ?? DEFAULT_STORAGE_LIMITS;
+  const store = new ContactStore({ maxUsers: limits.maxResources, maxBytes: limits.maxBytes });
   const has = (fault: ExportFault) => context.faults.has(fault);
   const resultUrl = (user: string) => `${context.urls.messaging}/user/${encodeURIComponent(user)}`;
 
@@ -187,8 +190,12 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (subtype !== "xml" && !subtype?.endsWith("+xml")) {
       throw new HttpError(415, "upload a contact list as application/xml");
     }
-    const contacts = contactsOfList((await request.body()).toString("utf8"));
+    const text = decodeUtf8(await request.body());
+    if (text === undefined) throw new HttpError(400, "the upload is not UTF-8");
+    const contacts = contactsOfList(text);
     if (!contacts.ok) throw new HttpError(400, `the upload is not a contact list: ${contacts.error}`);
+    const refusal = store.refusal(user, contacts.value);
+    if (refusal !== undefined) throw new HttpError(507, refusal);
     if (!has("exp-upload-ignored")) store.replace(user, contacts.value);
     else if (!store.get(user)) store.replace(user, []);
     return context.variant === "standard" ? seeOther(user, 303) : { status: 204 };

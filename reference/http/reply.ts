@@ -59,3 +59,12 @@ export function header(request: ServerRequest, name: string): string | undefined
   const value = request.headers[name.toLowerCase()];
   return Array.isArray(value) ? value.join(", ") : value;
 }
+
+/** The body as text, or undefined where it is not UTF-8 (never silently repaired with U+FFFD). */
+export function decodeUtf8(body: Buffer): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    return undefined;
+  }
+}

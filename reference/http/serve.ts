@@ -2,25 +2,51 @@
  * Runs routes on a node:http server. Every thrown HttpError becomes its XML error reply;
  * anything else is a bug in the reference, logged and answered with 500 so the client is
  * never left hanging.
+ *
+ * Against any client: a reply sent before the request body has fully arrived (413, or a
+ * route that needs no body) closes the connection instead of draining a body that may never
+ * end; a client that disconnects mid-body costs one log line; connections are capped and
+ * slow headers time out, and hitting the cap is logged.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorReply, HttpError, type Reply, type Route, type ServerRequest } from "./reply.ts";
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+/**
+ * Longer than clients' idle limits matter: undici keeps a connection only while the server's
+ * `Keep-Alive: timeout` hint leaves it more than a second, so a short one means a new
+ * connection per request.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** How long the process-wide log stays quiet after saying the connection cap was hit. */
+const CAP_LOG_INTERVAL_MS = 10_000;
 
 export interface ListenOptions {
   host: string;
   port: number;
   bodyLimit?: number;
+  /** Connections open at once; more are refused at once (default DEFAULT_MAX_CONNECTIONS). */
+  maxConnections?: number;
+  /** Where one-line notices go (client aborts, the connection cap); default stderr. */
+  log?: (line: string) => void;
 }
 
 export interface Listening {
   /** The URL the socket is bound to, e.g. `http://127.0.0.1:8080`. */
   boundUrl: string;
   server: Server;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections. Requests in flight get up to `graceMs` to finish (their
+   * connections then close); default 0: every connection is closed at once.
+   */
+  close(graceMs?: number): Promise<void>;
 }
+
+/** The client went away before its request body was complete: nobody is left to answer. */
+export class ClientGone extends Error {}
 
 export async function dispatch(routes: Route[], request: ServerRequest): Promise<Reply> {
   try {
@@ -31,6 +57,7 @@ export async function dispatch(routes: Route[], request: ServerRequest): Promise
     return errorReply(404, `nothing is served at ${request.path}`);
   } catch (error) {
     if (error instanceof HttpError) return errorReply(error.status, error.message, error.headers);
+    if (error instanceof ClientGone) throw error;
     console.error("sxd reference: unexpected error", error);
     return errorReply(500, "internal error in the reference server");
   }
@@ -70,7 +97,9 @@ function readBody(incoming: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     });
     incoming.on("end", () => resolve(Buffer.concat(chunks)));
-    incoming.on("error", reject);
+    incoming.on("error", () =>
+      reject(new ClientGone(`the client closed the connection after ${size} bytes of the body`)),
+    );
   });
 }
 
@@ -80,10 +109,35 @@ function tooLarge(limit: number): HttpError {
 
 export function listen(routes: Route[], options: ListenOptions): Promise<Listening> {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const server = createServer((incoming, outgoing) => {
-    void answer(routes, incoming, outgoing, bodyLimit);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const server = createServer(
+    {
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: 60_000,
+      // How often the two timeouts above are checked (default 30 s, which would let them run late).
+      connectionsCheckingInterval: 1000,
+    },
+    (incoming, outgoing) => {
+      answer(routes, incoming, outgoing, bodyLimit).catch((error: unknown) => {
+        const gone = error instanceof ClientGone ? error.message : `the reply failed: ${String(error)}`;
+        log(`sxd reference: ${incoming.method} ${incoming.url}: ${gone}`);
+        incoming.socket.destroy();
+      });
+    },
+  );
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  let capLoggedAt = Number.NEGATIVE_INFINITY;
+  let dropped = 0;
+  server.on("drop", () => {
+    dropped++;
+    if (Date.now() - capLoggedAt < CAP_LOG_INTERVAL_MS) return;
+    capLoggedAt = Date.now();
+    log(
+      `sxd reference: connection cap of ${server.maxConnections} reached; refused ${dropped} connection(s) (quiet for ${CAP_LOG_INTERVAL_MS / 1000} s)`,
+    );
+    dropped = 0;
   });
-  server.keepAliveTimeout = 2000;
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -92,10 +146,15 @@ export function listen(routes: Route[], options: ListenOptions): Promise<Listeni
       resolve({
         boundUrl: `http://${host}:${port}`,
         server,
-        close: () =>
+        close: (graceMs = 0) =>
           new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
+            const force = setTimeout(() => server.closeAllConnections(), graceMs);
+            server.close(() => {
+              clearTimeout(force);
+              done();
+            });
+            server.closeIdleConnections();
+            if (graceMs === 0) server.closeAllConnections();
           }),
       });
     });
@@ -108,7 +167,14 @@ async function answer(routes: Route[], incoming: IncomingMessage, outgoing: Serv
   outgoing.statusCode = reply.status;
   for (const [name, value] of Object.entries(reply.headers ?? {})) outgoing.setHeader(name, value);
   if (reply.status !== 204 && reply.status !== 304) outgoing.setHeader("content-length", Buffer.byteLength(body));
-  // A body we did not read would otherwise stall the keep-alive connection.
-  if (!incoming.readableEnded) incoming.resume();
-  outgoing.end(incoming.method === "HEAD" || reply.status === 204 ? undefined : body);
+  const payload = incoming.method === "HEAD" || reply.status === 204 ? undefined : body;
+  if (incoming.complete) {
+    // Whatever of the body nobody read is already here: drop it and keep the connection.
+    incoming.resume();
+    outgoing.end(payload);
+    return;
+  }
+  // The body is still coming, maybe forever: answer, then close rather than read it all.
+  outgoing.setHeader("connection", "close");
+  outgoing.end(payload, () => incoming.socket.destroy());
 }

@@ -21,7 +21,15 @@ import { ATOM_ENTRY_TYPE, parseMediaType, XML_TYPE } from "../../lib/media-type.
 import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
 import type { FaultName } from "../faults.ts";
-import { HttpError, header, methodNotAllowed, type Reply, type Route, type ServerRequest } from "../http/reply.ts";
+import {
+  decodeUtf8,
+  HttpError,
+  header,
+  methodNotAllowed,
+  type Reply,
+  type Route,
+  type ServerRequest,
+} from "../http/reply.ts";
 import { type Entry, type EntryLinks, parseEntry, serialiseEntry } from "./entry.ts";
 import { evaluatePreconditions, type Verdict } from "./preconditions.ts";
 import {
@@ -55,7 +63,7 @@ const SNAPSHOT_METHODS = ["GET", "HEAD"];
 const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+$/;
 
 export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptions = {}): Route {
-  const store = options.store ?? new MemorySnapshotStore();
+  const store = options.store ?? new MemorySnapshotStore(context.storage);
   const now = options.now ?? Date.now;
   const fault = (name: FaultName) => context.faults.has(name);
   const alternative = context.variant === "alternative";
@@ -189,7 +197,9 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     const wholeSecond = toWholeSeconds(now());
     if (!stored || !current) {
       const incarnation = randomBytes(6).toString("base64url");
-      store.create(address.resource, incarnation, { entry, lastModified: wholeSecond, etag: `"${incarnation}-1"` });
+      const first: Version = { entry, lastModified: wholeSecond, etag: `"${incarnation}-1"` };
+      refuseBeyondLimits(store, address.resource, first);
+      store.create(address.resource, incarnation, first);
       const location = context.urls.base + address.resource;
       return fault("snap-create-200") ? { status: 200, body: "" } : { status: 201, headers: { location }, body: "" };
     }
@@ -203,6 +213,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
         : Math.max(wholeSecond, Math.min(current.lastModified, wholeSecond) + 1000),
       etag: `"${stored.incarnation}-${stored.versions.length + 1}"`,
     };
+    refuseBeyondLimits(store, address.resource, next);
     store.append(address.resource, next);
     if (fault("snap-update-200")) return read(address);
     // No validators here: the stored representation adds links, so it differs from what was sent (RFC 9110 §9.3.4).
@@ -253,6 +264,11 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   };
 }
 
+function refuseBeyondLimits(store: SnapshotStore, resource: string, version: Version): void {
+  const refusal = store.refusal(resource, version);
+  if (refusal !== undefined) throw new HttpError(507, refusal);
+}
+
 function conditionsOf(request: ServerRequest) {
   return {
     ifMatch: header(request, "if-match"),
@@ -274,13 +290,5 @@ function checkContentType(value: string | undefined): void {
     throw new HttpError(415, `send the entry as ${ATOM_ENTRY_TYPE}, not ${value ?? "without a Content-Type"}`, {
       accept: ATOM_ENTRY_TYPE,
     });
-  }
-}
-
-function decodeUtf8(body: Buffer): string | undefined {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(body);
-  } catch {
-    return undefined;
   }
 }

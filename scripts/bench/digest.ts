@@ -1,0 +1,296 @@
+// npm run bench -- digest: digest-authenticated GETs per second against the reference, a bare
+// node:http server (no checking at all: the ceiling for node) and, where apache2 is
+// installed, Apache httpd with mod_auth_digest, configured here in a temp dir. One load
+// generator drives each in turn in this process (16 connections, MD5, qop auth, each
+// connection following nextnonce where the server sends one, else counting nc up); every
+// server runs in a process of its own. Prints requests/s and the ratios; asserts nothing.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Pool } from "undici";
+import { parseParamList } from "../../lib/auth-params.ts";
+import { hashA1 } from "../../lib/digest.ts";
+import { DEMO_USER, REALM } from "../../reference/digest/index.ts";
+import {
+  answerChallenge,
+  authorizationOf,
+  chooseChallenge,
+  type DigestChallenge,
+  digestChallenges,
+} from "../../steps/support/digest.ts";
+
+const CONNECTIONS = 16;
+/** Before each measurement; a fresh node process needs seconds before its JIT has settled. */
+const WARM_UP_MS = 3000;
+const MEASURE_MS = Number(process.env.SXD_BENCH_MS ?? 5000);
+const ROUNDS = 2;
+const PATH = "/protected";
+
+interface Server {
+  name: string;
+  origin: string;
+  /** The server's process: its CPU time (and its children's) is read from /proc. */
+  pid?: number;
+  stop(): void;
+}
+
+interface Load {
+  granted: number;
+  rechallenged: number;
+  failed: number;
+  perSecond: number;
+  /** CPU time the server's processes spent per granted request, where /proc tells. */
+  cpuMicroseconds?: number;
+}
+
+/** User + system CPU seconds of a process and its direct children (Apache's workers), from /proc. */
+function cpuSeconds(pid: number): number | undefined {
+  const ticksPerSecond = 100;
+  try {
+    let ticks = 0;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      // Fields after the command name, which sits in parentheses and may hold spaces.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(entry) !== pid && Number(fields[1]) !== pid) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts a child process and waits for the line that names its URL. */
+function startChild(name: string, command: string, args: string[], urlLine: RegExp): Promise<Server> {
+  const child: ChildProcess = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const look = (data: Buffer) => {
+      seen += data.toString();
+      const match = urlLine.exec(seen);
+      if (match) resolve({ name, origin: match[1], pid: child.pid, stop: () => child.kill() });
+    };
+    child.stdout?.on("data", look);
+    child.stderr?.on("data", (data: Buffer) => {
+      seen += data.toString();
+    });
+    child.once("exit", (code) => reject(new Error(`${name} exited (${code}) before it listened: ${seen}`)));
+  });
+}
+
+const BARE_SERVER = `
+const http = require("node:http");
+const challenge = 'Digest realm="${REALM}", qop="auth", algorithm=MD5, nonce="bare-nonce"';
+const server = http.createServer((req, res) => {
+  if (!req.headers.authorization) {
+    res.writeHead(401, { "www-authenticate": challenge, "content-type": "application/xml", "content-length": 4 });
+    res.end("<e/>");
+    return;
+  }
+  const body = "<protected><user>demo</user><message>access granted</message></protected>";
+  res.writeHead(200, { "content-type": "application/xml", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+});
+server.keepAliveTimeout = 10000;
+server.listen(0, "127.0.0.1", () => console.log("listening http://127.0.0.1:" + server.address().port));
+`;
+
+function hasApache(): boolean {
+  try {
+    execFileSync("apache2", ["-v"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Apache with mod_auth_digest guarding a static file, the demo user in an htdigest file. */
+async function startApache(port: number): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), "sxd-apache-"));
+  chmodSync(dir, 0o755);
+  const users = join(dir, "users.htdigest");
+  writeFileSync(
+    users,
+    `${DEMO_USER.username}:${REALM}:${hashA1("MD5", DEMO_USER.username, REALM, DEMO_USER.password)}\n`,
+  );
+  writeFileSync(join(dir, "protected"), "<protected><user>demo</user><message>access granted</message></protected>");
+  const runAs = process.getuid?.() === 0 ? "User www-data\nGroup www-data\n" : "";
+  const conf = join(dir, "httpd.conf");
+  writeFileSync(
+    conf,
+    `ServerRoot /usr/lib/apache2
+ServerName 127.0.0.1
+Listen 127.0.0.1:${port}
+PidFile ${dir}/httpd.pid
+ErrorLog ${dir}/error.log
+LogLevel warn
+${runAs}LoadModule mpm_event_module modules/mod_mpm_event.so
+LoadModule authn_core_module modules/mod_authn_core.so
+LoadModule authn_file_module modules/mod_authn_file.so
+LoadModule authz_core_module modules/mod_authz_core.so
+LoadModule authz_user_module modules/mod_authz_user.so
+LoadModule auth_digest_module modules/mod_auth_digest.so
+KeepAlive On
+MaxKeepAliveRequests 0
+KeepAliveTimeout 10
+DocumentRoot ${dir}
+<Location ${PATH}>
+  ForceType application/xml
+  AuthType Digest
+  AuthName "${REALM}"
+  AuthDigestProvider file
+  AuthUserFile ${users}
+  Require valid-user
+</Location>
+`,
+  );
+  const child = spawn("apache2", ["-f", conf, "-DFOREGROUND"], { stdio: "ignore" });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let tries = 0; tries < 100; tries++) {
+    const up = await fetch(origin + PATH).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    name: "Apache httpd mod_auth_digest",
+    origin,
+    pid: child.pid,
+    stop: () => {
+      child.kill("SIGTERM");
+      setTimeout(() => rmSync(dir, { recursive: true, force: true }), 1000).unref();
+    },
+  };
+}
+
+function withNonce(challenge: DigestChallenge, nonce: string): DigestChallenge {
+  return { ...challenge, params: new Map([...challenge.params, ["nonce", nonce]]), stale: false };
+}
+
+/** One connection's worth of clients: answer, follow nextnonce or count nc up, re-answer a 401. */
+async function drive(pool: Pool, until: () => boolean, load: Load, counting: () => boolean): Promise<void> {
+  let challenge: DigestChallenge | undefined;
+  let nc = 0;
+  while (!until()) {
+    const headers: Record<string, string> = {};
+    if (challenge) {
+      nc++;
+      const answer = answerChallenge(
+        challenge,
+        "MD5",
+        { method: "GET", uri: PATH },
+        { username: DEMO_USER.username, password: DEMO_USER.password, qop: "auth", nc },
+      );
+      headers.authorization = authorizationOf(answer.directives);
+    }
+    const reply = await pool.request({ method: "GET", path: PATH, headers });
+    await reply.body.dump();
+    const counts = counting() && challenge !== undefined;
+    if (reply.statusCode === 200) {
+      if (counts) load.granted++;
+      const info = parseParamList(String(reply.headers["authentication-info"] ?? ""));
+      const next = info.ok ? info.value.get("nextnonce") : undefined;
+      if (next && challenge) {
+        challenge = withNonce(challenge, next);
+        nc = 0;
+      }
+    } else if (reply.statusCode === 401) {
+      if (counts) load.rechallenged++;
+      const offered = digestChallenges(reply.headers["www-authenticate"] as string | undefined);
+      const md5 = offered.ok ? chooseChallenge(offered.value, "MD5") : undefined;
+      if (!md5) throw new Error(`no MD5 challenge in ${String(reply.headers["www-authenticate"])}`);
+      challenge = md5.challenge;
+      nc = 0;
+    } else {
+      if (counts) load.failed++;
+    }
+  }
+}
+
+async function measure(server: Server): Promise<Load> {
+  const pool = new Pool(server.origin, { connections: CONNECTIONS, pipelining: 1 });
+  const load: Load = { granted: 0, rechallenged: 0, failed: 0, perSecond: 0 };
+  const started = Date.now();
+  const countFrom = started + WARM_UP_MS;
+  const stopAt = countFrom + MEASURE_MS;
+  let cpuAtStart: number | undefined;
+  setTimeout(() => {
+    cpuAtStart = server.pid === undefined ? undefined : cpuSeconds(server.pid);
+  }, WARM_UP_MS);
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, () =>
+      drive(
+        pool,
+        () => Date.now() >= stopAt,
+        load,
+        () => Date.now() >= countFrom,
+      ),
+    ),
+  );
+  const cpuAtEnd = server.pid === undefined ? undefined : cpuSeconds(server.pid);
+  await pool.close();
+  load.perSecond = load.granted / (MEASURE_MS / 1000);
+  if (cpuAtStart !== undefined && cpuAtEnd !== undefined && load.granted > 0) {
+    load.cpuMicroseconds = ((cpuAtEnd - cpuAtStart) / load.granted) * 1e6;
+  }
+  return load;
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as import("node:net").AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function benchDigest(): Promise<void> {
+  const servers: Server[] = [
+    await startChild(
+      "sxd reference",
+      process.execPath,
+      [process.env.SXD_BENCH_SXD ?? "bin/sxd.js", "serve", "base", "--port", "0"],
+      /(http:\/\/127\.0\.0\.1:\d+)\n/,
+    ),
+    await startChild("bare node:http", process.execPath, ["-e", BARE_SERVER], /listening (http:\/\/\S+)\n/),
+  ];
+  if (hasApache()) servers.push(await startApache(await freePort()));
+  else process.stdout.write("apache2 is not installed: no Apache figures (apt-get install apache2)\n");
+  const best = new Map<string, number>();
+  try {
+    process.stdout.write(
+      `digest-authenticated GET ${PATH}, ${CONNECTIONS} connections, MD5 qop=auth, ${MEASURE_MS / 1000} s each, ${ROUNDS} rounds:\n`,
+    );
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const server of round % 2 === 1 ? servers : [...servers].reverse()) {
+        const load = await measure(server);
+        best.set(server.name, Math.max(best.get(server.name) ?? 0, load.perSecond));
+        process.stdout.write(
+          `  round ${round}  ${server.name.padEnd(30)} ${load.perSecond.toFixed(0).padStart(7)} requests/s` +
+            `  ${load.cpuMicroseconds === undefined ? "" : `${load.cpuMicroseconds.toFixed(0).padStart(5)} µs server CPU/request`}` +
+            `  (401 re-challenges ${load.rechallenged}, other statuses ${load.failed})\n`,
+        );
+      }
+    }
+  } finally {
+    for (const server of servers) server.stop();
+  }
+  const reference = best.get("sxd reference") ?? 0;
+  process.stdout.write("best of the rounds, ratios:\n");
+  for (const [name, perSecond] of best) {
+    if (name === "sxd reference") continue;
+    process.stdout.write(`  reference / ${name.padEnd(30)} ${(reference / perSecond).toFixed(2)}x\n`);
+  }
+}

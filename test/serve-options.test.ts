@@ -1,0 +1,29 @@
+// sxd serve's limits and digest settings as a user gives them: a bad value is one line and
+// exit code 2, before anything listens.
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { test } from "node:test";
+import { hashA1 } from "../lib/digest.ts";
+import { REALM } from "../reference/digest/index.ts";
+import { sxd, tempDir } from "./support/cli.ts";
+
+test("bad limits and digest settings are usage errors: one line, exit code 2", async () => {
+  const md5Users = `${tempDir()}/users.htdigest`;
+  writeFileSync(md5Users, `alice:${REALM}:${hashA1("MD5", "alice", REALM, "pw")}\n`);
+  const cases: [string[], RegExp][] = [
+    [["--max-bytes", "0"], /--max-bytes must be a positive whole number/],
+    [["--max-snapshots", "many"], /--max-snapshots must be a positive whole number/],
+    [["--max-connections", "1.5"], /--max-connections must be a positive whole number/],
+    [["--digest-algorithms", "SHA-1"], /--digest-algorithms takes a comma-separated list of SHA-256, MD5/],
+    [["--digest-algorithms", "MD5,MD5"], /without repeats/],
+    [["--digest-qop", "auth,conf"], /--digest-qop takes a comma-separated list of auth, auth-int/],
+    [["--users", md5Users, "--digest-algorithms", "SHA-256"], /some users have no SHA-256 hash/],
+  ];
+  const results = await Promise.all(cases.map(([args]) => sxd(["serve", "base", "--port", "0", ...args])));
+  for (const [index, [args, message]] of cases.entries()) {
+    const { code, stderr } = results[index];
+    assert.equal(code, 2, args.join(" "));
+    assert.match(stderr, message);
+    assert.equal(stderr.trim().split("\n").length, 1, stderr);
+  }
+});
