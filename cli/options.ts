@@ -8,11 +8,11 @@ import { DEFAULT_MAX_BODY_BYTES } from "../harness/exchange.ts";
 import {
   isHttpUrl,
   parseDescription,
-  type Result,
   type RunSettings,
   resolveDescription,
   type TargetDescription,
 } from "../harness/target.ts";
+import type { Result } from "../lib/result.ts";
 
 export interface TestSettings {
   /** Undefined when no URL was given anywhere: the bundled reference is started. */

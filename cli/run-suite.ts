@@ -7,7 +7,7 @@ import { loadRows } from "../harness/catalogue.ts";
 import { UsageError } from "../harness/errors.ts";
 import { type Io, runConformance, type SuiteRun, type SuiteSession } from "../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
-import { isFaultName, REFERENCE_DESCRIPTION, type RunningReference, startReference } from "../reference/index.ts";
+import { REFERENCE_DESCRIPTION, type RunningReference, referenceMode, startReference } from "../reference/index.ts";
 import { DEFAULT_DEADLINE_SECONDS, type TestSettings } from "./options.ts";
 
 export async function runSuite(settings: TestSettings, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
@@ -51,16 +51,12 @@ async function startBundled(settings: TestSettings): Promise<{
   outageMessagingUrl: string;
 }> {
   const faults = settings.referenceFaults;
-  const unknown = faults.find((f) => !isFaultName(f));
-  if (unknown) throw new UsageError(`unknown reference fault "${unknown}"`);
-  const variant = settings.referenceVariant ?? "standard";
-  if (variant !== "standard" && variant !== "alternative")
-    throw new UsageError(`unknown reference variant "${variant}"`);
+  const mode = referenceMode(faults, settings.referenceVariant);
+  if (!mode.ok) throw new UsageError(mode.error);
   const reference = await startReference({
     host: "127.0.0.1",
     ports: { base: 0, contacts: 0, messaging: 0 },
-    faults: faults.filter(isFaultName),
-    variant,
+    ...mode.value,
   });
   // A second messaging server whose contacts server is down, for the outage row (EXP-8).
   const outage = await startReference({
@@ -68,8 +64,7 @@ async function startBundled(settings: TestSettings): Promise<{
     ports: { base: 0, contacts: 0, messaging: 0 },
     servers: ["messaging"],
     publicUrls: { contacts: "http://127.0.0.1:9" },
-    faults: faults.filter(isFaultName),
-    variant,
+    ...mode.value,
   });
   const resolved = resolveDescription([
     REFERENCE_DESCRIPTION,

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../harness/errors.ts";
 import { isHttpUrl } from "../harness/target.ts";
-import type { NoncePolicy } from "../lib/digest.ts";
+import type { NoncePolicy } from "../lib/digest-math.ts";
 import {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_PORTS,
@@ -10,9 +10,8 @@ import {
   DEMO_USER,
   FAULTS,
   type FaultInfo,
-  type FaultName,
-  isFaultName,
   REALM,
+  referenceMode,
   SERVER_NAMES,
   type ServerName,
   startReference,
@@ -96,12 +95,10 @@ export async function runServe(argv: string[]): Promise<number> {
     }
     return 0;
   }
-  const unknownFault = faults.find((f) => !isFaultName(f));
-  if (unknownFault) throw new UsageError(`unknown fault "${unknownFault}" (sxd serve --fault list shows them)`);
+  const mode = referenceMode(faults, values.variant);
+  if (!mode.ok) throw new UsageError(mode.error);
   const unknownServer = positionals.find((p) => !(SERVER_NAMES as readonly string[]).includes(p));
   if (unknownServer) throw new UsageError(`unknown server "${unknownServer}": name base, contacts or messaging`);
-  const variant = values.variant ?? "standard";
-  if (variant !== "standard" && variant !== "alternative") throw new UsageError(`unknown variant "${variant}"`);
   for (const flag of ["public-url", "contacts-url", "messaging-url"] as const) {
     const url = values[flag];
     if (url !== undefined && !isHttpUrl(url)) throw new UsageError(`--${flag} must be an http(s) URL, got "${url}"`);
@@ -116,8 +113,7 @@ export async function runServe(argv: string[]): Promise<number> {
     },
     publicUrls: { base: values["public-url"], contacts: values["contacts-url"], messaging: values["messaging-url"] },
     servers,
-    faults: faults as FaultName[],
-    variant,
+    ...mode.value,
     digestUsersFile: values.users,
     noncePolicy: noncePolicy(values["nonce-policy"]),
     digestHashes: listOf(values["digest-algorithms"], ["SHA-256", "MD5"] as const, "--digest-algorithms"),

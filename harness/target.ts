@@ -4,7 +4,9 @@
  * Pure: loading and validation return values, they never exit.
  */
 
-import type { NoncePolicy } from "../lib/digest.ts";
+import type { NoncePolicy } from "../lib/digest-math.ts";
+import type { Result } from "../lib/result.ts";
+import { withoutTrailingSlashes } from "../lib/uri.ts";
 
 /** How to run the suite, for a description file that carries its own settings (flags win). */
 export interface RunSettings {
@@ -100,8 +102,6 @@ export const REFERENCE_DEFAULTS = {
   digest: { path: "/protected", username: "demo", password: "sxd-demo-secret" },
   export: { user: "alice" },
 } satisfies Omit<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl">;
-
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Shape =
@@ -256,9 +256,9 @@ export function resolveDescription(layers: Partial<TargetDescription>[]): Result
   const merged = layers.reduce<Partial<TargetDescription>>((acc, layer) => deepMerge(acc, layer), {});
   if (!merged.baseUrl) return { ok: false, error: "no base URL: give --base-url, SXD_BASE_URL or baseUrl" };
   const full = deepMerge(REFERENCE_DEFAULTS, merged) as TargetDescription;
-  full.baseUrl = full.baseUrl.replace(/\/+$/, "");
-  if (full.contactsUrl) full.contactsUrl = full.contactsUrl.replace(/\/+$/, "");
-  if (full.messagingUrl) full.messagingUrl = full.messagingUrl.replace(/\/+$/, "");
+  full.baseUrl = withoutTrailingSlashes(full.baseUrl);
+  if (full.contactsUrl) full.contactsUrl = withoutTrailingSlashes(full.contactsUrl);
+  if (full.messagingUrl) full.messagingUrl = withoutTrailingSlashes(full.messagingUrl);
   return { ok: true, value: full };
 }
 

@@ -9,6 +9,7 @@
  *   parseChallenges('Digest realm="x", qop="auth", Basic realm="y"')
  *   // → { ok: true, value: [{ scheme: "Digest", params: Map{realm→x, qop→auth} }, { scheme: "Basic", ... }] }
  */
+import type { Result } from "./result.ts";
 
 export interface AuthItem {
   scheme: string;
@@ -17,19 +18,17 @@ export interface AuthItem {
   token68?: string;
 }
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
-
 const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Every challenge of a WWW-Authenticate field; several fields may be given (or joined by commas). */
-export function parseChallenges(fields: string | readonly string[]): Parsed<AuthItem[]> {
+export function parseChallenges(fields: string | readonly string[]): Result<AuthItem[]> {
   const text = typeof fields === "string" ? fields : fields.join(", ");
   return new Reader(text).items();
 }
 
 /** The one set of credentials of an Authorization field. */
-export function parseCredentials(field: string): Parsed<AuthItem> {
+export function parseCredentials(field: string): Result<AuthItem> {
   const parsed = new Reader(field).items();
   if (!parsed.ok) return parsed;
   if (parsed.value.length !== 1)
@@ -38,7 +37,7 @@ export function parseCredentials(field: string): Parsed<AuthItem> {
 }
 
 /** A bare `#auth-param` list, as in Authentication-Info. */
-export function parseParamList(field: string): Parsed<Map<string, string>> {
+export function parseParamList(field: string): Result<Map<string, string>> {
   const reader = new Reader(field);
   const params = reader.params();
   if (!params.ok) return params;
@@ -73,7 +72,7 @@ class Reader {
     return this.position >= this.text.length;
   }
 
-  items(): Parsed<AuthItem[]> {
+  items(): Result<AuthItem[]> {
     const items: AuthItem[] = [];
     this.skipSeparators();
     while (!this.atEnd()) {
@@ -102,7 +101,7 @@ class Reader {
   }
 
   /** Reads auth-params up to the end or up to the next auth-scheme. */
-  params(): Parsed<Map<string, string>> {
+  params(): Result<Map<string, string>> {
     const params = new Map<string, string>();
     this.skipSeparators();
     while (!this.atEnd()) {
@@ -178,7 +177,7 @@ class Reader {
     }
   }
 
-  private error<T>(expected: string): Parsed<T> {
+  private error<T>(expected: string): Result<T> {
     const found =
       this.position < this.text.length ? JSON.stringify(this.text.slice(this.position, this.position + 12)) : "the end";
     return { ok: false, error: `expected ${expected} at position ${this.position}, found ${found}` };

@@ -1,5 +1,5 @@
 /** What every reference module is given: where the servers are, and how to misbehave. */
-import type { HashName, NoncePolicy, Qop } from "../lib/digest.ts";
+import type { HashName, NoncePolicy, Qop } from "../lib/digest-math.ts";
 import type { FaultName } from "./faults.ts";
 import type { StorageLimits } from "./snapshots/store.ts";
 

@@ -6,9 +6,12 @@
  *   // … reference.urls.base …
  *   await reference.close();
  */
-import type { NoncePolicy } from "../lib/digest.ts";
-import { DEFAULT_NONCE_POLICY, DEMO_USER, PROTECTED_PATH, REALM } from "./digest/index.ts";
-import { COLLECTION } from "./snapshots/index.ts";
+import type { NoncePolicy } from "../lib/digest-math.ts";
+import type { Result } from "../lib/result.ts";
+import type { Variant } from "./context.ts";
+import { DEFAULT_NONCE_POLICY, DEMO_USER, PROTECTED_PATH, REALM } from "./digest/routes.ts";
+import { type FaultName, isFaultName } from "./faults.ts";
+import { COLLECTION } from "./snapshots/routes.ts";
 
 export type { Variant } from "./context.ts";
 export type { FaultInfo } from "./fault-info.ts";
@@ -40,3 +43,16 @@ export const REFERENCE_DESCRIPTION = {
   },
   export: { user: "alice", otherUser: "bob", upload: { method: "POST", path: "/user/{user}/contacts" } },
 };
+
+/** Checks fault names and a variant as a user typed them; the error names the first unknown one. */
+export function referenceMode(
+  faults: readonly string[],
+  variant = "standard",
+): Result<{ faults: FaultName[]; variant: Variant }> {
+  const unknown = faults.find((f) => !isFaultName(f));
+  if (unknown !== undefined)
+    return { ok: false, error: `unknown fault "${unknown}" (sxd serve --fault list shows them)` };
+  if (variant !== "standard" && variant !== "alternative")
+    return { ok: false, error: `unknown variant "${variant}": standard or alternative` };
+  return { ok: true, value: { faults: faults.filter(isFaultName), variant } };
+}

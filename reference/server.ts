@@ -3,14 +3,15 @@
  * resources), the contacts server and the messaging server. Each listens on its own port;
  * port 0 picks a free one.
  */
-import type { HashName, NoncePolicy, Qop } from "../lib/digest.ts";
+import type { HashName, NoncePolicy, Qop } from "../lib/digest-math.ts";
+import { withoutTrailingSlashes } from "../lib/uri.ts";
 import type { ReferenceContext, ServerUrls, Variant } from "./context.ts";
-import { digestRoutes } from "./digest/index.ts";
-import { contactsRoutes, messagingRoutes } from "./export/index.ts";
+import { digestRoutes } from "./digest/routes.ts";
+import { contactsRoutes, messagingRoutes } from "./export/routes.ts";
 import type { FaultName } from "./faults.ts";
 import type { Route } from "./http/reply.ts";
 import { type Listening, listen } from "./http/serve.ts";
-import { snapshotRoutes } from "./snapshots/index.ts";
+import { snapshotRoutes } from "./snapshots/routes.ts";
 import type { StorageLimits } from "./snapshots/store.ts";
 
 export type ServerName = keyof ServerUrls;
@@ -103,5 +104,5 @@ export async function startReference(options: ReferenceOptions): Promise<Running
 }
 
 function trimSlash(url: string): string {
-  return url.replace(/\/+$/, "");
+  return withoutTrailingSlashes(url);
 }

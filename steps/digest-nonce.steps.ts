@@ -3,7 +3,6 @@
  * policy: uses of one nonce, a nonce count used once, a lifetime sxd can wait out.
  */
 import { Given, Then, When } from "@cucumber/cucumber";
-import { answerableAlgorithms, answerChallenge } from "./support/digest.ts";
 import {
   answeringLike,
   CONTROL_REFUSED,
@@ -14,6 +13,7 @@ import {
   useNonceUp,
   useOfNonce,
 } from "./support/digest-checks.ts";
+import { answerableAlgorithms, answerChallenge } from "./support/digest-client.ts";
 import {
   answering,
   challengeFrom,

@@ -3,7 +3,6 @@
  * answer without the flaw got in, in the same scenario, and differs from it by the flaw alone.
  */
 import { Given, Then, When } from "@cucumber/cucumber";
-import { answerableAlgorithms, answerChallenge, authorizationOf } from "./support/digest.ts";
 import {
   answeredNonce,
   answeringLike,
@@ -14,6 +13,7 @@ import {
   newChallenges,
   sendFlawed,
 } from "./support/digest-checks.ts";
+import { answerableAlgorithms, answerChallenge, authorizationOf } from "./support/digest-client.ts";
 import { DEFECTS, MISMATCHES } from "./support/digest-flaws.ts";
 import {
   answering,

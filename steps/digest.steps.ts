@@ -5,10 +5,10 @@
 import { Given, Then, When } from "@cucumber/cucumber";
 import { type Answered, headerOf } from "../harness/exchange.ts";
 import { parseChallenges } from "../lib/auth-params.ts";
-import type { Qop } from "../lib/digest.ts";
+import type { Qop } from "../lib/digest-math.ts";
 import { mediaTypeMatches } from "../lib/media-type.ts";
-import { answerableAlgorithms, authenticationInfoProblems } from "./support/digest.ts";
 import { answeredNonce, expectLogin, NEEDS_LOGIN, needLogin, newChallenges } from "./support/digest-checks.ts";
+import { answerableAlgorithms, authenticationInfoProblems } from "./support/digest-client.ts";
 import { challengeFrom, challengesOf, logIn, loginHints, sendProtected, state } from "./support/digest-session.ts";
 import { expectThat, fail } from "./support/expect.ts";
 import type { SxdWorld } from "./support/world.ts";

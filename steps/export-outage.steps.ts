@@ -3,6 +3,7 @@
  * the bundled reference, by a messaging server whose contacts server is down; and of the
  * fallback upload (EXP-9), where the target takes one.
  */ import { After, Given, Then, When } from "@cucumber/cucumber";
+import { withoutTrailingSlashes } from "../lib/uri.ts";
 import { expectThat } from "./support/expect.ts";
 import {
   freshUserName,
@@ -25,7 +26,7 @@ Given(
   async function (this: SxdWorld) {
     const state = stateOf(this);
     // The bundled reference runs a second messaging server whose contacts server is down.
-    const bundled = this.parameters.outageMessagingUrl?.replace(/\/+$/, "");
+    const bundled = this.parameters.outageMessagingUrl && withoutTrailingSlashes(this.parameters.outageMessagingUrl);
     const commands = this.target.export.outage;
     if (!bundled && !commands) {
       return this.notRun(

@@ -6,8 +6,9 @@
  */
 import { Given, setParallelCanAssign, Then, When } from "@cucumber/cucumber";
 import { headerOf } from "../harness/exchange.ts";
+import { isAbsoluteUri } from "../lib/uri.ts";
 import { mayStartBeside } from "./support/alone.ts";
-import { countOccurrences, importToken, isAbsoluteUri } from "./support/contact-list.ts";
+import { countOccurrences, importToken } from "./support/contact-list.ts";
 import { expectThat, fail } from "./support/expect.ts";
 import {
   contactListOf,

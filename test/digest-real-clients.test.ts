@@ -14,8 +14,8 @@ import { createServer, request as forward, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, describe, it, type TestContext } from "node:test";
 import { promisify } from "node:util";
-import { hashA1 } from "../lib/digest.ts";
-import { DEMO_USER, REALM } from "../reference/digest/index.ts";
+import { hashA1 } from "../lib/digest-math.ts";
+import { DEMO_USER, REALM } from "../reference/digest/routes.ts";
 import { type ReferenceOptions, type RunningReference, startReference } from "../reference/server.ts";
 import { tempDir } from "./support/cli.ts";
 

@@ -14,7 +14,7 @@ import {
   type ResponseInput,
   responseDigest,
   rspauthDigest,
-} from "../../lib/digest.ts";
+} from "../../lib/digest-math.ts";
 import type { FaultName } from "../faults.ts";
 import type { NonceStore } from "./nonces.ts";
 import { demoUsers, type UserStore } from "./users.ts";

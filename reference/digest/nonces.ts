@@ -14,7 +14,7 @@
  * nonce just checked is remembered, so checking its origin and then its use verifies it once.
  */
 import { createHash, type Hash, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto";
-import type { NoncePolicy } from "../../lib/digest.ts";
+import type { NoncePolicy } from "../../lib/digest-math.ts";
 
 export interface NonceRules {
   /** Successful uses per nonce; Infinity when only the lifetime limits it. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { hashA1 } from "../../lib/digest.ts";
+import { hashA1 } from "../../lib/digest-math.ts";
 import { DEMO_USER, demoUsers, parseHtdigest } from "./users.ts";
 
 describe("users", () => {

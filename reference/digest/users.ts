@@ -6,9 +6,8 @@
  *
  *   htdigest -c users.htdigest sxd-reference alice
  */
-import { type HashName, hashA1 } from "../../lib/digest.ts";
-
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+import { type HashName, hashA1 } from "../../lib/digest-math.ts";
+import type { Result } from "../../lib/result.ts";
 
 /** H(user:realm:password) per hash, by user name. */
 export type UserStore = ReadonlyMap<string, Partial<Record<HashName, string>>>;

@@ -7,17 +7,17 @@
  * the messaging server shows is exactly what the contacts server served, whatever fields a
  * contact has.
  */
+
+import type { Result } from "../../lib/result.ts";
 import { ATOM_NS, escapeXml, parseXml, type XmlElement } from "../../lib/xml.ts";
 
 /** The fixture: user name → contacts, each a flat record of text fields. */
 export type ContactsFixture = Record<string, Array<Record<string, string>>>;
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
-
 const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
 export const USER_NAME = /^[A-Za-z0-9._~-]{1,64}$/;
 
-export function parseFixture(text: string, where: string): Parsed<ContactsFixture> {
+export function parseFixture(text: string, where: string): Result<ContactsFixture> {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -90,7 +90,7 @@ export function contactFeedDocument(contacts: readonly string[], self: string, u
 }
 
 /** The contact elements of a contact list document, serialized with their namespaces. */
-export function contactsOfList(text: string): Parsed<string[]> {
+export function contactsOfList(text: string): Result<string[]> {
   const parsed = parseXml(text);
   if (!parsed.ok) return { ok: false, error: parsed.error };
   const root = parsed.root;

@@ -10,15 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pool } from "undici";
 import { parseParamList } from "../../lib/auth-params.ts";
-import { hashA1 } from "../../lib/digest.ts";
-import { DEMO_USER, REALM } from "../../reference/digest/index.ts";
+import { hashA1 } from "../../lib/digest-math.ts";
+import { DEMO_USER, REALM } from "../../reference/digest/routes.ts";
 import {
   answerChallenge,
   authorizationOf,
   chooseChallenge,
   type DigestChallenge,
   digestChallenges,
-} from "../../steps/support/digest.ts";
+} from "../../steps/support/digest-client.ts";
 
 const CONNECTIONS = 16;
 /** Before each measurement; a fresh node process needs seconds before its JIT has settled. */

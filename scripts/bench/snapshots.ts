@@ -5,7 +5,7 @@
 import type { ReferenceContext } from "../../reference/context.ts";
 import type { Reply, ServerRequest } from "../../reference/http/reply.ts";
 import { dispatch } from "../../reference/http/serve.ts";
-import { COLLECTION, snapshotRoutes } from "../../reference/snapshots/index.ts";
+import { COLLECTION, snapshotRoutes } from "../../reference/snapshots/routes.ts";
 
 const SHORT = 10;
 const LONG = 5000;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isAbsoluteUri, linksByRel, readEntry, sameUri } from "./atom.ts";
+import { isAbsoluteUri } from "../../lib/uri.ts";
+import { linksByRel, readEntry, sameUri } from "./atom.ts";
 
 const ENTRY = `<x:entry xmlns:x="http://www.w3.org/2005/Atom" xml:lang="fr">
   <x:id>urn:uuid:1</x:id><x:title>007</x:title><x:author><x:name>Ada</x:name></x:author>

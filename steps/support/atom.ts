@@ -4,6 +4,7 @@
  * demands absolute hrefs, so the reader says whether each one is; it never judges itself.
  */
 import { type AtomEntry, readAtomEntry } from "../../lib/atom.ts";
+import { isAbsoluteUri } from "../../lib/uri.ts";
 
 export interface EntryLink {
   rel: string;
@@ -37,17 +38,6 @@ export function readEntry(body: string, retrievedFrom: string): EntryViewResult 
 
 export function linksByRel(entry: EntryView, rel: string): EntryLink[] {
   return entry.links.filter((link) => link.rel === rel);
-}
-
-/** RFC 3986 §4.3: a scheme, then the rest; "//host/path" and "/path" are relative references. */
-export function isAbsoluteUri(href: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(href)) return false;
-  try {
-    new URL(href);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Compares URIs after URL normalisation (case of scheme and host, default port, dot segments). */

@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  contactsAnywhere,
-  countOccurrences,
-  findExportLink,
-  importToken,
-  isAbsoluteUri,
-  readContactList,
-} from "./contact-list.ts";
+import { isAbsoluteUri } from "../../lib/uri.ts";
+import { contactsAnywhere, countOccurrences, findExportLink, importToken, readContactList } from "./contact-list.ts";
 
 const PREFIXED = `<?xml version="1.0"?>
 <!-- a comment first -->

@@ -8,6 +8,9 @@
  * messaging server may re-namespace a contact, reorder its fields or decorate them with
  * attributes. What must arrive is each field's text under its name.
  */
+
+import type { Result } from "../../lib/result.ts";
+import { isAbsoluteUri, withoutTrailingSlashes } from "../../lib/uri.ts";
 import { ATOM_NS, attribute, parseXml, type XmlElement } from "../../lib/xml.ts";
 
 export interface ListLink {
@@ -26,9 +29,7 @@ export interface ContactList {
   declaresAtom: boolean;
 }
 
-export type Read<T> = { ok: true; value: T } | { ok: false; error: string };
-
-export function readContactList(body: string): Read<ContactList> {
+export function readContactList(body: string): Result<ContactList> {
   const parsed = parseXml(body);
   if (!parsed.ok) return { ok: false, error: `a body that is not XML (${parsed.error})` };
   const root = parsed.root;
@@ -48,21 +49,10 @@ function rootDeclaresAtom(body: string): boolean {
   return /\sxmlns(?::[\w.-]+)?\s*=\s*(["'])http:\/\/www\.w3\.org\/2005\/Atom\1/.test(startTag);
 }
 
-/** An absolute URI (RFC 3986 §4.3): a scheme, then something. Registered names like "self" are not. */
-export function isAbsoluteUri(text: string | undefined): text is string {
-  if (text === undefined || !/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(text)) return false;
-  try {
-    new URL(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** True when `href` is an absolute URI under the messaging server's base URL. */
 export function isOnServer(href: string | undefined, serverUrl: string): href is string {
   if (!isAbsoluteUri(href)) return false;
-  const base = serverUrl.replace(/\/+$/, "");
+  const base = withoutTrailingSlashes(serverUrl);
   return href === base || href.startsWith(`${base}/`);
 }
 
@@ -76,8 +66,8 @@ export function findExportLink(links: ListLink[], messagingUrl: string, rel: str
 }
 
 /** The token of an href of the form `<messagingUrl>/user/<user>/import;t=<token>`, or why it is not one. */
-export function importToken(href: string, messagingUrl: string, user: string): Read<string> {
-  const base = messagingUrl.replace(/\/+$/, "");
+export function importToken(href: string, messagingUrl: string, user: string): Result<string> {
+  const base = withoutTrailingSlashes(messagingUrl);
   if (!isOnServer(href, base)) return { ok: false, error: `an href not under ${base}` };
   const path = href.slice(base.length);
   const prefix = `/user/${encodeURIComponent(user)}/import;t=`;
@@ -113,7 +103,7 @@ function collapseWhitespace(text: string): string {
  * Every `contact` element anywhere in a document, canonical: a messaging server may show
  * what it holds in any XML shape (a list, a feed with the contacts in its entries, …).
  */
-export function contactsAnywhere(body: string): Read<string[]> {
+export function contactsAnywhere(body: string): Result<string[]> {
   const parsed = parseXml(body);
   if (!parsed.ok) return { ok: false, error: `a body that is not XML (${parsed.error})` };
   const found: string[] = [];

@@ -4,7 +4,7 @@
  */
 import type { Answered } from "../../harness/exchange.ts";
 import { parseCredentials } from "../../lib/auth-params.ts";
-import { answerChallenge, type DigestChallenge } from "./digest.ts";
+import { answerChallenge, type DigestChallenge } from "./digest-client.ts";
 import type { Flawed } from "./digest-flaws.ts";
 import {
   answering,

@@ -5,7 +5,7 @@
  * nothing else, is what the server must notice.
  */
 import { randomBytes } from "node:crypto";
-import { ALGORITHMS, type Algorithm, formatNc, hashOf, responseDigest } from "../../lib/digest.ts";
+import { ALGORITHMS, type Algorithm, formatNc, hashOf, responseDigest } from "../../lib/digest-math.ts";
 import {
   type AnswerOptions,
   answerChallenge,
@@ -15,7 +15,7 @@ import {
   type DigestRequest,
   withDirective,
   withoutDirectives,
-} from "./digest.ts";
+} from "./digest-client.ts";
 
 export interface Answering {
   challenge: DigestChallenge;

@@ -5,7 +5,7 @@
  * stale nonce with the same computation (RFC 7616 §3.3).
  */
 import { type Answered, headerOf } from "../../harness/exchange.ts";
-import type { Algorithm, Formula, NoncePolicy, Qop } from "../../lib/digest.ts";
+import type { Algorithm, Formula, NoncePolicy, Qop } from "../../lib/digest-math.ts";
 import {
   answerableAlgorithms,
   answerChallenge,
@@ -14,7 +14,7 @@ import {
   type DigestAnswer,
   type DigestChallenge,
   digestChallenges,
-} from "./digest.ts";
+} from "./digest-client.ts";
 import type { Answering } from "./digest-flaws.ts";
 import { fail } from "./expect.ts";
 import type { SxdWorld } from "./world.ts";

@@ -25,7 +25,7 @@ import {
   type ResponseInput,
   responseDigest,
   rspauthDigest,
-} from "../../lib/digest.ts";
+} from "../../lib/digest-math.ts";
 import { XML_TYPE } from "../../lib/media-type.ts";
 import { errorDocument } from "../../lib/xml.ts";
 

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type Algorithm, responseDigest } from "../../lib/digest.ts";
+import { type Algorithm, responseDigest } from "../../lib/digest-math.ts";
 import { type NonceRecord, type Nonces, type Quirks, REALM, RFC7616, rememberedNonces } from "./digest-server.ts";
 
 export interface DigestTarget {

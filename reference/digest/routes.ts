@@ -16,7 +16,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { formatParams } from "../../lib/auth-params.ts";
-import type { NoncePolicy } from "../../lib/digest.ts";
+import type { NoncePolicy } from "../../lib/digest-math.ts";
+import { withoutTrailingSlashes } from "../../lib/uri.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
 import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
@@ -115,7 +116,7 @@ function guardSettings(context: ReferenceContext): GuardSettings {
 /** The path of a public base URL, without its trailing slash: "" for `http://host`, "/api" for `http://host/api/`. */
 export function pathPrefix(baseUrl: string): string {
   if (!URL.canParse(baseUrl)) return "";
-  return new URL(baseUrl).pathname.replace(/\/+$/, "");
+  return withoutTrailingSlashes(new URL(baseUrl).pathname);
 }
 
 function memoised(compute: (input: string) => string): (input: string) => string {

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { formatParams, parseChallenges, parseParamList } from "../../lib/auth-params.ts";
-import { type Algorithm, hashA1, hashOf, type Qop, responseDigest, rspauthDigest } from "../../lib/digest.ts";
+import { type Algorithm, hashA1, hashOf, type Qop, responseDigest, rspauthDigest } from "../../lib/digest-math.ts";
 import type { ReferenceContext } from "../context.ts";
 import type { FaultName } from "../faults.ts";
 import type { Reply, ServerRequest } from "../http/reply.ts";
 import { dispatch } from "../http/serve.ts";
-import { DEMO_USER, digestRoutes, pathPrefix, REALM } from "./index.ts";
+import { DEMO_USER, digestRoutes, pathPrefix, REALM } from "./routes.ts";
 
 function server(
   variant: ReferenceContext["variant"] = "standard",

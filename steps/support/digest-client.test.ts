@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseCredentials } from "../../lib/auth-params.ts";
-import { hashA1, responseDigest, rspauthDigest } from "../../lib/digest.ts";
+import { hashA1, responseDigest, rspauthDigest } from "../../lib/digest-math.ts";
 import {
   answerableAlgorithms,
   answerChallenge,
@@ -10,7 +10,7 @@ import {
   chooseChallenge,
   chooseQop,
   digestChallenges,
-} from "./digest.ts";
+} from "./digest-client.ts";
 
 // The challenge of RFC 7616 §3.9.1, as one field with both challenges.
 const RFC7616_CHALLENGES = [

@@ -7,7 +7,7 @@ import type { ReferenceContext, Variant } from "../context.ts";
 import type { FaultName } from "../faults.ts";
 import type { Reply } from "../http/reply.ts";
 import { dispatch } from "../http/serve.ts";
-import { snapshotRoutes } from "./index.ts";
+import { snapshotRoutes } from "./routes.ts";
 
 const BASE = "http://ref.test:8080";
 const START = Date.UTC(2026, 0, 1, 12, 0, 0) + 250;

@@ -9,7 +9,7 @@ import {
   type ResponseInput,
   responseDigest,
   rspauthDigest,
-} from "./digest.ts";
+} from "./digest-math.ts";
 
 // RFC 7616 §3.9.1. (The §3.9.2 SHA-512-256 example is left out: its published numbers do not reproduce.)
 const rfc7616 = {

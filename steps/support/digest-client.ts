@@ -9,7 +9,7 @@
  *   headers.authorization = authorizationOf(answer.directives);
  */
 import { randomBytes } from "node:crypto";
-import { type Directive, formatParams, type Parsed, parseChallenges, parseParamList } from "../../lib/auth-params.ts";
+import { type Directive, formatParams, parseChallenges, parseParamList } from "../../lib/auth-params.ts";
 import {
   type Algorithm,
   type Formula,
@@ -22,7 +22,8 @@ import {
   type ResponseInput,
   responseDigest,
   rspauthDigest,
-} from "../../lib/digest.ts";
+} from "../../lib/digest-math.ts";
+import type { Result } from "../../lib/result.ts";
 
 export interface DigestChallenge {
   /** Every directive as sent, names lower-cased. */
@@ -36,7 +37,7 @@ export interface DigestChallenge {
 }
 
 /** The Digest challenges among all those of the WWW-Authenticate fields. */
-export function digestChallenges(field: string | undefined): Parsed<DigestChallenge[]> {
+export function digestChallenges(field: string | undefined): Result<DigestChallenge[]> {
   if (field === undefined) return { ok: true, value: [] };
   const parsed = parseChallenges(field);
   if (!parsed.ok) return parsed;
