@@ -35,6 +35,10 @@ export const digestFaults = {
     breaks: ["DIG-5", "DIG-11"],
     description: "grants access without an Authentication-Info header",
   },
+  "dig-no-authentication-info-auth-int": {
+    breaks: ["DIG-5"],
+    description: "grants access without an Authentication-Info header where the request used qop=auth-int",
+  },
   "dig-any-secret": {
     breaks: ["DIG-6", "DIG-8"],
     description: "never compares the response digest: any secret (and any body) gets in",

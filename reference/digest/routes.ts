@@ -80,9 +80,12 @@ export function digestRoutes(context: ReferenceContext): Route {
       case "granted": {
         unused = undefined;
         const body = `<protected><user>${escapeXml(verdict.username)}</user><message>access granted</message></protected>`;
-        const headers: Record<string, string> = faults.has("dig-no-authentication-info")
-          ? {}
-          : { "authentication-info": formatParams(verdict.authenticationInfo) };
+        // The second fault forgets the header only where the body was protected too (auth-int).
+        const authInt = verdict.authenticationInfo.some((d) => d.name === "qop" && d.value === "auth-int");
+        const headers: Record<string, string> =
+          faults.has("dig-no-authentication-info") || (authInt && faults.has("dig-no-authentication-info-auth-int"))
+            ? {}
+            : { "authentication-info": formatParams(verdict.authenticationInfo) };
         return faults.has("dig-plain-text-resource")
           ? { status: 200, headers: { "content-type": "text/plain;charset=UTF-8", ...headers }, body: "access granted" }
           : xmlReply(200, body, "application/xml;charset=UTF-8", headers);
