@@ -4,6 +4,7 @@
  */
 import type { Envelope } from "@cucumber/messages";
 import { LEVEL_TAGS, type Level, ROW_TAG } from "./catalogue.ts";
+import { rateLimitedLine } from "./rate-limits.ts";
 import { collectLines } from "./scenarios.ts";
 
 export type ScenarioStatus = "passed" | "failed" | "not run" | "not applicable";
@@ -161,6 +162,9 @@ function summarise(
   attachments: ScenarioOutcome["attachments"],
 ): { status: ScenarioStatus; message?: string } {
   const bad = results.find((r) => ["FAILED", "AMBIGUOUS", "UNDEFINED", "PENDING", "UNKNOWN"].includes(r.status));
+  // The target (or its gateway) refused for too long: sxd could not check the row, which did not fail it.
+  const rateLimited = rateLimitedLine(bad?.message);
+  if (rateLimited) return { status: "not run", message: rateLimited.replace(/^\w*Error: /, "") };
   if (bad) return { status: "failed", message: bad.message ?? describeStatus(bad.status) };
   if (results.some((r) => r.status === "SKIPPED")) {
     const notApplicable = attachments.find((a) => a.mediaType === NOT_APPLICABLE_MEDIA_TYPE)?.body;

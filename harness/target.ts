@@ -18,6 +18,8 @@ export interface RunSettings {
   maxBody?: number;
   /** Seconds after which no scenario starts. */
   deadline?: number;
+  /** Requests per second at most, across all workers. */
+  rate?: number;
   expectFail?: string;
   har?: string;
   allowIncomplete?: boolean;
@@ -124,6 +126,7 @@ const SHAPE: { [key: string]: Shape } = {
     parallel: "count",
     maxBody: "count",
     deadline: "count",
+    rate: "count",
     expectFail: "string",
     har: "string",
     allowIncomplete: "boolean",

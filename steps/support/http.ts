@@ -13,6 +13,7 @@ import {
   formatBytes,
   type Headers,
 } from "../../harness/exchange.ts";
+import { isRefusal, type RateLimits, sleep } from "../../harness/rate-limits.ts";
 
 /**
  * An error whose message is the whole story: what the target did, with the exchange. It has
@@ -45,7 +46,9 @@ export interface HttpClientOptions {
    * Asked before each request; a string is why it is not sent (the run has given up on the
    * target). Told after each one whether the target answered.
    */
-  guard?: { refusal(): string | undefined; record(answered: boolean): void };
+  guard?: { refusal(): string | undefined; record(answered: boolean): void; stop?(reason: string): void };
+  /** Paces requests under --rate and decides the waits after a 429 (harness/rate-limits.ts). */
+  rate?: Pick<RateLimits, "pace" | "waitBeforeRetry">;
 }
 
 export class HttpClient {
@@ -76,17 +79,44 @@ export class HttpClient {
       durationMs: 0,
     };
     this.exchanges.push(exchange);
-    const refusal = this.options.guard?.refusal();
-    if (refusal) {
-      exchange.error = `not sent: ${refusal}`;
-      throw new TransportError(`${method} ${url}: ${exchange.error}`);
+    let waitedMs = 0;
+    for (let attempt = 0; ; attempt++) {
+      const refusal = this.options.guard?.refusal();
+      if (refusal) {
+        exchange.error = `not sent: ${refusal}`;
+        throw new TransportError(`${method} ${url}: ${exchange.error}`);
+      }
+      await this.options.rate?.pace();
+      const reply = await this.attempt(exchange);
+      const rate = this.options.rate;
+      if (!rate || !isRefusal(reply.response)) return reply;
+      // Not an answer (RFC 6585 §4): the transcript keeps it, and the same request goes again.
+      const wait = rate.waitBeforeRetry(reply.response, waitedMs, attempt);
+      const { status, headers } = reply.response;
+      exchange.refusals = [
+        ...(exchange.refusals ?? []),
+        { status, headers, waitMs: typeof wait === "number" ? wait : undefined },
+      ];
+      exchange.response = undefined;
+      if (typeof wait !== "number") {
+        exchange.error = wait.reason;
+        this.options.guard?.stop?.(wait.reason);
+        throw new TransportError(`${method} ${url}: ${wait.reason}`);
+      }
+      await sleep(wait);
+      waitedMs += wait;
     }
+  }
+
+  /** One attempt of the exchange's request: its reply, or a TransportError. */
+  private async attempt(exchange: Exchange): Promise<Answered> {
+    const { method, url } = exchange;
     const started = performance.now();
     try {
       const reply = await request(url, {
         method: method as "GET",
-        headers: options.headers,
-        body: options.body,
+        headers: exchange.requestHeaders,
+        body: exchange.requestBody,
         dispatcher: this.agent,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
