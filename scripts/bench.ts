@@ -88,3 +88,4 @@ process.stdout.write(`\nratio long/short (about 1 means no slowdown as the chain
 for (const key of Object.keys(short) as (keyof typeof short)[]) {
   process.stdout.write(`  ${key.padEnd(10)} ${(long[key] / short[key]).toFixed(2)}\n`);
 }
+await (await import("./bench-gateway.ts")).benchGateway();

@@ -3,59 +3,8 @@
 // --rate under the limit nothing is refused, and a gateway that refuses everything ends the
 // run in bounded time as incomplete (exit 3), with the rows not run and the reason given.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Writable } from "node:stream";
 import { test } from "node:test";
-import { runConformance, type SuiteRun, type SuiteSession } from "../harness/run.ts";
-import { type Gateway, type GatewayRules, gatedReference } from "./support/gateway.ts";
-
-// Cucumber forks its parallel workers: they need the TypeScript loader this process has.
-const tsx = import.meta.resolve("tsx");
-if (!(process.env.NODE_OPTIONS ?? "").includes(tsx)) {
-  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import ${tsx}`.trim();
-}
-
-/** The step definitions, loaded by the first run and kept for the others. */
-const session: SuiteSession = {};
-
-interface GatedRun extends SuiteRun {
-  output: string;
-  report: string;
-  seconds: number;
-}
-
-async function runBehind(gateway: Gateway, options: { rate?: number; tags?: string } = {}): Promise<GatedRun> {
-  let output = "";
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      output += String(chunk);
-      done();
-    },
-  });
-  const reportDir = mkdtempSync(join(tmpdir(), "sxd-gateway-"));
-  const started = performance.now();
-  const run = await runConformance(
-    {
-      target: gateway.target,
-      outageMessagingUrl: gateway.outageMessagingUrl,
-      tags: options.tags,
-      strict: true,
-      reportDir,
-      timeoutMs: 5000,
-      parallel: 2,
-      harFile: undefined,
-      deadlineSeconds: 600,
-      rate: options.rate,
-    },
-    { stdout: sink, stderr: sink },
-    session,
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const report = readFileSync(join(reportDir, "conformance.json"), "utf8");
-  return { ...run, output, report, seconds };
-}
+import { type GatedRun, type Gateway, type GatewayRules, gatedReference, runBehind } from "./support/gateway.ts";
 
 async function behind(rules: GatewayRules, check: (gateway: Gateway) => Promise<void>): Promise<void> {
   const gateway = await gatedReference(rules);

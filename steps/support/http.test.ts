@@ -92,3 +92,27 @@ test("a 429 is no answer: the client waits as asked, sends the same request agai
     server.close();
   }
 });
+
+test("a retried Digest request answered 401 stale: not judged where the refused attempt may have spent the nonce", async () => {
+  let calls = 0;
+  const server = await httpHostile((_path, reply) => {
+    calls++;
+    if (calls % 2 === 1) reply.writeHead(429, { "retry-after": "0" }).end();
+    else reply.writeHead(401, { "www-authenticate": 'Digest realm="r", nonce="fresh", stale=true' }).end();
+  });
+  try {
+    const rate = new RateLimits({ stateDir: mkdtempSync(join(tmpdir(), "sxd-http-")), parallel: 1 });
+    const client = new HttpClient({ timeoutMs: 5000, rate });
+    const credentials = { authorization: 'Digest username="u", nonce="n1", nc=00000001, response="x"' };
+    await assert.rejects(
+      client.send("GET", server.url, { headers: credentials }),
+      /the target kept answering 429 for 0 s, then 401 stale: the refused attempt may have spent the nonce/,
+    );
+    // The same nonce again (a replay): the server has seen it, so its 401 is an answer to judge.
+    const replay = await client.send("GET", server.url, { headers: credentials });
+    assert.equal(replay.response.status, 401);
+    await client.close();
+  } finally {
+    server.close();
+  }
+});

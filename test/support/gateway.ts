@@ -7,9 +7,15 @@
  *   const gateway = await gatedReference({ perSecond: 10, burst: 5 });
  *   … run against gateway.target …; gateway.refused, gateway.forwarded
  */
+
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
 import { request } from "undici";
+import { runConformance, type SuiteRun, type SuiteSession } from "../../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../../harness/target.ts";
 import { REFERENCE_DESCRIPTION, startReference } from "../../reference/index.ts";
 
@@ -31,6 +37,52 @@ export interface Gateway {
   refused: number;
   forwarded: number;
   close(): Promise<void>;
+}
+
+// Cucumber forks its parallel workers: they need the TypeScript loader this process has.
+const tsx = import.meta.resolve("tsx");
+if (!(process.env.NODE_OPTIONS ?? "").includes(tsx)) {
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import ${tsx}`.trim();
+}
+
+/** The step definitions, loaded by the first run and kept for the others. */
+const session: SuiteSession = {};
+
+export interface GatedRun extends SuiteRun {
+  output: string;
+  report: string;
+  seconds: number;
+}
+
+export async function runBehind(gateway: Gateway, options: { rate?: number; tags?: string } = {}): Promise<GatedRun> {
+  let output = "";
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      output += String(chunk);
+      done();
+    },
+  });
+  const reportDir = mkdtempSync(join(tmpdir(), "sxd-gateway-"));
+  const started = performance.now();
+  const run = await runConformance(
+    {
+      target: gateway.target,
+      outageMessagingUrl: gateway.outageMessagingUrl,
+      tags: options.tags,
+      strict: true,
+      reportDir,
+      timeoutMs: 5000,
+      parallel: 2,
+      harFile: undefined,
+      deadlineSeconds: 600,
+      rate: options.rate,
+    },
+    { stdout: sink, stderr: sink },
+    session,
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const report = readFileSync(join(reportDir, "conformance.json"), "utf8");
+  return { ...run, output, report, seconds };
 }
 
 const SERVERS = ["base", "contacts", "messaging"] as const;
