@@ -12,10 +12,9 @@ import {
   retryAfterMs,
 } from "./rate-limits.ts";
 
-const parameters = (rate?: number, parallel = 1): RateParameters => ({
+const parameters = (rate?: number): RateParameters => ({
   stateDir: mkdtempSync(join(tmpdir(), "sxd-rate-")),
   rate,
-  parallel,
 });
 
 const refusal = (status: number, retryAfter?: string) => {
@@ -69,12 +68,15 @@ test("the reason is found again in a failed step's message, and nowhere else", (
   assert.equal(rateLimitedLine(undefined), undefined);
 });
 
-test("--rate spaces one worker's requests by its share of the rate; without it nothing waits", () => {
-  // 20 per second over 2 workers: 10 per second each, one slot every 100 ms.
-  const limits = new RateLimits(parameters(20, 2));
+test("--rate spaces the requests of all workers by one schedule; a slot asked for late is not moved earlier", () => {
+  // 20 per second: one slot every 50 ms, whichever worker takes it.
+  const shared = parameters(20);
+  const [one, two] = [new RateLimits(shared), new RateLimits(shared)];
   assert.deepEqual(
-    [0, 0, 0, 250].map((late) => limits.reserveSlot(1000 + late)),
-    [0, 100, 200, 50],
+    [one, two, one, two].map((worker) => worker.reserveSlot(1000)),
+    [0, 50, 100, 150],
   );
-  assert.equal(new RateLimits(parameters()).reserveSlot(1000), 0);
+  assert.equal(two.reserveSlot(2000), 0, "idle since: at once");
+  assert.equal(one.reserveSlot(2010), 40, "yet no sooner than 50 ms after the slot before");
+  assert.equal(new RateLimits(parameters()).reserveSlot(1000), 0, "without --rate nothing waits");
 });

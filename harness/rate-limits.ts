@@ -7,9 +7,9 @@
  *   await limits.pace();                            // before each request, under --rate
  *   const wait = limits.waitBeforeRetry(reply, waitedMs, attempt); // a number, or why to give up
  *
- * Under `--parallel` every worker is a process of its own: each paces itself to its share of
- * `--rate`, and every refusal is appended to a log in the run's state folder (one line with
- * the wait), which the run reads for its summary and its console note.
+ * Under `--parallel` every worker is a process of its own: the schedule of `--rate` is a file in
+ * the run's state folder that they all append to, and every refusal is appended to a log there
+ * (one line with the wait), which the run reads for its summary and its console note.
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,8 +20,6 @@ export interface RateParameters {
   stateDir: string;
   /** At most this many requests per second across all workers; absent: no cap. */
   rate?: number;
-  /** Workers sending at once: each takes an equal share of the rate. */
-  parallel: number;
 }
 
 /** Waiting one request may spend on refusals before its scenario is not run. */
@@ -65,14 +63,16 @@ export function rateLimitedLine(message: string | undefined): string | undefined
     .find((line) => /the target kept answering \d{3} for \d+ s.*\(rate-limited; see --rate\)/.test(line));
 }
 
-/** This process's schedule: the earliest time its next request may go. */
-let nextSlot = 0;
+/** Tells this process's reservations apart in the shared schedule. */
+let reservations = 0;
 
 export class RateLimits {
   private readonly log: string;
+  private readonly schedule: string;
 
   constructor(private readonly parameters: RateParameters) {
     this.log = join(parameters.stateDir, REFUSALS);
+    this.schedule = join(parameters.stateDir, "schedule");
   }
 
   /** Waits for this worker's next slot under `--rate`; at once without a cap. */
@@ -81,13 +81,25 @@ export class RateLimits {
     if (delay > 0) await sleep(delay);
   }
 
-  /** Takes this worker's next slot under `--rate`: how long from `now` until it comes. */
+  /**
+   * Takes the run's next slot under `--rate`: how long from `now` until it comes. Every worker
+   * appends its reservation (who, and when it asked) to one file; the file's order is the
+   * order of the slots, and each reader derives the same times from it: a slot comes when it
+   * was asked for, but no sooner than one interval after the slot before.
+   */
   reserveSlot(now: number): number {
-    const { rate, parallel } = this.parameters;
+    const { rate } = this.parameters;
     if (rate === undefined) return 0;
-    const slot = Math.max(now, nextSlot);
-    nextSlot = slot + (1000 * parallel) / rate;
-    return slot - now;
+    const me = `${process.pid}.${++reservations}`;
+    appendFileSync(this.schedule, `${me} ${now}\n`);
+    const interval = 1000 / rate;
+    let slot = Number.NEGATIVE_INFINITY;
+    for (const line of readFileSync(this.schedule, "utf8").split("\n")) {
+      const [who, asked] = line.split(" ");
+      slot = Math.max(Number(asked), slot + interval);
+      if (who === me) break;
+    }
+    return Math.max(0, slot - now);
   }
 
   /**

@@ -106,7 +106,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
               outageMessagingUrl: run.outageMessagingUrl,
               maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
               limits: runLimits(run.deadlineSeconds, stateDir),
-              rate: { stateDir, rate: run.rate, parallel: run.parallel },
+              rate: { stateDir, rate: run.rate },
             }),
           ),
         },
