@@ -157,7 +157,7 @@ function rateSummary(stateDir: string, startedAt: number): RateSummary | undefin
   if (refused === 0) return undefined;
   const accepted = RunLimits.requestsSent(stateDir) - refused;
   const seconds = Math.max(1, (Date.now() - startedAt) / 1000);
-  return { refused, waitedMs, suggestedRate: Math.max(1, Math.floor(accepted / seconds)) };
+  return { refused, waitedMs, suggestedRate: accepted > 0 ? Math.max(1, Math.floor(accepted / seconds)) : undefined };
 }
 
 function runLimits(deadlineSeconds: number, stateDir: string): RunLimitsParameters {

@@ -59,5 +59,6 @@ test("a gateway that refuses everything ends the run as incomplete, no row faile
     assert.ok(!verdicts.has("failed"), `no row fails: ${[...verdicts]}`);
     assert.match(run.output, /NOT RUN: \S+ \(MUST\) .*the target kept answering 429 for \d+ s/);
     assert.match(run.report, /the target kept answering 429 for \d+ s/);
+    assert.match(run.output, /no request got through/);
   });
 });

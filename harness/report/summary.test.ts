@@ -83,4 +83,6 @@ test("a rate-limited run counts the refusals and the waits and suggests a --rate
   assert.match(text, /rate-limited: 12 requests were refused .*; sxd waited 31\.5 s in all .*; --rate 4 may stay/);
   assert.equal(judgement.exitCode, 3, "the scenario ran into the gateway: incomplete, not 'no scenario executed'");
   assert.doesNotMatch(summaryText(judgement, "http://t", "reports"), /rate-limited:/);
+  const none = summaryText(judgement, "http://t", "reports", { refused: 3, waitedMs: 1000 });
+  assert.match(none, /sxd waited 1\.0 s in all before sending again; no request got through/);
 });

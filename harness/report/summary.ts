@@ -14,8 +14,8 @@ const LISTED: RowVerdict[] = ["failed", "warning", "expected failure"];
 export interface RateSummary {
   refused: number;
   waitedMs: number;
-  /** Requests per second the accepted requests came to. */
-  suggestedRate: number;
+  /** Requests per second the accepted requests came to; absent when none got through. */
+  suggestedRate?: number;
 }
 
 export function summaryText(
@@ -72,7 +72,8 @@ function rateLine({ refused, waitedMs, suggestedRate }: RateSummary): string {
   const requests = refused === 1 ? "1 request was" : `${refused} requests were`;
   return (
     `rate-limited: ${requests} refused (429, or 503 with Retry-After); sxd waited ` +
-    `${(waitedMs / 1000).toFixed(1)} s in all before sending again; --rate ${suggestedRate} may stay under the limit`
+    `${(waitedMs / 1000).toFixed(1)} s in all before sending again; ` +
+    (suggestedRate === undefined ? "no request got through" : `--rate ${suggestedRate} may stay under the limit`)
   );
 }
 
