@@ -114,3 +114,16 @@ test("parallel defaults to 1 for the bundled reference or loopback URLs, 2 for a
   assert.equal(parallelOf(["--base-url", "http://server.example:8080"]), 2);
   assert.equal(parallelOf(["--base-url", "http://server.example:8080", "--parallel", "4"]), 4);
 });
+
+test("--rate comes from flag, SXD_RATE or run.rate; absent, there is no cap; it must be a whole number above 0", () => {
+  const withRun = (path: string) => (path === "r.json" ? '{"run":{"rate":5}}' : read(path));
+  const rateOf = (argv: string[], env: Record<string, string> = {}) => {
+    const parsed = parseTestArgs(argv, env, withRun);
+    return parsed.ok && "value" in parsed ? parsed.value.rate : parsed.ok ? "help" : parsed.error;
+  };
+  assert.equal(rateOf([]), undefined);
+  assert.equal(rateOf(["--config", "r.json"]), 5);
+  assert.equal(rateOf(["--config", "r.json"], { SXD_RATE: "7" }), 7);
+  assert.equal(rateOf(["--config", "r.json", "--rate", "9"], { SXD_RATE: "7" }), 9);
+  assert.match(String(rateOf(["--rate", "0.5"])), /--rate must be a positive whole number of requests per second/);
+});

@@ -32,6 +32,8 @@ export interface TestSettings {
   maxBodyBytes?: number;
   /** No scenario starts after this many seconds; absent: DEFAULT_DEADLINE_SECONDS. */
   deadlineSeconds?: number;
+  /** At most this many requests per second across all workers; absent: no cap. */
+  rate?: number;
   /** For testing the suite itself: faults and variant of the bundled reference. */
   referenceFaults: string[];
   referenceVariant: string | undefined;
@@ -73,6 +75,11 @@ export const TEST_OPTIONS = {
     env: "SXD_DEADLINE",
     help: `seconds after which no scenario starts; the rest are not run (default: ${DEFAULT_DEADLINE_SECONDS})`,
   },
+  rate: {
+    type: "string",
+    env: "SXD_RATE",
+    help: "at most this many requests per second, across all workers (default: no cap)",
+  },
   "expect-fail": {
     type: "string",
     env: "SXD_EXPECT_FAIL",
@@ -96,6 +103,7 @@ const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = 
   parallel: "parallel",
   "max-body": "maxBody",
   deadline: "deadline",
+  rate: "rate",
   "expect-fail": "expectFail",
   har: "har",
 };
@@ -186,6 +194,10 @@ export function parseTestArgs(
   if (maxBodyBytes === undefined) return { ok: false, error: "--max-body must be a positive number of bytes" };
   const deadlineSeconds = positiveInteger(value("deadline"), DEFAULT_DEADLINE_SECONDS);
   if (deadlineSeconds === undefined) return { ok: false, error: "--deadline must be a positive number of seconds" };
+  const rateText = value("rate");
+  const rate = rateText === undefined ? undefined : positiveInteger(rateText, 0);
+  if (rate === undefined && rateText !== undefined)
+    return { ok: false, error: "--rate must be a positive whole number of requests per second" };
 
   const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);
   let target: TargetDescription | undefined;
@@ -215,6 +227,7 @@ export function parseTestArgs(
       harFile: value("har"),
       maxBodyBytes,
       deadlineSeconds,
+      rate,
       referenceFaults: flags["reference-fault"] ?? [],
       referenceVariant: flags["reference-variant"],
     },

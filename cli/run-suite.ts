@@ -34,6 +34,7 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
         harFile: settings.harFile,
         maxBodyBytes: settings.maxBodyBytes,
         deadlineSeconds: settings.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
+        rate: settings.rate,
         expectedFailures,
         outageMessagingUrl,
       },

@@ -21,9 +21,18 @@ export interface Exchange {
   response?: RecordedResponse;
   /** Set when no reply came: refused, reset, timed out. */
   error?: string;
+  /** Replies that were no answer (429; 503 with Retry-After), each followed by a wait and the same request again. */
+  refusals?: Refusal[];
   /** ISO time the request was sent. */
   startedAt: string;
   durationMs: number;
+}
+
+/** A reply that was no answer; `waitMs` is how long sxd waited before sending again, absent where it gave up. */
+export interface Refusal {
+  status: number;
+  headers: Record<string, string[]>;
+  waitMs?: number;
 }
 
 export type Answered = Exchange & { response: RecordedResponse };
@@ -101,17 +110,26 @@ export function formatExchange(exchange: Exchange): string {
   lines.push(`> ${exchange.method} ${exchange.url}`);
   for (const [name, value] of Object.entries(exchange.requestHeaders)) lines.push(`> ${name}: ${value}`);
   if (exchange.requestBody) lines.push(">", ...excerpt(exchange.requestBody).map((l) => `> ${l}`));
+  for (const refusal of exchange.refusals ?? []) {
+    lines.push(`< ${refusal.status}`, ...headerLines(refusal.headers));
+    lines.push(
+      refusal.waitMs === undefined
+        ? "(not an answer; sxd gave up)"
+        : `(not an answer: sxd waited ${refusal.waitMs} ms and sent it again)`,
+    );
+  }
   if (exchange.response) {
-    lines.push(`< ${exchange.response.status}`);
-    for (const [name, values] of Object.entries(exchange.response.headers)) {
-      for (const value of values) lines.push(`< ${name}: ${value}`);
-    }
+    lines.push(`< ${exchange.response.status}`, ...headerLines(exchange.response.headers));
     if (exchange.response.body) lines.push("<", ...excerpt(exchange.response.body).map((l) => `< ${l}`));
   } else {
     lines.push(`! ${exchange.error ?? "no reply"}`);
   }
   lines.push(`(${exchange.durationMs} ms)`);
   return lines.join("\n");
+}
+
+function headerLines(headers: Record<string, string[]>): string[] {
+  return Object.entries(headers).flatMap(([name, values]) => values.map((value) => `< ${name}: ${value}`));
 }
 
 function excerpt(body: string): string[] {

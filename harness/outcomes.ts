@@ -4,6 +4,7 @@
  */
 import { type Envelope, getWorstTestStepResult, type TestStepResult, TestStepResultStatus } from "@cucumber/messages";
 import { type Level, readTags } from "./catalogue.ts";
+import { rateLimitedLine } from "./rate-limits.ts";
 import { collectLines } from "./scenarios.ts";
 
 export type ScenarioStatus = "passed" | "failed" | "not run" | "not applicable";
@@ -157,6 +158,9 @@ function summarise(
   results: readonly TestStepResult[],
   attachments: ScenarioOutcome["attachments"],
 ): { status: ScenarioStatus; message?: string } {
+  // The target (or its gateway) refused for too long: sxd could not check the row, which did not fail it.
+  const rateLimited = rateLimitedLine(results.find((r) => r.status === TestStepResultStatus.FAILED)?.message);
+  if (rateLimited) return { status: "not run", message: rateLimited.replace(/^\w*Error: /, "") };
   // Cucumber's own ranking of step results: the worst one decides the scenario.
   const worst = getWorstTestStepResult(results);
   switch (worst.status) {

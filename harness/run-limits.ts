@@ -16,6 +16,7 @@ import {
   openSync,
   readFileSync,
   readSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +32,7 @@ export interface RunLimitsParameters {
   failuresInARow: number;
 }
 
+const REQUESTS = "requests";
 const ANSWERED = "a";
 const NO_REPLY = "n";
 
@@ -39,7 +41,7 @@ export class RunLimits {
   private readonly open: string;
 
   constructor(private readonly parameters: RunLimitsParameters) {
-    this.log = join(parameters.stateDir, "requests");
+    this.log = join(parameters.stateDir, REQUESTS);
     this.open = join(parameters.stateDir, "breaker-open");
   }
 
@@ -58,13 +60,23 @@ export class RunLimits {
     );
   }
 
+  /** Gives up on the target for the rest of the run, for the reason given (the first one stays). */
+  stop(reason: string): void {
+    if (!existsSync(this.open)) writeFileSync(this.open, reason);
+  }
+
   record(answered: boolean): void {
     appendFileSync(this.log, answered ? ANSWERED : NO_REPLY);
     if (answered) return;
     const n = this.parameters.failuresInARow;
-    if (this.lastEntries(n) === NO_REPLY.repeat(n) && !existsSync(this.open)) {
-      writeFileSync(this.open, `the target stopped answering: ${n} transport failures in a row`);
-    }
+    if (this.lastEntries(n) === NO_REPLY.repeat(n))
+      this.stop(`the target stopped answering: ${n} transport failures in a row`);
+  }
+
+  /** Requests sent so far in the run whose state is in `stateDir`, answered or not. */
+  static requestsSent(stateDir: string): number {
+    const log = join(stateDir, REQUESTS);
+    return existsSync(log) ? statSync(log).size : 0;
   }
 
   /** The last `n` entries of the log, read from its end: the log grows with the run. */

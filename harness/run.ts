@@ -14,10 +14,11 @@ import { UsageError } from "./errors.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./exchange.ts";
 import { OutcomeCollector } from "./outcomes.ts";
 import { probe } from "./probe.ts";
+import { readRefusals } from "./rate-limits.ts";
 import { writeReports } from "./report/index.ts";
 import type { ProgressOptions } from "./report/progress.ts";
-import { summaryText } from "./report/summary.ts";
-import type { RunLimitsParameters } from "./run-limits.ts";
+import { type RateSummary, summaryText } from "./report/summary.ts";
+import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import type { TargetDescription } from "./target.ts";
 import { type Judgement, judge } from "./verdicts.ts";
 
@@ -59,6 +60,8 @@ export interface ConformanceRun {
   expectedFailures?: Map<string, string>;
   /** A messaging server whose contacts server is down, where the shell could start one (EXP-8). */
   outageMessagingUrl?: string;
+  /** At most this many requests per second across all workers (--rate); absent: no cap. */
+  rate?: number;
 }
 
 export async function runConformance(run: ConformanceRun, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
@@ -103,6 +106,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
               outageMessagingUrl: run.outageMessagingUrl,
               maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
               limits: runLimits(run.deadlineSeconds, stateDir),
+              rate: { stateDir, rate: run.rate },
             }),
           ),
         },
@@ -110,11 +114,12 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       environment,
     );
     const collector = new OutcomeCollector();
+    const noteRefusals = firstRefusalNote(stateDir, io);
     const result = await runCucumber(
       session.support ? { ...runConfiguration, support: session.support } : runConfiguration,
       environment,
       (envelope) => collector.add(envelope),
-    );
+    ).finally(noteRefusals);
     session.support = result.support;
     const outcomes = collector.outcomes();
     if (outcomes.length === 0) {
@@ -128,11 +133,31 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       allowIncomplete: run.allowIncomplete,
     });
     writeReports({ reportDir, target, judgement, harFile: run.harFile, strict: run.strict, startedAt });
-    io.stdout.write(summaryText(judgement, target.baseUrl, run.reportDir));
+    const rateLimited = rateSummary(stateDir, Date.parse(startedAt));
+    io.stdout.write(summaryText(judgement, target.baseUrl, run.reportDir, rateLimited));
     return { exitCode: judgement.exitCode, judgement };
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
   }
+}
+
+/** One line on the console at the run's first 429, so a run that waits does not look hung. */
+function firstRefusalNote(stateDir: string, io: Io): () => void {
+  const timer = setInterval(() => {
+    if (readRefusals(stateDir).refused === 0) return;
+    io.stderr.write(`\nsxd: the target answers 429 (too many requests): sxd waits and sends again; see --rate\n`);
+    clearInterval(timer);
+  }, 250);
+  return () => clearInterval(timer);
+}
+
+/** The run's refusals for the summary, with a rate that the accepted requests kept under. */
+function rateSummary(stateDir: string, startedAt: number): RateSummary | undefined {
+  const { refused, waitedMs } = readRefusals(stateDir);
+  if (refused === 0) return undefined;
+  const accepted = RunLimits.requestsSent(stateDir) - refused;
+  const seconds = Math.max(1, (Date.now() - startedAt) / 1000);
+  return { refused, waitedMs, suggestedRate: accepted > 0 ? Math.max(1, Math.floor(accepted / seconds)) : undefined };
 }
 
 function runLimits(deadlineSeconds: number, stateDir: string): RunLimitsParameters {

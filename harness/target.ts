@@ -20,6 +20,8 @@ export interface RunSettings {
   maxBody?: number;
   /** Seconds after which no scenario starts. */
   deadline?: number;
+  /** Requests per second at most, across all workers. */
+  rate?: number;
   expectFail?: string;
   har?: string;
   allowIncomplete?: boolean;
@@ -128,6 +130,7 @@ const SHAPE: { [key: string]: Shape } = {
     parallel: "count",
     maxBody: "count",
     deadline: "count",
+    rate: "count",
     expectFail: "string",
     har: "string",
     allowIncomplete: "boolean",

@@ -7,6 +7,7 @@
 
 import type { Level, Row } from "./catalogue.ts";
 import type { ScenarioOutcome } from "./outcomes.ts";
+import { rateLimitedLine } from "./rate-limits.ts";
 
 export type RowVerdict = "passed" | "failed" | "warning" | "not run" | "not applicable" | "expected failure" | "fixed";
 
@@ -56,7 +57,10 @@ export function judge(rows: Row[], outcomes: ScenarioOutcome[], options: JudgeOp
   const selected = results.filter((r) => r.scenarios.length > 0);
   const counts = (level: Level[], verdict: RowVerdict) =>
     selected.filter((r) => level.includes(r.row.level) && r.verdict === verdict).length;
-  const executed = outcomes.filter((o) => o.status === "passed" || o.status === "failed").length;
+  // A scenario the target kept refusing with 429 did run: the run is incomplete, not empty.
+  const executed = outcomes.filter(
+    (o) => o.status === "passed" || o.status === "failed" || rateLimitedLine(o.message) !== undefined,
+  ).length;
   let overall: Overall;
   if (counts(["must", "may", "should"], "failed") > 0) overall = "not conformant";
   else if (executed === 0 || counts(GATING_LEVELS, "not run") > 0) overall = "incomplete";

@@ -2,9 +2,11 @@
 // asserted: timing depends on the machine). Sections: snapshots (does a long chain slow
 // anything down?), digest (requests/s against a bare node:http server and Apache httpd),
 // network (the suite over a 50 ms round trip at several --parallel values), storage (a flood
-// of PUTs against the default limits under a 1 GiB heap). Default: all.
+// of PUTs against the default limits under a 1 GiB heap), gateway (the suite behind a rate-limiting
+// proxy, with and without --rate). Default: all.
 import { cpus } from "node:os";
 import { benchDigest } from "./bench/digest.ts";
+import { benchGateway } from "./bench/gateway.ts";
 import { benchNetwork } from "./bench/network.ts";
 import { benchSnapshots } from "./bench/snapshots.ts";
 import { benchStorage } from "./bench/storage.ts";
@@ -14,6 +16,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   digest: benchDigest,
   network: benchNetwork,
   storage: benchStorage,
+  gateway: benchGateway,
 };
 
 const asked = process.argv.slice(2);

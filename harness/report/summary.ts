@@ -10,7 +10,20 @@ import { caseVerdict, type Judgement, type RowVerdict } from "../verdicts.ts";
 /** The cases a person has to look at, in the summary's words. */
 const LISTED: RowVerdict[] = ["failed", "warning", "expected failure"];
 
-export function summaryText(judgement: Judgement, baseUrl: string, reportDir: string): string {
+/** How often the target refused with 429 (or 503 and Retry-After), and what sxd did about it. */
+export interface RateSummary {
+  refused: number;
+  waitedMs: number;
+  /** Requests per second the accepted requests came to; absent when none got through. */
+  suggestedRate?: number;
+}
+
+export function summaryText(
+  judgement: Judgement,
+  baseUrl: string,
+  reportDir: string,
+  rateLimited?: RateSummary,
+): string {
   const selected = judgement.rows.filter((r) => r.scenarios.length > 0);
   const details: string[] = [];
   const rowLines: string[] = [];
@@ -36,7 +49,9 @@ export function summaryText(judgement: Judgement, baseUrl: string, reportDir: st
     const parts = [...byVerdict].map(([verdict, n]) => `${n} ${verdict}`).join(", ");
     lines.push(`  ${level.toUpperCase().padEnd(7)} ${parts}`);
   }
-  lines.push(...rowLines, `verdict: ${judgement.overall} (reports in ${reportDir}/)`, ...gate(judgement), "");
+  lines.push(...rowLines);
+  if (rateLimited) lines.push(rateLine(rateLimited));
+  lines.push(`verdict: ${judgement.overall} (reports in ${reportDir}/)`, ...gate(judgement), "");
   return lines.join("\n");
 }
 
@@ -51,6 +66,15 @@ function gate(judgement: Judgement): string[] {
   return judgement.exitCode === 0
     ? ["exit 0: incomplete, accepted by --allow-incomplete"]
     : ["exit 3: a MUST or MAY row above could not be run (--allow-incomplete accepts that)"];
+}
+
+function rateLine({ refused, waitedMs, suggestedRate }: RateSummary): string {
+  const requests = refused === 1 ? "1 request was" : `${refused} requests were`;
+  return (
+    `rate-limited: ${requests} refused (429, or 503 with Retry-After); sxd waited ` +
+    `${(waitedMs / 1000).toFixed(1)} s in all before sending again; ` +
+    (suggestedRate === undefined ? "no request got through" : `--rate ${suggestedRate} may stay under the limit`)
+  );
 }
 
 function firstLine(text: string | undefined): string {

@@ -3,11 +3,15 @@ import { After, setDefaultTimeout } from "@cucumber/cucumber";
 import { readTags, rowsById } from "../../harness/catalogue.ts";
 import { formatExchange, recordable } from "../../harness/exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
+import { REQUEST_WAIT_MS } from "../../harness/rate-limits.ts";
 import type { SxdWorld } from "./world.ts";
 
-/** The CLI sets this from --timeout; a step may make a few requests, each with that budget. */
+/**
+ * The CLI sets this from --timeout; a step may make a few requests, each with that budget and
+ * the waits it may spend on 429s.
+ */
 const requestTimeout = Number(process.env.SXD_REQUEST_TIMEOUT_MS ?? 10000);
-setDefaultTimeout(requestTimeout * 4 + 1000);
+setDefaultTimeout((requestTimeout + REQUEST_WAIT_MS) * 4 + 1000);
 
 const catalogue = rowsById();
 

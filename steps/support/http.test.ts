@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
-import { recordable } from "../../harness/exchange.ts";
+import { formatExchange, recordable } from "../../harness/exchange.ts";
+import { RateLimits } from "../../harness/rate-limits.ts";
 import { httpHostile, stream } from "../../test/support/hostile.ts";
 import { HttpClient, TransportError } from "./http.ts";
 
@@ -61,4 +65,54 @@ test("a guard that refuses stops the request before it is sent, and hears of eve
     assert.deepEqual(heard, [true]);
     await client.close();
   });
+});
+
+test("a 429 is no answer: the client waits as asked, sends the same request again, and the transcript keeps it", async () => {
+  let calls = 0;
+  const server = await httpHostile((_path, reply) => {
+    calls++;
+    if (calls <= 2) reply.writeHead(429, { "retry-after": "0" }).end();
+    else if (calls === 3) reply.writeHead(503).end("down for maintenance");
+    else reply.writeHead(200).end("late");
+  });
+  try {
+    const rate = new RateLimits({ stateDir: mkdtempSync(join(tmpdir(), "sxd-http-")) });
+    const client = new HttpClient({ timeoutMs: 5000, rate });
+    const reply = await client.send("GET", server.url, { headers: { "x-try": "same" } });
+    assert.equal(reply.response.status, 503, "a 503 without Retry-After is the server's answer");
+    assert.deepEqual(
+      reply.refusals?.map((r) => r.status),
+      [429, 429],
+    );
+    const transcript = formatExchange(reply);
+    assert.equal(transcript.match(/< 429/g)?.length, 2);
+    assert.match(transcript, /not an answer: sxd waited 0 ms and sent it again[\s\S]*< 503/);
+    await client.close();
+  } finally {
+    server.close();
+  }
+});
+
+test("a retried Digest request answered 401 stale: not judged where the refused attempt may have spent the nonce", async () => {
+  let calls = 0;
+  const server = await httpHostile((_path, reply) => {
+    calls++;
+    if (calls % 2 === 1) reply.writeHead(429, { "retry-after": "0" }).end();
+    else reply.writeHead(401, { "www-authenticate": 'Digest realm="r", nonce="fresh", stale=true' }).end();
+  });
+  try {
+    const rate = new RateLimits({ stateDir: mkdtempSync(join(tmpdir(), "sxd-http-")) });
+    const client = new HttpClient({ timeoutMs: 5000, rate });
+    const credentials = { authorization: 'Digest username="u", nonce="n1", nc=00000001, response="x"' };
+    await assert.rejects(
+      client.send("GET", server.url, { headers: credentials }),
+      /the target kept answering 429 for 0 s, then 401 stale: the refused attempt may have spent the nonce/,
+    );
+    // The same nonce again (a replay): the server has seen it, so its 401 is an answer to judge.
+    const replay = await client.send("GET", server.url, { headers: credentials });
+    assert.equal(replay.response.status, 401);
+    await client.close();
+  } finally {
+    server.close();
+  }
 });

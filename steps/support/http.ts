@@ -13,6 +13,7 @@ import {
   formatBytes,
   type Headers,
 } from "../../harness/exchange.ts";
+import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
 
 /**
  * An error whose message is the whole story: what the target did, with the exchange. It has
@@ -45,7 +46,9 @@ export interface HttpClientOptions {
    * Asked before each request; a string is why it is not sent (the run has given up on the
    * target). Told after each one whether the target answered.
    */
-  guard?: { refusal(): string | undefined; record(answered: boolean): void };
+  guard?: { refusal(): string | undefined; record(answered: boolean): void; stop?(reason: string): void };
+  /** Paces requests under --rate and decides the waits after a 429 (harness/rate-limits.ts). */
+  rate?: Pick<RateLimits, "pace" | "waitBeforeRetry">;
 }
 
 export class HttpClient {
@@ -53,6 +56,8 @@ export class HttpClient {
   private readonly agent: Agent;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
+  /** Nonces of Digest credentials the target answered (not refused) in this scenario. */
+  private readonly answeredNonces = new Set<string>();
 
   constructor(private readonly options: HttpClientOptions) {
     this.timeoutMs = options.timeoutMs;
@@ -81,17 +86,67 @@ export class HttpClient {
       durationMs: 0,
     };
     this.exchanges.push(exchange);
-    const refusal = this.options.guard?.refusal();
-    if (refusal) {
-      exchange.error = `not sent: ${refusal}`;
-      throw new TransportError(`${method} ${url}: ${exchange.error}`);
+    let waitedMs = 0;
+    for (let attempt = 0; ; attempt++) {
+      const refusal = this.options.guard?.refusal();
+      if (refusal) {
+        exchange.error = `not sent: ${refusal}`;
+        throw new TransportError(`${method} ${url}: ${exchange.error}`);
+      }
+      await this.options.rate?.pace();
+      const reply = await this.attempt(exchange);
+      const rate = this.options.rate;
+      if (!rate || !isRefusal(reply.response)) return this.checkedAfterRefusals(reply, waitedMs);
+      // Not an answer (RFC 6585 §4): the transcript keeps it, and the same request goes again.
+      const wait = rate.waitBeforeRetry(reply.response, waitedMs, attempt);
+      const { status, headers } = reply.response;
+      exchange.refusals = [
+        ...(exchange.refusals ?? []),
+        { status, headers, waitMs: typeof wait === "number" ? wait : undefined },
+      ];
+      exchange.response = undefined;
+      if (typeof wait !== "number") {
+        exchange.error = wait.reason;
+        this.options.guard?.stop?.(wait.reason);
+        throw new TransportError(`${method} ${url}: ${wait.reason}`);
+      }
+      await sleep(wait);
+      waitedMs += wait;
     }
+  }
+
+  /**
+   * A refused request is sent again with the same Digest credentials: a refusal means it was not
+   * processed. A server that spent the nonce anyway answers the retry 401 with stale=true, which
+   * would then be judged as its answer to a replay: where that nonce had not reached the server
+   * before in this scenario, sxd cannot tell, and the scenario is not run.
+   */
+  private checkedAfterRefusals(reply: Answered, waitedMs: number): Answered {
+    const authorization = Object.entries(reply.requestHeaders).find(([name]) => name.toLowerCase() === "authorization");
+    const nonce = authorization?.[1].match(/^Digest\s.*\bnonce="([^"]*)"/i)?.[1];
+    if (nonce === undefined) return reply;
+    const firstUse = !this.answeredNonces.has(nonce);
+    this.answeredNonces.add(nonce);
+    const stale = /\bstale\s*=\s*"?true/i.test(reply.response.headers["www-authenticate"]?.join(", ") ?? "");
+    const [refusal] = reply.refusals ?? [];
+    if (!refusal || !firstUse || reply.response.status !== 401 || !stale) return reply;
+    const reason = rateLimitedReason(
+      refusal.status,
+      waitedMs,
+      ", then 401 stale: the refused attempt may have spent the nonce",
+    );
+    throw new TransportError(`${reply.method} ${reply.url}: ${reason}`);
+  }
+
+  /** One attempt of the exchange's request: its reply, or a TransportError. */
+  private async attempt(exchange: Exchange): Promise<Answered> {
+    const { method, url } = exchange;
     const started = performance.now();
     try {
       const reply = await request(url, {
         method: method as "GET",
-        headers: options.headers,
-        body: options.body,
+        headers: exchange.requestHeaders,
+        body: exchange.requestBody,
         dispatcher: this.agent,
         signal: AbortSignal.timeout(this.timeoutMs),
       });

@@ -5,6 +5,7 @@
 import { Before, type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
 import type { Answered } from "../../harness/exchange.ts";
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
+import { RateLimits, type RateParameters } from "../../harness/rate-limits.ts";
 import { RunLimits, type RunLimitsParameters } from "../../harness/run-limits.ts";
 import type { TargetDescription } from "../../harness/target.ts";
 import { HttpClient } from "./http.ts";
@@ -21,6 +22,7 @@ export interface SuiteParameters {
   /** Reply bodies beyond this many bytes fail the request. */
   maxBodyBytes: number;
   limits: RunLimitsParameters;
+  rate: RateParameters;
 }
 
 export class SxdWorld extends World<SuiteParameters> {
@@ -30,9 +32,9 @@ export class SxdWorld extends World<SuiteParameters> {
 
   constructor(options: IWorldOptions<SuiteParameters>) {
     super(options);
-    const { timeoutMs, maxBodyBytes, limits } = this.parameters;
+    const { timeoutMs, maxBodyBytes, limits, rate } = this.parameters;
     this.limits = new RunLimits(limits);
-    this.http = new HttpClient({ timeoutMs, maxBodyBytes, guard: this.limits });
+    this.http = new HttpClient({ timeoutMs, maxBodyBytes, guard: this.limits, rate: new RateLimits(rate) });
   }
 
   get target(): TargetDescription {

@@ -1,0 +1,64 @@
+// Behind a rate-limiting gateway a 429 is never judged as the server's answer: the bundled
+// reference behind a token bucket stays conformant (the waits are in the transcript), with
+// --rate under the limit nothing is refused, and a gateway that refuses everything ends the
+// run in bounded time as incomplete (exit 3), with the rows not run and the reason given.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { type GatedRun, type Gateway, type GatewayRules, gatedReference, runBehind } from "./support/gateway.ts";
+
+async function behind(rules: GatewayRules, check: (gateway: Gateway) => Promise<void>): Promise<void> {
+  const gateway = await gatedReference(rules);
+  try {
+    await check(gateway);
+  } finally {
+    await gateway.close();
+  }
+}
+
+function figures(name: string, run: GatedRun, gateway: Gateway): void {
+  console.log(
+    `# ${name}: ${run.seconds.toFixed(1)} s, ${gateway.forwarded} forwarded, ${gateway.refused} refused by the gateway; ` +
+      (run.output.match(/rate-limited: .*/)?.[0] ?? "no refusal in the summary"),
+  );
+}
+
+for (const retryAfter of [undefined, 1]) {
+  const mode = retryAfter === undefined ? "no Retry-After" : `Retry-After: ${retryAfter}`;
+  test(`behind a token bucket (429, ${mode}) the reference is conformant`, { timeout: 300_000 }, async () => {
+    await behind({ perSecond: 25, burst: 10, retryAfter }, async (gateway) => {
+      const run = await runBehind(gateway);
+      figures(mode, run, gateway);
+      assert.ok(gateway.refused > 0, "the gateway refused some requests, or this test proves nothing");
+      assert.equal(run.judgement.overall, "conformant", run.output);
+      assert.equal(run.exitCode, 0);
+      assert.match(run.output, /the target answers 429 \(too many requests\): sxd waits and sends again/);
+      assert.match(run.output, new RegExp(`rate-limited: ${gateway.refused} requests were refused`));
+      assert.match(run.output, /--rate \d+ may stay under the limit/);
+      assert.match(run.report, /"status": 429/, "the refused attempts are in the recorded exchanges");
+    });
+  });
+}
+
+test("with --rate under the gateway's limit no request is refused", { timeout: 300_000 }, async () => {
+  await behind({ perSecond: 25, burst: 10 }, async (gateway) => {
+    const run = await runBehind(gateway, { rate: 20 });
+    figures("--rate 20", run, gateway);
+    assert.equal(gateway.refused, 0);
+    assert.equal(run.judgement.overall, "conformant", run.output);
+    assert.doesNotMatch(run.output, /rate-limited/);
+  });
+});
+
+test("a gateway that refuses everything ends the run as incomplete, no row failed", { timeout: 120_000 }, async () => {
+  await behind({ perSecond: 10, burst: 5, refuseAll: true }, async (gateway) => {
+    const run = await runBehind(gateway);
+    figures("refuses everything", run, gateway);
+    assert.equal(run.judgement.overall, "incomplete", run.output);
+    assert.equal(run.exitCode, 3);
+    const verdicts = new Set(run.judgement.rows.filter((r) => r.scenarios.length > 0).map((r) => r.verdict));
+    assert.ok(!verdicts.has("failed"), `no row fails: ${[...verdicts]}`);
+    assert.match(run.output, /NOT RUN: \S+ \(MUST\) .*the target kept answering 429 for \d+ s/);
+    assert.match(run.report, /the target kept answering 429 for \d+ s/);
+    assert.match(run.output, /no request got through/);
+  });
+});
