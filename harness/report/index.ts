@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import { curlCommand, type Exchange } from "../exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../outcomes.ts";
+import { packageFile } from "../package.ts";
 import type { TargetDescription } from "../target.ts";
 import type { Judgement, Overall, RowVerdict } from "../verdicts.ts";
 import { junitXml } from "./junit.ts";
@@ -39,7 +40,7 @@ export interface ConformanceDocument {
 }
 
 export function suiteVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  const pkg = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
   return pkg.version;
 }
 
