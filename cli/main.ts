@@ -16,6 +16,7 @@ const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, expo
 Usage:
   sxd test [options]     run the conformance suite (against the bundled reference when no URL is given)
   sxd serve [options]    run the reference servers
+  sxd init [options]     write a starter target description (asks, or takes flags)
   sxd rows [--check]     print the row matrix: each rule, its level and its scenarios
                          (--check: exit 1 if a row has no scenario or a tag is wrong)
   sxd report merge A.json B.json ... [--out FILE]
@@ -97,7 +98,9 @@ export async function main(argv: string[]): Promise<number> {
             ? await testHelp()
             : rest[0] === "serve"
               ? (await import("./serve.ts")).SERVE_HELP
-              : MAIN_HELP,
+              : rest[0] === "init"
+                ? (await import("./init.ts")).INIT_HELP
+                : MAIN_HELP,
         );
         return 0;
       case "test": {
@@ -113,6 +116,10 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "serve":
         return await (await import("./serve.ts")).runServe(rest);
+      case "init": {
+        const { runInit, terminalAsk } = await import("./init.ts");
+        return await runInit(rest, { stdout: process.stdout, ask: terminalAsk() });
+      }
       case "rows":
         return await printRows(rest);
       case "report":

@@ -123,3 +123,10 @@ test("sxd --help needs neither cucumber nor a TypeScript loader", () => {
     renameSync(`${cucumber}.aside`, cucumber);
   }
 });
+
+test("npx sxd init writes a starter whose $schema is the installed schema", () => {
+  const run = sxd(["init", "--base-url", "http://127.0.0.1:9000"]);
+  assert.equal(run.status, 0, run.stderr);
+  const starter = JSON.parse(readFileSync(join(app, "sxd-target.json"), "utf8"));
+  assert.equal(starter.$schema, "./node_modules/sxd/schema/target.schema.json");
+});
