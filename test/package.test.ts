@@ -5,63 +5,37 @@
  * One pack and one install for the whole file: they are the slow part.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { PACKAGE_ROOT } from "../harness/package.ts";
+import { type Installed, packAndInstall, USER_ENV } from "../scripts/install-tarball.ts";
 
-const work = mkdtempSync(join(tmpdir(), "sxd-package-"));
-const app = join(work, "app");
-/** The environment of a user's shell: no loader or npm settings inherited from `npm test`. */
-const userEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !key.startsWith("npm_") && key !== "NODE_OPTIONS"),
-);
-
-function npm(args: string[], cwd: string): string {
-  return execFileSync("npm", [...args, "--no-audit", "--no-fund"], {
-    cwd,
-    env: userEnv,
-    encoding: "utf8",
-    stdio: "pipe",
-  });
-}
+let installed: Installed;
+let app = "";
+let work = "";
 
 function sxd(args: string[]) {
-  return spawnSync("npx", ["--no-install", "sxd", ...args], { cwd: app, env: userEnv, encoding: "utf8" });
+  return spawnSync("npx", ["--no-install", "sxd", ...args], { cwd: app, env: USER_ENV, encoding: "utf8" });
 }
 
 before(
   () => {
-    npm(["pack", "--pack-destination", work], PACKAGE_ROOT);
-    const tarball = readdirSync(work).find((name) => name.endsWith(".tgz"));
-    assert.ok(tarball, "npm pack wrote no tarball");
-    mkdirSync(app);
-    writeFileSync(join(app, "package.json"), '{ "name": "a-server-under-test", "private": true }\n');
-    npm(["install", "--omit=dev", "--prefer-offline", join(work, tarball)], app);
+    installed = packAndInstall();
+    ({ app, work } = installed);
   },
   { timeout: 240_000 },
 );
 
-after(() => rmSync(work, { recursive: true, force: true }));
+after(() => installed && rmSync(installed.work, { recursive: true, force: true }));
 
 test("the package carries the compiled tool and its data, and no tests or TypeScript sources", () => {
-  const installed = join(app, "node_modules", "sxd");
+  const sxdFolder = join(app, "node_modules", "sxd");
   for (const path of ["dist/cli/main.js", "dist/steps/support/world.js", "features", "catalogue/rows.json"])
-    assert.ok(existsSync(join(installed, path)), `${path} is missing`);
-  assert.ok(existsSync(join(installed, "examples/reference.json")));
-  assert.ok(existsSync(join(installed, "schema/target.schema.json")));
-  const files = readdirSync(installed, { recursive: true }).map(String);
+    assert.ok(existsSync(join(sxdFolder, path)), `${path} is missing`);
+  assert.ok(existsSync(join(sxdFolder, "examples/reference.json")));
+  assert.ok(existsSync(join(sxdFolder, "schema/target.schema.json")));
+  const files = readdirSync(sxdFolder, { recursive: true }).map(String);
   assert.deepEqual(
     files.filter((f) => f.endsWith(".ts") || f.startsWith("test")),
     [],
@@ -90,7 +64,7 @@ test("npx sxd serve starts the reference servers, which answer", async () => {
     ["--no-install", "sxd", "serve", "--port", "0", "--contacts-port", "0", "--messaging-port", "0"],
     {
       cwd: app,
-      env: userEnv,
+      env: USER_ENV,
       detached: true,
     },
   );
