@@ -9,10 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/package.ts";
 
-/** The environment of a user's shell: no loader or npm settings inherited from `npm test`. */
-export const USER_ENV = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !key.startsWith("npm_") && key !== "NODE_OPTIONS"),
-);
+/** Inherited from `npm test` (its loader, npm's settings, c8's coverage), not what a user's shell has. */
+const TEST_ONLY = /^(npm_|NODE_OPTIONS$|NODE_V8_COVERAGE$)/;
+
+/** The environment of a user's shell. */
+export const USER_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !TEST_ONLY.test(key)));
 
 export interface Installed {
   /** The temporary folder holding the tarball and the app; remove it when done. */
