@@ -29,7 +29,7 @@ before(
 
 after(() => installed && rmSync(installed.work, { recursive: true, force: true }));
 
-test("the package carries the compiled tool and its data, and no tests or TypeScript sources", () => {
+test("the package carries the compiled tool and its data, and no tests, screenshots or TypeScript sources", () => {
   const sxdFolder = join(app, "node_modules", "sxd");
   for (const path of ["dist/cli/main.js", "dist/steps/support/world.js", "features", "catalogue/rows.json"])
     assert.ok(existsSync(join(sxdFolder, path)), `${path} is missing`);
@@ -37,7 +37,7 @@ test("the package carries the compiled tool and its data, and no tests or TypeSc
   assert.ok(existsSync(join(sxdFolder, "schema/target.schema.json")));
   const files = readdirSync(sxdFolder, { recursive: true }).map(String);
   assert.deepEqual(
-    files.filter((f) => f.endsWith(".ts") || f.startsWith("test")),
+    files.filter((f) => /\.(ts|png)$/.test(f) || f.startsWith("test") || f.startsWith(".ci")),
     [],
   );
   assert.equal(existsSync(join(app, "node_modules", "tsx")), false, "tsx is a development dependency");
