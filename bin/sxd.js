@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx. Cucumber's parallel workers are forked from this
-// process, so they get the same loader through NODE_OPTIONS.
-import { register } from "tsx/esm/api";
+// The installed package runs the JavaScript compiled into dist/ (built at `npm pack`), so it
+// compiles no TypeScript. A source checkout, which has cli/main.ts and no reliable dist/, runs
+// the TypeScript through tsx; cucumber's parallel workers are forked from this process, so
+// they get the same loader through NODE_OPTIONS.
+import { existsSync } from "node:fs";
 
-const tsx = import.meta.resolve("tsx");
-if (!(process.env.NODE_OPTIONS ?? "").includes(tsx)) {
-  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import ${tsx}`.trim();
+const source = new URL("../cli/main.ts", import.meta.url);
+let main;
+if (existsSync(source)) {
+  const { register } = await import("tsx/esm/api");
+  const tsx = import.meta.resolve("tsx");
+  if (!(process.env.NODE_OPTIONS ?? "").includes(tsx)) {
+    process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import ${tsx}`.trim();
+  }
+  register();
+  ({ main } = await import(source.href));
+} else {
+  ({ main } = await import("../dist/cli/main.js"));
 }
-register();
-const { main } = await import("../cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -6,22 +6,17 @@
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { loadRows } from "../harness/catalogue.ts";
 import { UsageError } from "../harness/errors.ts";
-import { readConformance } from "../harness/report/conformance-json.ts";
-import { mergedMatrixHtml } from "../harness/report/matrix.ts";
-import { PACKAGE_ROOT } from "../harness/run.ts";
-import { loadScenarios } from "../harness/scenarios.ts";
-import { rowMatrix, traceabilityProblems } from "../harness/traceability.ts";
-import { optionsHelp, parseTestArgs, TEST_OPTIONS } from "./options.ts";
-import { runSuite } from "./run-suite.ts";
-import { runServe, SERVE_HELP } from "./serve.ts";
+
+// Everything else is imported where a command needs it, so that `sxd --help` loads neither
+// cucumber nor the reference.
 
 const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, export links and digest authentication
 
 Usage:
   sxd test [options]     run the conformance suite (against the bundled reference when no URL is given)
   sxd serve [options]    run the reference servers
+  sxd init [options]     write a starter target description (asks, or takes flags)
   sxd rows [--check]     print the row matrix: each rule, its level and its scenarios
                          (--check: exit 1 if a row has no scenario or a tag is wrong)
   sxd report merge A.json B.json ... [--out FILE]
@@ -36,7 +31,9 @@ Exit codes of sxd test:
      in the summary); --allow-incomplete makes this 0. Rows left out by --tags do not count.
 `;
 
-const TEST_HELP = `Usage: sxd test [options]
+async function testHelp(): Promise<string> {
+  const { optionsHelp, TEST_OPTIONS } = await import("./options.ts");
+  return `Usage: sxd test [options]
 
 Runs the conformance suite. With no URL (flag, environment or --config) it starts the bundled
 reference servers on free ports, runs against them and stops them.
@@ -50,8 +47,13 @@ case per scenario and row; only what fails the run is a <failure>), cucumber.htm
 Exit codes: 0 passed; 1 not conformant, or nothing ran; 2 usage error or unreachable target;
 3 incomplete (a MUST or stated MAY row could not be run; --allow-incomplete makes it 0).
 `;
+}
 
-function printRows(argv: string[]): number {
+async function printRows(argv: string[]): Promise<number> {
+  const { loadRows } = await import("../harness/catalogue.ts");
+  const { PACKAGE_ROOT } = await import("../harness/package.ts");
+  const { loadScenarios } = await import("../harness/scenarios.ts");
+  const { rowMatrix, traceabilityProblems } = await import("../harness/traceability.ts");
   const rows = loadRows();
   const scenarios = loadScenarios(PACKAGE_ROOT);
   process.stdout.write(rowMatrix(rows, scenarios));
@@ -61,7 +63,9 @@ function printRows(argv: string[]): number {
   return problems.length === 0 ? 0 : 1;
 }
 
-function mergeReports(argv: string[]): number {
+async function mergeReports(argv: string[]): Promise<number> {
+  const { readConformance } = await import("../harness/report/conformance-json.ts");
+  const { mergedMatrixHtml } = await import("../harness/report/matrix.ts");
   const { values, positionals } = parseArgs({
     args: argv,
     options: { out: { type: "string", default: "reports/matrix.html" } },
@@ -90,23 +94,37 @@ export async function main(argv: string[]): Promise<number> {
       case "help":
       case "--help":
       case "-h":
-        process.stdout.write(rest[0] === "test" ? TEST_HELP : rest[0] === "serve" ? SERVE_HELP : MAIN_HELP);
+        process.stdout.write(
+          rest[0] === "test"
+            ? await testHelp()
+            : rest[0] === "serve"
+              ? (await import("./serve.ts")).SERVE_HELP
+              : rest[0] === "init"
+                ? (await import("./init.ts")).INIT_HELP
+                : MAIN_HELP,
+        );
         return 0;
       case "test": {
+        const { parseTestArgs } = await import("./options.ts");
         const parsed = parseTestArgs(rest, process.env);
         if (!parsed.ok) throw new UsageError(parsed.error);
         if ("help" in parsed) {
-          process.stdout.write(TEST_HELP);
+          process.stdout.write(await testHelp());
           return 0;
         }
+        const { runSuite } = await import("./run-suite.ts");
         return (await runSuite(parsed.value, { stdout: process.stdout, stderr: process.stderr })).exitCode;
       }
       case "serve":
-        return await runServe(rest);
+        return await (await import("./serve.ts")).runServe(rest);
+      case "init": {
+        const { runInit, terminalAsk } = await import("./init.ts");
+        return await runInit(rest, { stdout: process.stdout, ask: terminalAsk() });
+      }
       case "rows":
-        return printRows(rest);
+        return await printRows(rest);
       case "report":
-        return mergeReports(rest);
+        return await mergeReports(rest);
       default:
         throw new UsageError(`unknown command "${command}" (try sxd --help)`);
     }

@@ -1,5 +1,6 @@
 /** The row catalogue (`catalogue/rows.json`): every rule of the spec with its ID and level. */
 import { readFileSync } from "node:fs";
+import { packageFile } from "./package.ts";
 
 export type Level = "must" | "should" | "may";
 
@@ -28,8 +29,7 @@ export function readTags(tags: readonly string[]): { rows: string[]; levels: Lev
 let cached: Row[] | undefined;
 
 export function loadRows(): Row[] {
-  cached ??= (JSON.parse(readFileSync(new URL("../catalogue/rows.json", import.meta.url), "utf8")) as { rows: Row[] })
-    .rows;
+  cached ??= (JSON.parse(readFileSync(packageFile("catalogue/rows.json"), "utf8")) as { rows: Row[] }).rows;
   return cached;
 }
 

@@ -7,12 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { loadRows } from "./catalogue.ts";
 import { UsageError } from "./errors.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./exchange.ts";
 import { OutcomeCollector } from "./outcomes.ts";
+import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES } from "./package.ts";
 import { probe } from "./probe.ts";
 import { readRefusals } from "./rate-limits.ts";
 import { writeReports } from "./report/index.ts";
@@ -25,7 +25,7 @@ import { type Judgement, judge } from "./verdicts.ts";
 /** Requests in a row that got no reply, after which the run gives up on the target. */
 const FAILURES_IN_A_ROW = 3;
 
-export const PACKAGE_ROOT = fileURLToPath(new URL("..", import.meta.url));
+export { PACKAGE_ROOT };
 
 export interface Io {
   stdout: Writable & { isTTY?: boolean };
@@ -88,12 +88,12 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
         file: false,
         provided: {
           paths: ["features/**/*.feature"],
-          import: ["steps/support/world.ts", "steps/support/hooks.ts", "steps/**/*.steps.ts"],
+          import: SUPPORT_MODULES,
           tags: run.tags ?? "",
           parallel: run.parallel > 1 ? run.parallel : 0,
           // Progress only: the summary prints each failure once; junit.xml is ours (report/junit.ts).
           format: [
-            "./harness/report/progress.ts",
+            PROGRESS_FORMATTER,
             ["html", resolve(reportDir, "cucumber.html")],
             ["message", resolve(reportDir, "messages.ndjson")],
           ],

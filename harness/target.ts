@@ -162,7 +162,25 @@ export function validateDescription(input: unknown, where = "target description"
   const problem = check(input as Json, SHAPE, "");
   return problem
     ? { ok: false, error: `${where}: ${problem}` }
-    : { ok: true, value: input as Partial<TargetDescription> };
+    : { ok: true, value: withoutAnnotations(input as Json) as Partial<TargetDescription> };
+}
+
+/**
+ * Keys for editors and readers, not for the suite: `"$schema"` (schema/target.schema.json)
+ * at the top, and a `"$comment"` in any object, as JSON Schema allows.
+ */
+function annotationShape(key: string, path: string): Shape | undefined {
+  return key === "$comment" || (key === "$schema" && path === "") ? "string" : undefined;
+}
+
+function withoutAnnotations(value: Json): Json {
+  if (Array.isArray(value)) return value.map(withoutAnnotations);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== "$comment" && key !== "$schema")
+      .map(([key, child]) => [key, withoutAnnotations(child)]),
+  );
 }
 
 function check(value: Json, shape: Shape, path: string): string | undefined {
@@ -178,7 +196,7 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
   if (typeof shape === "object") {
     if (!isObject(value)) return `${path || "the description"} must be an object`;
     for (const [key, child] of Object.entries(value)) {
-      const childShape = shape[key];
+      const childShape = shape[key] ?? annotationShape(key, path);
       const childPath = path ? `${path}.${key}` : key;
       if (childShape === undefined) return `unknown key "${childPath}" (known: ${Object.keys(shape).join(", ")})`;
       const problem = check(child, childShape, childPath);

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { Exchange } from "../exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../outcomes.ts";
+import { packageFile } from "../package.ts";
 import type { TargetDescription } from "../target.ts";
 import type { Judgement, Overall, RowVerdict } from "../verdicts.ts";
 
@@ -35,7 +36,7 @@ export interface ConformanceDocument {
 }
 
 export function suiteVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  const pkg = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
   return pkg.version;
 }
 

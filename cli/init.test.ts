@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { PassThrough } from "node:stream";
+import { test } from "node:test";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { UsageError } from "../harness/errors.ts";
+import { parseDescription, resolveDescription } from "../harness/target.ts";
+import { type Ask, runInit } from "./init.ts";
+
+const folder = mkdtempSync(join(tmpdir(), "sxd-init-"));
+const stdout = () => new PassThrough();
+
+function written(file: string) {
+  const text = readFileSync(file, "utf8");
+  const raw = JSON.parse(text) as { $schema: string; digest: { $comment: string } };
+  const schemaFile = resolve(dirname(file), raw.$schema);
+  assert.ok(existsSync(schemaFile), `$schema points at ${schemaFile}`);
+  const schemaAccepts = new Ajv2020().compile(JSON.parse(readFileSync(schemaFile, "utf8")));
+  assert.ok(schemaAccepts(raw), JSON.stringify(schemaAccepts.errors));
+  const parsed = parseDescription(text, file);
+  assert.ok(parsed.ok, parsed.ok ? "" : parsed.error);
+  const resolved = resolveDescription([parsed.value]);
+  assert.ok(resolved.ok);
+  return { raw, description: resolved.value };
+}
+
+test("from flags: a description the schema and the checker accept, with notes for the reader", async () => {
+  const out = join(folder, "flags.json");
+  const code = await runInit(
+    ["--base-url", "https://staging.example.org", "--collection", "/notes/", "--username", "ci", "--out", out],
+    { stdout: stdout() },
+  );
+  assert.equal(code, 0);
+  const { raw, description } = written(out);
+  assert.equal(description.baseUrl, "https://staging.example.org");
+  assert.equal(description.snapshots.collection, "/notes/");
+  assert.equal(description.digest.username, "ci");
+  assert.equal(description.contactsUrl, undefined);
+  assert.match(raw.digest.$comment, /"noncePolicy"/);
+});
+
+test("on a terminal it asks each question, and an empty answer takes the default", async () => {
+  const asked: string[] = [];
+  const answers = ["http://127.0.0.1:9000", "http://127.0.0.1:9001", "http://127.0.0.1:9002", "", "/secret"];
+  const ask: Ask = async (question) => {
+    asked.push(question);
+    return answers.shift() ?? "";
+  };
+  const out = join(folder, "asked.json");
+  assert.equal(await runInit(["--out", out, "--password", "s3cret"], { stdout: stdout(), ask }), 0);
+  assert.equal(asked.length, 7, "every question but the password, given as a flag");
+  assert.match(asked[3] ?? "", /\[\/entries\/\]$/);
+  const { description } = written(out);
+  assert.equal(description.contactsUrl, "http://127.0.0.1:9001");
+  assert.equal(description.snapshots.collection, "/entries/");
+  assert.equal(description.digest.path, "/secret");
+  assert.equal(description.digest.password, "s3cret");
+});
+
+test("errors of use: no base URL and no terminal, a bad URL, an existing file without --force", async () => {
+  const out = join(folder, "kept.json");
+  writeFileSync(out, "mine");
+  const cases: Array<[string[], RegExp]> = [
+    [["--out", join(folder, "none.json")], /needs --base-url/],
+    [["--base-url", "ftp://x", "--out", join(folder, "ftp.json")], /baseUrl must be an http/],
+    [["--base-url", "http://x", "--out", out], /exists \(--force overwrites it\)/],
+    [["--base-url", "http://x", "--out", join(folder, "no", "such", "x.json")], /no such folder/],
+    [["--base-url", "http://x", "--bogus"], /bogus/],
+  ];
+  for (const [argv, message] of cases) {
+    await assert.rejects(runInit(argv, { stdout: stdout() }), (error: Error) => {
+      assert.ok(error instanceof UsageError, String(error));
+      assert.match(error.message, message);
+      return true;
+    });
+  }
+  assert.equal(readFileSync(out, "utf8"), "mine");
+  assert.equal(await runInit(["--base-url", "http://x", "--out", out, "--force"], { stdout: stdout() }), 0);
+  assert.equal(written(out).description.baseUrl, "http://x");
+});

@@ -1,0 +1,141 @@
+/**
+ * `sxd init`: writes a starter target description for a new server, from flags or, on a
+ * terminal, by asking. JSON has no comments, so the notes to the reader are `$comment` keys,
+ * which the schema and sxd's checker allow and the run ignores; `$schema` points editors at
+ * schema/target.schema.json for completion and checking.
+ */
+import { writeFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { UsageError } from "../harness/errors.ts";
+import { packageFile } from "../harness/package.ts";
+import { REFERENCE_DEFAULTS, validateDescription } from "../harness/target.ts";
+import { optionsHelp } from "./options.ts";
+
+const DEFAULT_OUT = "sxd-target.json";
+
+/** The starter's questions, in the order asked; each is also a flag. */
+const QUESTIONS = {
+  "base-url": { ask: "URL of the server with the snapshot and protected resources", default: undefined },
+  "contacts-url": { ask: "URL of the contacts server (empty: none, the export rows are not run)", default: "" },
+  "messaging-url": { ask: "URL of the messaging server (empty: none)", default: "" },
+  collection: {
+    ask: "collection where the suite may create scratch resources",
+    default: REFERENCE_DEFAULTS.snapshots.collection,
+  },
+  "digest-path": { ask: "path of a resource protected by Digest", default: REFERENCE_DEFAULTS.digest.path },
+  username: { ask: "a user of that resource", default: REFERENCE_DEFAULTS.digest.username },
+  password: { ask: "that user's password", default: REFERENCE_DEFAULTS.digest.password },
+  "export-user": { ask: "a user whose contacts the contacts server serves", default: REFERENCE_DEFAULTS.export.user },
+} as const;
+type Question = keyof typeof QUESTIONS;
+
+const INIT_OPTIONS = {
+  ...Object.fromEntries(
+    Object.entries(QUESTIONS).map(([name, q]) => [
+      name,
+      { type: "string", help: q.default ? `${q.ask} (default: ${q.default})` : q.ask },
+    ]),
+  ),
+  out: { type: "string", help: `the file to write (default: ${DEFAULT_OUT})` },
+  force: { type: "boolean", help: "overwrite the file if it exists" },
+  help: { type: "boolean", short: "h", help: "show this help" },
+} as Record<string, { type: "string" | "boolean"; help: string; short?: string }>;
+
+export const INIT_HELP = `Usage: sxd init [options]
+
+Writes a starter target description (JSON, with $comment notes and a $schema for editors) for
+sxd test --config FILE. Without --base-url on a terminal, it asks; answer with Enter to take
+the default in brackets.
+
+Options:
+${optionsHelp(INIT_OPTIONS)}
+`;
+
+export type Answers = Record<Question, string>;
+
+/** Asks one question on the terminal, returning the answer ("" for none). */
+export type Ask = (question: string) => Promise<string>;
+
+/** The starter description: what was answered, with a note on each part and on what else it may say. */
+export function starterDescription(answers: Answers, schemaRef: string): Record<string, unknown> {
+  const optional = (value: string) => (value === "" ? undefined : value);
+  return {
+    $schema: schemaRef,
+    $comment:
+      "The target description of sxd test --config: what the interface leaves to each server. Every key is optional; sxd ignores $comment keys. The README and the schema name every key.",
+    baseUrl: answers["base-url"],
+    contactsUrl: optional(answers["contacts-url"]),
+    messagingUrl: optional(answers["messaging-url"]),
+    snapshots: {
+      $comment:
+        'Each snapshot scenario creates its own resource here (PUT with If-None-Match: *) and deletes it afterwards. A server that cannot create lists existing resources instead: "resources": [{ "path": "/notes/1" }].',
+      collection: answers.collection,
+    },
+    digest: {
+      $comment:
+        'A resource that answers an authenticated GET with 200 and an XML body. The password computes digests and is never sent. Add "noncePolicy" ("one-time", { "uses": N } or "unlimited") if the server limits nonce use: only then does the replay row run.',
+      path: answers["digest-path"],
+      username: answers.username,
+      password: answers.password,
+    },
+    export: {
+      $comment:
+        'Used only with contactsUrl and messagingUrl. The server may also take: "otherUser" (a second user, for the token check), "rel" (the export relation URI), "upload" (the fallback upload), "result" (where to read the imported contacts), "outage" (commands that stop and start the contacts server).',
+      user: answers["export-user"],
+    },
+  };
+}
+
+/** Questions on the terminal; none where stdin is not one (CI, a pipe), so flags must say it all. */
+export function terminalAsk(): Ask | undefined {
+  if (!process.stdin.isTTY) return undefined;
+  return async (question) => {
+    const terminal = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return await terminal.question(`${question}: `);
+    } finally {
+      terminal.close();
+    }
+  };
+}
+
+export async function runInit(argv: string[], io: { stdout: NodeJS.WritableStream; ask?: Ask }): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: INIT_OPTIONS, strict: true }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) {
+    io.stdout.write(INIT_HELP);
+    return 0;
+  }
+  const given = (name: Question) => values[name] as string | undefined;
+  if (given("base-url") === undefined && !io.ask)
+    throw new UsageError("sxd init needs --base-url (or a terminal, to be asked)");
+  const answers = {} as Answers;
+  for (const [name, question] of Object.entries(QUESTIONS) as [Question, (typeof QUESTIONS)[Question]][]) {
+    const flag = given(name);
+    const answer =
+      flag ?? (io.ask ? (await io.ask(question.ask + (question.default ? ` [${question.default}]` : ""))).trim() : "");
+    answers[name] = answer === "" ? (question.default ?? "") : answer;
+  }
+  const out = resolve((values.out as string | undefined) ?? DEFAULT_OUT);
+  const schema = relative(dirname(out), fileURLToPath(packageFile("schema/target.schema.json")));
+  const description = starterDescription(answers, schema.startsWith(".") ? schema : `./${schema}`);
+  const checked = validateDescription(JSON.parse(JSON.stringify(description)), "sxd init");
+  if (!checked.ok) throw new UsageError(checked.error);
+  try {
+    writeFileSync(out, `${JSON.stringify(description, null, 2)}\n`, { flag: values.force ? "w" : "wx" });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") throw new UsageError(`${out} exists (--force overwrites it)`);
+    if (code === "ENOENT") throw new UsageError(`cannot write ${out}: no such folder`);
+    throw new UsageError(`cannot write ${out}: ${(error as Error).message}`);
+  }
+  io.stdout.write(`wrote ${out}\nnext: sxd test --config ${relative(process.cwd(), out) || out}\n`);
+  return 0;
+}

@@ -1,0 +1,32 @@
+/**
+ * Where the package's files are. The source checkout runs the TypeScript in place (through
+ * tsx); the installed package runs the JavaScript that `tsc -p tsconfig.build.json` compiled
+ * into dist/, one folder deeper. The data (features/, catalogue/, package.json) stays at the
+ * package root in both, and cucumber must load the step definitions of the same kind.
+ */
+import { fileURLToPath } from "node:url";
+
+/** True when this module is dist/harness/package.js. */
+const COMPILED = import.meta.url.endsWith(".js");
+
+const ROOT_URL = new URL(COMPILED ? "../../" : "../", import.meta.url);
+
+export const PACKAGE_ROOT = fileURLToPath(ROOT_URL);
+
+/** A file of the package by its path from the package root, e.g. `catalogue/rows.json`. */
+export function packageFile(path: string): URL {
+  return new URL(path, ROOT_URL);
+}
+
+/** A module of the suite by its source path (`steps/x.ts`), as cucumber must import it: from the package root. */
+function suiteModule(sourcePath: string): string {
+  return COMPILED ? `dist/${sourcePath.replace(/\.ts$/, ".js")}` : sourcePath;
+}
+
+/** What cucumber imports: the world, the hooks and the step definitions. */
+export const SUPPORT_MODULES = ["steps/support/world.ts", "steps/support/hooks.ts", "steps/**/*.steps.ts"].map(
+  suiteModule,
+);
+
+/** The console formatter, as cucumber names a formatter module (relative to the package root). */
+export const PROGRESS_FORMATTER = `./${suiteModule("harness/report/progress.ts")}`;

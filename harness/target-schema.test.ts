@@ -1,0 +1,79 @@
+/**
+ * schema/target.schema.json is what editors check a description against; harness/target.ts
+ * is what sxd checks it with. They must agree: on every example, and on good and bad cases.
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { test } from "node:test";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { packageFile } from "./package.ts";
+import { validateDescription } from "./target.ts";
+
+const schema = JSON.parse(readFileSync(packageFile("schema/target.schema.json"), "utf8"));
+const schemaAccepts = new Ajv2020({ allErrors: true }).compile(schema);
+
+test("the schema accepts every example, and every example names it", () => {
+  const examples = readdirSync(packageFile("examples/")).filter((name) => name.endsWith(".json"));
+  assert.ok(examples.length > 0);
+  for (const name of examples) {
+    const description = JSON.parse(readFileSync(packageFile(`examples/${name}`), "utf8")) as { $schema?: string };
+    assert.ok(schemaAccepts(description), `${name}: ${JSON.stringify(schemaAccepts.errors)}`);
+    assert.equal(description.$schema, "../schema/target.schema.json", name);
+    assert.ok(validateDescription(description).ok, name);
+  }
+});
+
+const GOOD = [
+  {},
+  { $schema: "./node_modules/sxd/schema/target.schema.json", $comment: "our staging servers" },
+  { baseUrl: "https://api.example.org", run: { parallel: 4, strict: true, $comment: "CI" } },
+  { digest: { noncePolicy: { uses: 3 } }, export: { result: false } },
+  { digest: { noncePolicy: "unlimited" }, export: { result: "/api/users/{user}/contacts" } },
+  {
+    snapshots: {
+      resources: [
+        { path: "/notes/1", $comment: "seeded" },
+        { path: "/notes/9", delete: true },
+      ],
+    },
+  },
+  { export: { outage: { stop: "docker stop contacts", start: "docker start contacts", timeoutMs: 30000 } } },
+  { export: { upload: { method: "POST", path: "/user/{user}/contacts" }, result: "location" } },
+];
+
+const BAD = [
+  [],
+  { baseUrl: "ftp://example.org" },
+  { baseUrl: "example.org" },
+  { snapshots: { colection: "/x/" } },
+  { snapshots: { collection: "entries" } },
+  { snapshots: { resources: [] } },
+  { snapshots: { resources: [{ delete: true }] } },
+  { digest: { noncePolicy: { uses: 0 } } },
+  { digest: { noncePolicy: "twice" } },
+  { digest: { username: "" } },
+  { export: { result: true } },
+  { export: { outage: { stop: "x" } } },
+  { run: { parallel: 1.5 } },
+  { run: { strict: "yes" } },
+  { $comment: 7 },
+  { digest: { $schema: "nested" } },
+  { surprise: 1 },
+];
+
+test("the schema and the checker agree on good and bad descriptions", () => {
+  for (const description of GOOD) {
+    assert.ok(schemaAccepts(description), `schema refused ${JSON.stringify(description)}`);
+    assert.ok(validateDescription(description).ok, `checker refused ${JSON.stringify(description)}`);
+  }
+  for (const description of BAD) {
+    assert.equal(schemaAccepts(description), false, `schema accepted ${JSON.stringify(description)}`);
+    assert.equal(validateDescription(description).ok, false, `checker accepted ${JSON.stringify(description)}`);
+  }
+});
+
+test("the annotations are for readers: the checked description comes back without them", () => {
+  const checked = validateDescription({ $schema: "s.json", $comment: "c", run: { $comment: "d", parallel: 2 } });
+  assert.ok(checked.ok);
+  assert.deepEqual(checked.value, { run: { parallel: 2 } });
+});

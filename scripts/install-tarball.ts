@@ -1,0 +1,54 @@
+/**
+ * The package as a user installs it: `npm pack` (whose prepack builds dist/), then
+ * `npm install --omit=dev` of the tarball into an empty folder, from the local npm cache
+ * where it has the dependencies. Used by test/package.test.ts and scripts/bench-help.ts.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/package.ts";
+
+/** Inherited from `npm test` (its loader, npm's settings, c8's coverage), not what a user's shell has. */
+const TEST_ONLY = /^(npm_|NODE_OPTIONS$|NODE_V8_COVERAGE$)/;
+
+/** The environment of a user's shell. */
+export const USER_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !TEST_ONLY.test(key)));
+
+export interface Installed {
+  /** The temporary folder holding the tarball and the app; remove it when done. */
+  work: string;
+  tarball: string;
+  /** The empty project the package was installed into. */
+  app: string;
+}
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync("npm", [...args, "--no-audit", "--no-fund"], {
+    cwd,
+    env: USER_ENV,
+    encoding: "utf8",
+    stdio: "pipe",
+  });
+}
+
+export function packAndInstall(): Installed {
+  const work = mkdtempSync(join(tmpdir(), "sxd-package-"));
+  npm(["pack", "--pack-destination", work], PACKAGE_ROOT);
+  const name = readdirSync(work).find((file) => file.endsWith(".tgz"));
+  if (!name) throw new Error("npm pack wrote no tarball");
+  const tarball = join(work, name);
+  const app = join(work, "app");
+  mkdirSync(app);
+  npm(["init", "--yes"], app);
+  npm(["install", "--omit=dev", "--prefer-offline", tarball], app);
+  return { work, tarball, app };
+}
+
+/** Bytes of the files below a folder (what an install puts on disk, before block rounding). */
+export function folderBytes(folder: string): number {
+  return readdirSync(folder, { recursive: true })
+    .map((file) => statSync(join(folder, String(file))))
+    .filter((stat) => stat.isFile())
+    .reduce((sum, stat) => sum + stat.size, 0);
+}

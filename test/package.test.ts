@@ -1,0 +1,106 @@
+/**
+ * The published package, as a user gets it: `npm pack` (which builds dist/), installed into
+ * an empty folder with `npm install --omit=dev` from the local npm cache, then `npx sxd test`
+ * against the bundled reference, `npx sxd serve` briefly and `npx sxd rows`, from there.
+ * One pack and one install for the whole file: they are the slow part.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { type Installed, packAndInstall, USER_ENV } from "../scripts/install-tarball.ts";
+
+let installed: Installed;
+let app = "";
+let work = "";
+
+function sxd(args: string[]) {
+  return spawnSync("npx", ["--no-install", "sxd", ...args], { cwd: app, env: USER_ENV, encoding: "utf8" });
+}
+
+before(
+  () => {
+    installed = packAndInstall();
+    ({ app, work } = installed);
+  },
+  { timeout: 240_000 },
+);
+
+after(() => installed && rmSync(installed.work, { recursive: true, force: true }));
+
+test("the package carries the compiled tool and its data, and no tests, screenshots or TypeScript sources", () => {
+  const sxdFolder = join(app, "node_modules", "sxd");
+  for (const path of ["dist/cli/main.js", "dist/steps/support/world.js", "features", "catalogue/rows.json"])
+    assert.ok(existsSync(join(sxdFolder, path)), `${path} is missing`);
+  assert.ok(existsSync(join(sxdFolder, "examples/reference.json")));
+  assert.ok(existsSync(join(sxdFolder, "schema/target.schema.json")));
+  const files = readdirSync(sxdFolder, { recursive: true }).map(String);
+  assert.deepEqual(
+    files.filter((f) => /\.(ts|png)$/.test(f) || f.startsWith("test") || f.startsWith(".ci")),
+    [],
+  );
+  assert.equal(existsSync(join(app, "node_modules", "tsx")), false, "tsx is a development dependency");
+});
+
+test("npx sxd test runs the whole suite against the bundled reference, with the compiled steps", () => {
+  const run = sxd(["test", "--report-dir", join(work, "reports")]);
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /verdict: conformant/);
+  const report = JSON.parse(readFileSync(join(work, "reports", "conformance.json"), "utf8"));
+  assert.ok(report.rows.length > 30);
+  assert.ok(report.rows.every((row: { verdict: string }) => row.verdict === "passed"));
+});
+
+test("npx sxd rows prints the matrix from the installed features", () => {
+  const run = sxd(["rows", "--check"]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^SNAP-1 +MUST +\d+ scenario/m);
+});
+
+test("npx sxd serve starts the reference servers, which answer", async () => {
+  const server: ChildProcess = spawn(
+    "npx",
+    ["--no-install", "sxd", "serve", "--port", "0", "--contacts-port", "0", "--messaging-port", "0"],
+    {
+      cwd: app,
+      env: USER_ENV,
+      detached: true,
+    },
+  );
+  try {
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      server.stdout?.on("data", (chunk) => {
+        out += chunk;
+        const found = /snapshots and protected resources\s+(http:\S+)/.exec(out);
+        if (found?.[1]) resolve(found[1]);
+      });
+      server.on("exit", (code) => reject(new Error(`sxd serve exited with ${code}: ${out}`)));
+    });
+    const reply = await fetch(`${baseUrl}/protected`);
+    assert.equal(reply.status, 401);
+    assert.match(reply.headers.get("www-authenticate") ?? "", /^Digest /);
+  } finally {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+  }
+});
+
+test("sxd --help needs neither cucumber nor a TypeScript loader", () => {
+  const cucumber = join(app, "node_modules", "@cucumber", "cucumber");
+  renameSync(cucumber, `${cucumber}.aside`);
+  try {
+    const run = sxd(["--help"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^Usage:/m);
+  } finally {
+    renameSync(`${cucumber}.aside`, cucumber);
+  }
+});
+
+test("npx sxd init writes a starter whose $schema is the installed schema", () => {
+  const run = sxd(["init", "--base-url", "http://127.0.0.1:9000"]);
+  assert.equal(run.status, 0, run.stderr);
+  const starter = JSON.parse(readFileSync(join(app, "sxd-target.json"), "utf8"));
+  assert.equal(starter.$schema, "./node_modules/sxd/schema/target.schema.json");
+});
