@@ -13,6 +13,7 @@ import { mergedMatrixHtml } from "../harness/report/matrix.ts";
 import { PACKAGE_ROOT } from "../harness/run.ts";
 import { loadScenarios } from "../harness/scenarios.ts";
 import { rowMatrix, traceabilityProblems } from "../harness/traceability.ts";
+import { DOCS_HELP, runDocs } from "./docs.ts";
 import { optionsHelp, parseTestArgs, TEST_OPTIONS } from "./options.ts";
 import { runSuite } from "./run-suite.ts";
 import { runServe, SERVE_HELP } from "./serve.ts";
@@ -26,6 +27,8 @@ Usage:
                          (--check: exit 1 if a row has no scenario or a tag is wrong)
   sxd report merge A.json B.json ... [--out FILE]
                          one HTML matrix of several runs' conformance.json, rows x targets
+  sxd docs [--out DIR] [--results conformance.json ...]
+                         the interface as a static site: every rule, its scenarios, a real exchange
   sxd help COMMAND       help for one command
 
 Exit codes of sxd test:
@@ -90,7 +93,15 @@ export async function main(argv: string[]): Promise<number> {
       case "help":
       case "--help":
       case "-h":
-        process.stdout.write(rest[0] === "test" ? TEST_HELP : rest[0] === "serve" ? SERVE_HELP : MAIN_HELP);
+        process.stdout.write(
+          rest[0] === "test"
+            ? TEST_HELP
+            : rest[0] === "serve"
+              ? SERVE_HELP
+              : rest[0] === "docs"
+                ? DOCS_HELP
+                : MAIN_HELP,
+        );
         return 0;
       case "test": {
         const parsed = parseTestArgs(rest, process.env);
@@ -105,6 +116,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runServe(rest);
       case "rows":
         return printRows(rest);
+      case "docs":
+        return await runDocs(rest, process.stdout);
       case "report":
         return mergeReports(rest);
       default:
