@@ -12,6 +12,7 @@ import { buildDocs } from "../cli/docs.ts";
 import { loadRows } from "../harness/catalogue.ts";
 import { loadDocFeatures, runLocations } from "../harness/docs/features.ts";
 import { behaviourOf } from "../harness/docs/page.ts";
+import { UsageError } from "../harness/errors.ts";
 import type { ConformanceDocument } from "../harness/report/conformance-json.ts";
 import { PACKAGE_ROOT } from "../harness/run.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
@@ -109,6 +110,14 @@ test("the site: no broken link, nothing loaded from elsewhere, the other server'
   assert.match(page("index.html"), /href="..\/other\/conformance.html"/);
   const { bytes, seconds } = await built;
   process.stdout.write(`# docs site: ${Math.round(bytes / 1024)} KiB, built in ${seconds.toFixed(1)} s\n`);
+});
+
+test("a results file that cannot be read is a usage error, before the suite runs", async () => {
+  await assert.rejects(
+    buildDocs(join(work, "never"), [join(work, "missing.json")]),
+    (error) => error instanceof UsageError && /cannot read .*missing\.json/.test(error.message),
+  );
+  assert.ok(!existsSync(join(work, "never")));
 });
 
 test("the site in Chromium: search, level filter, no console error, no request outside, axe", async (t) => {
