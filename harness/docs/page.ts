@@ -48,7 +48,7 @@ export function pageHtml(options: {
 <form id="filters" role="search" aria-label="Filter the rules">
 <fieldset><legend>Level</legend>${["must", "should", "may"].map((l) => checkbox("level", l, l.toUpperCase())).join("")}</fieldset>
 ${behaviourFilter}
-<label for="search">Search rules and steps</label> <input id="search" type="search" autocomplete="off">
+<span class="search"><label for="search">Search rules and steps</label> <input id="search" type="search" autocomplete="off"></span>
 <p id="shown" aria-live="polite"></p>
 </form>
 ${options.body}
