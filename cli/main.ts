@@ -21,6 +21,8 @@ Usage:
                          (--check: exit 1 if a row has no scenario or a tag is wrong)
   sxd report merge A.json B.json ... [--out FILE]
                          one HTML matrix of several runs' conformance.json, rows x targets
+  sxd docs [--out DIR] [--results conformance.json ...]
+                         the interface as a static site: every rule, its scenarios, a real exchange
   sxd help COMMAND       help for one command
 
 Exit codes of sxd test:
@@ -99,9 +101,11 @@ export async function main(argv: string[]): Promise<number> {
             ? await testHelp()
             : rest[0] === "serve"
               ? (await import("./serve.ts")).SERVE_HELP
-              : rest[0] === "init"
-                ? (await import("./init.ts")).INIT_HELP
-                : MAIN_HELP,
+              : rest[0] === "docs"
+                ? (await import("./docs.ts")).DOCS_HELP
+                : rest[0] === "init"
+                  ? (await import("./init.ts")).INIT_HELP
+                  : MAIN_HELP,
         );
         return 0;
       case "test": {
@@ -123,6 +127,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "rows":
         return await printRows(rest);
+      case "docs":
+        return await (await import("./docs.ts")).runDocs(rest, process.stdout);
       case "report":
         return await mergeReports(rest);
       default:

@@ -28,6 +28,8 @@ export interface TestSettings {
   parallel: number;
   expectFailFile: string | undefined;
   harFile: string | undefined;
+  /** Where the docs site is published (--docs-url): reports link each row there. */
+  docsUrl?: string;
   /** Reply bodies beyond this many bytes fail the request; absent: DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
   /** No scenario starts after this many seconds; absent: DEFAULT_DEADLINE_SECONDS. */
@@ -85,6 +87,11 @@ export const TEST_OPTIONS = {
     env: "SXD_EXPECT_FAIL",
     help: 'JSON file of known failing rows: { "SNAP-11": "reason" }',
   },
+  "docs-url": {
+    type: "string",
+    env: "SXD_DOCS_URL",
+    help: "where the site of sxd docs is published: reports link each row to its section",
+  },
   har: { type: "string", env: "SXD_HAR", help: "also write the whole run's HTTP traffic to this HAR file" },
   "reference-fault": {
     type: "string",
@@ -106,6 +113,7 @@ const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = 
   rate: "rate",
   "expect-fail": "expectFail",
   har: "har",
+  "docs-url": "docsUrl",
 };
 
 type Flags = {
@@ -199,6 +207,10 @@ export function parseTestArgs(
   if (rate === undefined && rateText !== undefined)
     return { ok: false, error: "--rate must be a positive whole number of requests per second" };
 
+  const docsUrl = value("docs-url");
+  if (docsUrl !== undefined && !isHttpUrl(docsUrl))
+    return { ok: false, error: `--docs-url must be an http(s) URL, got "${docsUrl}"` };
+
   const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);
   let target: TargetDescription | undefined;
   if (hasUrl) {
@@ -225,6 +237,7 @@ export function parseTestArgs(
       parallel,
       expectFailFile: value("expect-fail"),
       harFile: value("har"),
+      docsUrl,
       maxBodyBytes,
       deadlineSeconds,
       rate,

@@ -32,6 +32,7 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
         timeoutMs: settings.timeoutMs,
         parallel: settings.parallel,
         harFile: settings.harFile,
+        docsUrl: settings.docsUrl,
         maxBodyBytes: settings.maxBodyBytes,
         deadlineSeconds: settings.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
         rate: settings.rate,

@@ -54,6 +54,8 @@ export interface ConformanceRun {
   timeoutMs: number;
   parallel: number;
   harFile: string | undefined;
+  /** Where the docs site is published: the reports link each row to its section. */
+  docsUrl?: string;
   maxBodyBytes?: number;
   deadlineSeconds: number;
   /** Rows known to fail, with the reason. */
@@ -132,9 +134,17 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       expectedFailures: run.expectedFailures,
       allowIncomplete: run.allowIncomplete,
     });
-    writeReports({ reportDir, target, judgement, harFile: run.harFile, strict: run.strict, startedAt });
+    writeReports({
+      reportDir,
+      target,
+      judgement,
+      harFile: run.harFile,
+      strict: run.strict,
+      startedAt,
+      docsUrl: run.docsUrl,
+    });
     const rateLimited = rateSummary(stateDir, Date.parse(startedAt));
-    io.stdout.write(summaryText(judgement, target.baseUrl, run.reportDir, rateLimited));
+    io.stdout.write(summaryText(judgement, target.baseUrl, run.reportDir, { rateLimited, docsUrl: run.docsUrl }));
     return { exitCode: judgement.exitCode, judgement };
   } finally {
     rmSync(stateDir, { recursive: true, force: true });

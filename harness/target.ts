@@ -25,6 +25,8 @@ export interface RunSettings {
   expectFail?: string;
   har?: string;
   allowIncomplete?: boolean;
+  /** Where the site `sxd docs` writes is published: reports link each row to its section. */
+  docsUrl?: string;
 }
 
 export interface TargetDescription {
@@ -134,6 +136,7 @@ const SHAPE: { [key: string]: Shape } = {
     expectFail: "string",
     har: "string",
     allowIncomplete: "boolean",
+    docsUrl: "url",
   },
   contactsUrl: "url",
   messagingUrl: "url",

@@ -58,6 +58,15 @@ test("npx sxd rows prints the matrix from the installed features", () => {
   assert.match(run.stdout, /^SNAP-1 +MUST +\d+ scenario/m);
 });
 
+test("npx sxd docs builds the site from the installed features, script and style sheet", () => {
+  const out = join(work, "site");
+  const run = sxd(["docs", "--out", out]);
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  const digest = readFileSync(join(out, "digest.html"), "utf8");
+  assert.match(digest, /id="DIG-4"/);
+  assert.ok(existsSync(join(out, "index.html")));
+});
+
 test("npx sxd serve starts the reference servers, which answer", async () => {
   const server: ChildProcess = spawn(
     "npx",

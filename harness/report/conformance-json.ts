@@ -17,6 +17,8 @@ export interface ReportInput {
   harFile: string | undefined;
   /** When the run started, ISO 8601 (junit.xml's timestamp). */
   startedAt?: string;
+  /** Where the docs site is published: conformance.html links each row to its section. */
+  docsUrl?: string;
 }
 
 export interface ConformanceDocument {

@@ -1,5 +1,7 @@
 /** conformance.html: the run as one self-contained page, failures first, each row unfolding to its scenarios and exchanges. */
+
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
+import { rowDocsUrl } from "../docs/links.ts";
 import { curlCommand, formatExchange } from "../exchange.ts";
 import type { RowVerdict } from "../verdicts.ts";
 import type { ConformanceDocument } from "./conformance-json.ts";
@@ -15,7 +17,7 @@ const VERDICT_ORDER: RowVerdict[] = [
   "passed",
 ];
 
-export function conformanceHtml(doc: ConformanceDocument): string {
+export function conformanceHtml(doc: ConformanceDocument, docsUrl?: string): string {
   const run = doc.rows.filter((r) => r.scenarios.length > 0);
   const sorted = [...run].sort(
     (a, b) =>
@@ -30,7 +32,7 @@ export function conformanceHtml(doc: ConformanceDocument): string {
       return `<tr><th>${level.toUpperCase()}</th>${cells}</tr>`;
     })
     .join("\n");
-  const rowsHtml = sorted.map(rowHtml).join("\n");
+  const rowsHtml = sorted.map((row) => rowHtml(row, docsUrl)).join("\n");
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -72,10 +74,13 @@ ${rowsHtml}
 `;
 }
 
-function rowHtml(row: ConformanceDocument["rows"][number]): string {
+function rowHtml(row: ConformanceDocument["rows"][number], docsUrl: string | undefined): string {
   const open = row.verdict === "failed" ? " open" : "";
   // The row shows what was expected and what came; the exchange is in the scenario below.
   const reason = row.reason ? `<div class="reason">${escapeHtml(row.reason.split("\nin the exchange:")[0])}</div>` : "";
+  const docs = docsUrl
+    ? `<div class="docs"><a href="${escapeHtml(rowDocsUrl(docsUrl, row.id))}">${row.id} in the documentation</a></div>`
+    : "";
   const scenarios = row.scenarios
     .map((s) => {
       const exchanges = s.exchanges
@@ -87,7 +92,7 @@ function rowHtml(row: ConformanceDocument["rows"][number]): string {
     .join("");
   return `<details class="row ${cssClass(row.verdict)}" data-row="${row.id}" data-verdict="${row.verdict}"${open}>
 <summary><span class="verdict">${escapeHtml(row.verdict)}</span><span class="level">${row.level.toUpperCase()}</span><b>${row.id}</b> ${escapeHtml(row.rule)}</summary>
-${reason}${scenarios}</details>`;
+${reason}${docs}${scenarios}</details>`;
 }
 
 export function cssClass(text: string): string {

@@ -13,7 +13,7 @@ import { junitXml } from "./junit.ts";
 export function writeReports(input: ReportInput): ConformanceDocument {
   const document = conformanceDocument(input);
   writeFileSync(resolve(input.reportDir, "conformance.json"), `${JSON.stringify(document, null, 2)}\n`);
-  writeFileSync(resolve(input.reportDir, "conformance.html"), conformanceHtml(document));
+  writeFileSync(resolve(input.reportDir, "conformance.html"), conformanceHtml(document, input.docsUrl));
   writeFileSync(
     resolve(input.reportDir, "junit.xml"),
     junitXml({

@@ -78,11 +78,13 @@ test("an incomplete run says why it exits 3, and that --allow-incomplete accepts
 test("a rate-limited run counts the refusals and the waits and suggests a --rate; it is incomplete, not empty", () => {
   const reason = "GET http://t/: the target kept answering 429 for 24 s (rate-limited; see --rate)";
   const judgement = judge(rows, [scenario("The list is served", "EXP-1", "not run", reason)], { strict: false });
-  const text = summaryText(judgement, "http://t", "reports", { refused: 12, waitedMs: 31_500, suggestedRate: 4 });
+  const text = summaryText(judgement, "http://t", "reports", {
+    rateLimited: { refused: 12, waitedMs: 31_500, suggestedRate: 4 },
+  });
   assert.match(text, /NOT RUN: EXP-1 \(MUST\) GET http:\/\/t\/: the target kept answering 429 for 24 s/);
   assert.match(text, /rate-limited: 12 requests were refused .*; sxd waited 31\.5 s in all .*; --rate 4 may stay/);
   assert.equal(judgement.exitCode, 3, "the scenario ran into the gateway: incomplete, not 'no scenario executed'");
   assert.doesNotMatch(summaryText(judgement, "http://t", "reports"), /rate-limited:/);
-  const none = summaryText(judgement, "http://t", "reports", { refused: 3, waitedMs: 1000 });
+  const none = summaryText(judgement, "http://t", "reports", { rateLimited: { refused: 3, waitedMs: 1000 } });
   assert.match(none, /sxd waited 1\.0 s in all before sending again; no request got through/);
 });

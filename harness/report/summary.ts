@@ -4,6 +4,7 @@
  * each row that did not pass with one line per failed or warned case (pointing at its
  * number), and the verdict.
  */
+import { rowDocsUrl } from "../docs/links.ts";
 import { caseNames, type ScenarioOutcome } from "../outcomes.ts";
 import { caseVerdict, type Judgement, type RowVerdict } from "../verdicts.ts";
 
@@ -22,14 +23,16 @@ export function summaryText(
   judgement: Judgement,
   baseUrl: string,
   reportDir: string,
-  rateLimited?: RateSummary,
+  extras: { rateLimited?: RateSummary; docsUrl?: string } = {},
 ): string {
+  const { rateLimited, docsUrl } = extras;
   const selected = judgement.rows.filter((r) => r.scenarios.length > 0);
   const details: string[] = [];
   const rowLines: string[] = [];
   for (const r of selected.filter((x) => x.verdict !== "passed")) {
     const level = r.row.level.toUpperCase();
     rowLines.push(`  ${r.verdict.toUpperCase()}: ${r.row.id} (${level}) ${firstLine(r.reason)}`);
+    if (docsUrl) rowLines.push(`    the rule: ${rowDocsUrl(docsUrl, r.row.id)}`);
     const names = caseNames(r.scenarios);
     r.scenarios.forEach((scenario, i) => {
       const verdict = caseVerdict(scenario, r.row.id, judgement.options);

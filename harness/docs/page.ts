@@ -1,0 +1,64 @@
+/** The frame every page of the site shares: head, navigation between behaviours, the filters. */
+import { escapeXml as escapeHtml } from "../../lib/xml.ts";
+
+export interface Behaviour {
+  /** Row ID prefix: DIG, EXP, SNAP. */
+  prefix: string;
+  /** Page file name without .html, and the data-behaviour value. */
+  slug: string;
+  title: string;
+}
+
+export const BEHAVIOURS: Behaviour[] = [
+  { prefix: "DIG", slug: "digest", title: "Digest authentication" },
+  { prefix: "EXP", slug: "export", title: "Export by link" },
+  { prefix: "SNAP", slug: "snapshots", title: "Snapshots on update" },
+];
+
+export function behaviourOf(rowId: string): Behaviour {
+  const found = BEHAVIOURS.find((b) => rowId.startsWith(`${b.prefix}-`));
+  if (!found) throw new Error(`row ${rowId} belongs to no behaviour`);
+  return found;
+}
+
+export function pageHtml(options: {
+  title: string;
+  current: string;
+  withBehaviourFilter: boolean;
+  body: string;
+}): string {
+  const nav = [{ slug: "index", title: "All rules" }, ...BEHAVIOURS]
+    .map((b) => {
+      const current = b.slug === options.current ? ' aria-current="page"' : "";
+      return `<a href="${b.slug}.html"${current}>${escapeHtml(b.title)}</a>`;
+    })
+    .join(" ");
+  const behaviourFilter = options.withBehaviourFilter
+    ? `<fieldset><legend>Behaviour</legend>${BEHAVIOURS.map((b) => checkbox("behaviour", b.slug, b.title)).join("")}</fieldset>`
+    : "";
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)} · sxd</title>
+<link rel="stylesheet" href="site.css">
+</head><body>
+<header><nav aria-label="Behaviours">${nav}</nav></header>
+<main>
+<h1>${escapeHtml(options.title)}</h1>
+<form id="filters" role="search" aria-label="Filter the rules">
+<fieldset><legend>Level</legend>${["must", "should", "may"].map((l) => checkbox("level", l, l.toUpperCase())).join("")}</fieldset>
+${behaviourFilter}
+<span class="search"><label for="search">Search rules and steps</label> <input id="search" type="search" autocomplete="off"></span>
+<p id="shown" aria-live="polite"></p>
+</form>
+${options.body}
+</main>
+<script src="site.js"></script>
+</body></html>
+`;
+}
+
+function checkbox(name: string, value: string, label: string): string {
+  const id = `${name}-${value}`;
+  return `<input type="checkbox" id="${id}" name="${name}" value="${value}" checked> <label for="${id}">${escapeHtml(label)}</label> `;
+}

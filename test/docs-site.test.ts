@@ -1,0 +1,191 @@
+// The site `sxd docs` writes, built once against the bundled reference with one other
+// server's results: every row anchored, every scenario with a recorded exchange, no broken
+// link, no request outside the site; then in Chromium: search, filters, accessibility.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { chromium, type Page } from "playwright-core";
+import { buildDocs } from "../cli/docs.ts";
+import { loadRows } from "../harness/catalogue.ts";
+import { loadDocFeatures, runLocations } from "../harness/docs/features.ts";
+import { behaviourOf } from "../harness/docs/page.ts";
+import { UsageError } from "../harness/errors.ts";
+import type { ConformanceDocument } from "../harness/report/conformance-json.ts";
+import { PACKAGE_ROOT } from "../harness/run.ts";
+import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const work = mkdtempSync(join(tmpdir(), "sxd-docs-test-"));
+const siteDir = join(work, "site");
+const rows = loadRows();
+
+/** Another server's run: DIG-4 failed with a reason, everything else passed; its report beside it. */
+function otherServer(): string {
+  const dir = join(work, "other");
+  mkdirSync(dir);
+  const doc: ConformanceDocument = {
+    suite: { name: "sxd", version: "0" },
+    target: { baseUrl: "http://other.example:8080" },
+    date: "2026-01-01T00:00:00Z",
+    strict: false,
+    overall: "not conformant",
+    rows: rows.map((row) => ({
+      id: row.id,
+      level: row.level,
+      rule: row.rule,
+      verdict: row.id === "DIG-4" ? "failed" : "passed",
+      reason: row.id === "DIG-4" ? "expected status 200, got 401" : undefined,
+      scenarios: [{ name: "s", location: "features/x.feature:1", status: "passed", exchanges: [] }],
+    })),
+  };
+  writeFileSync(join(dir, "conformance.json"), JSON.stringify(doc));
+  writeFileSync(join(dir, "conformance.html"), "<!DOCTYPE html><title>other</title>");
+  return join(dir, "conformance.json");
+}
+
+const built = buildDocs(siteDir, [otherServer()]);
+
+function page(name: string): string {
+  return readFileSync(join(siteDir, name), "utf8");
+}
+
+test("the site: every row anchored on its behaviour's page and listed in the index", async () => {
+  await built;
+  const index = page("index.html");
+  for (const row of rows) {
+    const file = `${behaviourOf(row.id).slug}.html`;
+    assert.match(page(file), new RegExp(`<section class="row filterable" id="${row.id}"`), `${row.id} in ${file}`);
+    assert.ok(index.includes(`href="${file}#${row.id}"`), `the index links ${row.id}`);
+  }
+  // Catalogue order on each page.
+  const digestIds = [...page("digest.html").matchAll(/<section class="row filterable" id="([A-Z]+-\d+)"/g)].map(
+    (m) => m[1],
+  );
+  assert.deepEqual(
+    digestIds,
+    rows.filter((r) => r.id.startsWith("DIG-")).map((r) => r.id),
+  );
+});
+
+test("the site: every scenario run shows at least one recorded exchange, and never the secret", async () => {
+  await built;
+  const html = ["digest.html", "export.html", "snapshots.html"].map(page).join("\n");
+  for (const feature of loadDocFeatures(PACKAGE_ROOT)) {
+    for (const scenario of feature.scenarios) {
+      for (const location of runLocations(scenario)) {
+        const at = html.indexOf(`data-location="${location}"`);
+        assert.ok(at >= 0, `${location} (${scenario.name}) has a recorded exchange`);
+        const block = html.slice(at, html.indexOf("</details>", at));
+        assert.match(block, /class="exchange"/, `${location} shows a request`);
+      }
+    }
+  }
+  for (const name of readdirSync(siteDir)) {
+    assert.ok(!page(name).includes(REFERENCE_DESCRIPTION.digest.password), `${name} shows no secret`);
+  }
+});
+
+test("the site: no broken link, nothing loaded from elsewhere, the other server's verdicts beside each row", async () => {
+  await built;
+  const ids = new Map(
+    readdirSync(siteDir).map((name) => [name, new Set([...page(name).matchAll(/ id="([^"]+)"/g)].map((m) => m[1]))]),
+  );
+  for (const name of readdirSync(siteDir).filter((n) => n.endsWith(".html"))) {
+    for (const [, attribute, target] of page(name).matchAll(/ (href|src)="([^"]*)"/g)) {
+      assert.ok(target && !/^[a-z]+:|^\/\//i.test(target), `${name}: ${attribute}="${target}" stays on disk, relative`);
+      const [file = "", fragment] = target.split("#");
+      const path = file === "" ? join(siteDir, name) : resolve(siteDir, file);
+      assert.ok(existsSync(path), `${name}: ${target} exists`);
+      if (fragment)
+        assert.ok(ids.get(file || name)?.has(fragment), `${name}: #${fragment} is an anchor of ${file || name}`);
+    }
+  }
+  const digest = page("digest.html");
+  const dig4 = digest.slice(digest.indexOf('id="DIG-4"'), digest.indexOf('id="DIG-5"'));
+  assert.match(dig4, /http:\/\/other\.example:8080<\/a>/);
+  assert.match(dig4, /failed<\/span><\/td><td>expected status 200, got 401/);
+  assert.match(page("index.html"), /href="..\/other\/conformance.html"/);
+  const { bytes, seconds } = await built;
+  process.stdout.write(`# docs site: ${Math.round(bytes / 1024)} KiB, built in ${seconds.toFixed(1)} s\n`);
+});
+
+test("a results file that cannot be read is a usage error, before the suite runs", async () => {
+  await assert.rejects(
+    buildDocs(join(work, "never"), [join(work, "missing.json")]),
+    (error) => error instanceof UsageError && /cannot read .*missing\.json/.test(error.message),
+  );
+  assert.ok(!existsSync(join(work, "never")));
+});
+
+test("the site in Chromium: search, level filter, no console error, no request outside, axe", async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    t.skip(`${CHROMIUM} is missing: run scripts/setup-chromium.sh (as root) to include this test`);
+    return;
+  }
+  await built;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+  try {
+    const tab = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems: string[] = [];
+    // axe-core itself reads the style sheets with XMLHttpRequest, which Chromium refuses on
+    // file:// and logs: the page's own messages are those before axe runs.
+    let axeRunning = false;
+    tab.on("console", (m) => {
+      if (m.type() === "error" && !axeRunning) problems.push(`console: ${m.text()}`);
+    });
+    tab.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    tab.on("request", (r) => {
+      const url = r.url();
+      if (!url.startsWith(`file://${siteDir}/`)) problems.push(`request outside the site: ${url}`);
+    });
+    await tab.goto(`file://${siteDir}/index.html`);
+    await tab.fill("#search", "stale");
+    assert.ok(await tab.locator('tr.filterable:has(a[href="digest.html#DIG-10"])').isVisible(), "stale finds DIG-10");
+    assert.ok(!(await tab.locator('tr.filterable:has(a[href="digest.html#DIG-4"])').isVisible()));
+    await tab.fill("#search", "");
+    await tab.uncheck("#level-should");
+    await tab.uncheck("#level-may");
+    assert.equal(await tab.locator('.filterable[data-level="should"]:visible').count(), 0);
+    assert.equal(
+      await tab.locator('.filterable[data-level="must"]:visible').count(),
+      rows.filter((r) => r.level === "must").length,
+    );
+    axeRunning = true;
+    assert.deepEqual(await seriousFindings(tab), []);
+    axeRunning = false;
+
+    await tab.goto(`file://${siteDir}/digest.html#DIG-4`);
+    await tab.uncheck("#level-must");
+    assert.equal(await tab.locator("section#DIG-4").isVisible(), false, "MUST filtered out on a behaviour page");
+    await tab.check("#level-must");
+    const section = tab.locator("section#DIG-4");
+    await section.locator("details.recorded summary").first().click();
+    const shot = join(PACKAGE_ROOT, "reports", "docs-dig-4.png");
+    mkdirSync(dirname(shot), { recursive: true });
+    await section.screenshot({ path: shot });
+    assert.deepEqual(problems, []);
+    axeRunning = true;
+    assert.deepEqual(await seriousFindings(tab), []);
+  } finally {
+    await browser.close();
+  }
+});
+
+/** axe-core's serious and critical findings on the page, one line each. */
+async function seriousFindings(tab: Page): Promise<string[]> {
+  await tab.addScriptTag({ path: fileURLToPath(import.meta.resolve("axe-core/axe.min.js")) });
+  const violations = await tab.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
+      }
+    ).axe;
+    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact}: ${v.id} (${v.nodes} elements)`);
+}
