@@ -8,11 +8,11 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { loadRows } from "../harness/catalogue.ts";
 import { UsageError } from "../harness/errors.ts";
-import { mergedMatrixHtml, readConformance } from "../harness/report/index.ts";
+import { mergedMatrixHtml, readConformance, suiteVersion } from "../harness/report/index.ts";
 import { PACKAGE_ROOT } from "../harness/run.ts";
 import { loadScenarios } from "../harness/scenarios.ts";
 import { rowMatrix, traceabilityProblems } from "../harness/traceability.ts";
-import { optionsHelp, parseTestArgs, TEST_OPTIONS } from "./options.ts";
+import { editDistance, optionsHelp, parseTestArgs, TEST_OPTIONS } from "./options.ts";
 import { runSuite } from "./run-suite.ts";
 import { runServe, SERVE_HELP } from "./serve.ts";
 
@@ -26,6 +26,7 @@ Usage:
   sxd report merge A.json B.json ... [--out FILE]
                          one HTML matrix of several runs' conformance.json, rows x targets
   sxd help COMMAND       help for one command
+  sxd --version          the version of sxd
 
 Exit codes of sxd test:
   0  every MUST (and stated MAY) row passed; SHOULD rows may have warned
@@ -81,11 +82,25 @@ function mergeReports(argv: string[]): number {
   return 0;
 }
 
+const COMMANDS = ["test", "serve", "rows", "report", "help"];
+
+function nearestCommand(command: string): string {
+  const near = COMMANDS.find((name) => editDistance(command.replace(/^-+/, ""), name) <= 2);
+  return near ? `(did you mean sxd ${near}?)` : "(try sxd --help)";
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case undefined:
+        // A command is required; the help says which.
+        process.stderr.write(MAIN_HELP);
+        return 2;
+      case "--version":
+      case "-v":
+        process.stdout.write(`sxd ${suiteVersion()}\n`);
+        return 0;
       case "help":
       case "--help":
       case "-h":
@@ -107,7 +122,7 @@ export async function main(argv: string[]): Promise<number> {
       case "report":
         return mergeReports(rest);
       default:
-        throw new UsageError(`unknown command "${command}" (try sxd --help)`);
+        throw new UsageError(`unknown command "${command}" ${nearestCommand(command)}`);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { fileProblem } from "../harness/errors.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/exchange.ts";
 import {
   isHttpUrl,
@@ -32,6 +33,14 @@ export interface TestSettings {
   maxBodyBytes?: number;
   /** No scenario starts after this many seconds; absent: DEFAULT_DEADLINE_SECONDS. */
   deadlineSeconds?: number;
+  /** Seconds to keep retrying the probe while the target does not answer yet; 0: one try. */
+  waitSeconds?: number;
+  /** TLS: a PEM file of the authority that signed the target's certificate. */
+  caFile?: string;
+  /** TLS: certificates are not checked (a warning in the summary and the report). */
+  insecure?: boolean;
+  /** Cucumber's own failure dump on the console as well. */
+  verbose?: boolean;
   /** For testing the suite itself: faults and variant of the bundled reference. */
   referenceFaults: string[];
   referenceVariant: string | undefined;
@@ -75,6 +84,19 @@ export const TEST_OPTIONS = {
     help: 'JSON file of known failing rows: { "SNAP-11": "reason" }',
   },
   har: { type: "string", env: "SXD_HAR", help: "also write the whole run's HTTP traffic to this HAR file" },
+  wait: {
+    type: "string",
+    env: "SXD_WAIT",
+    help: "seconds to keep retrying until the target answers, for a server still starting (default: 0)",
+  },
+  header: {
+    type: "string",
+    multiple: true,
+    help: "'Name: value', an extra header on every request (repeatable); secret-looking values are masked in reports",
+  },
+  ca: { type: "string", env: "SXD_CA", help: "PEM file of the certificate authority of an HTTPS target" },
+  insecure: { type: "boolean", env: "SXD_INSECURE", help: "do not check TLS certificates (a warning says so)" },
+  verbose: { type: "boolean", env: "SXD_VERBOSE", help: "also print cucumber's own failure dump" },
   "reference-fault": {
     type: "string",
     multiple: true,
@@ -94,12 +116,13 @@ const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = 
   deadline: "deadline",
   "expect-fail": "expectFail",
   har: "har",
+  wait: "wait",
 };
 
 type Flags = {
   [K in keyof typeof TEST_OPTIONS]?: (typeof TEST_OPTIONS)[K]["type"] extends "boolean"
     ? boolean
-    : K extends "reference-fault"
+    : K extends "reference-fault" | "header"
       ? string[]
       : string;
 };
@@ -124,7 +147,7 @@ export function parseTestArgs(
     });
     flags = parsed.values as Flags;
   } catch (error) {
-    return { ok: false, error: (error as Error).message };
+    return { ok: false, error: withSuggestion((error as Error).message, Object.keys(TEST_OPTIONS)) };
   }
   if (flags.help) return { ok: true, help: true };
   const fromEnvironment = <K extends keyof typeof TEST_OPTIONS>(name: K): string | undefined => {
@@ -142,10 +165,7 @@ export function parseTestArgs(
     try {
       text = readFile(configPath);
     } catch (error) {
-      return {
-        ok: false,
-        error: `cannot read the target description ${configPath}: ${(error as NodeJS.ErrnoException).code ?? error}`,
-      };
+      return { ok: false, error: `cannot read the target description ${configPath}: ${fileProblem(error)}` };
     }
     const parsed = parseDescription(text, configPath);
     if (!parsed.ok) return parsed;
@@ -183,6 +203,18 @@ export function parseTestArgs(
   const deadlineSeconds = positiveInteger(value("deadline"), DEFAULT_DEADLINE_SECONDS);
   if (deadlineSeconds === undefined) return { ok: false, error: "--deadline must be a positive number of seconds" };
 
+  const waitSeconds = wholeNumber(value("wait"));
+  if (waitSeconds === undefined) return { ok: false, error: "--wait must be a whole number of seconds" };
+  const headers: Record<string, string> = {};
+  for (const line of flags.header ?? []) {
+    const header = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*?)\s*$/.exec(line);
+    if (!header) return { ok: false, error: `--header must be 'Name: value', got "${line}"` };
+    headers[header[1] as string] = header[2] as string;
+  }
+  // The flag's headers go to every server, over the description's.
+  if (Object.keys(headers).length > 0)
+    layers.push({ headers: { base: headers, contacts: headers, messaging: headers } });
+
   const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);
   let target: TargetDescription | undefined;
   if (hasUrl) {
@@ -191,19 +223,34 @@ export function parseTestArgs(
     target = resolved.value;
   }
   /** A switch from its flag, else its environment variable, else the description's run section. */
-  const switchValue = (name: "strict" | "allow-incomplete", fromFile: boolean | undefined): boolean => {
+  const switchValue = (name: SwitchName, fromFile?: boolean): boolean | string => {
     const fromEnv = env[TEST_OPTIONS[name].env];
-    const envValue = fromEnv ? ["1", "true", "yes"].includes(fromEnv.toLowerCase()) : undefined;
+    const envValue = fromEnv ? BOOLEAN_SPELLINGS[fromEnv.toLowerCase()] : undefined;
+    if (fromEnv && envValue === undefined)
+      return `${TEST_OPTIONS[name].env}=${fromEnv}: say on/off, true/false, yes/no or 1/0`;
     return flags[name] ?? envValue ?? fromFile ?? false;
   };
+  const switches = {
+    strict: switchValue("strict", run.strict),
+    allowIncomplete: switchValue("allow-incomplete", run.allowIncomplete),
+    insecure: switchValue("insecure"),
+    verbose: switchValue("verbose"),
+  };
+  const badSwitch = Object.values(switches).find((v) => typeof v === "string");
+  if (typeof badSwitch === "string") return { ok: false, error: badSwitch };
+  const on = switches as Record<keyof typeof switches, boolean>;
   return {
     ok: true,
     value: {
       target,
       layers,
       tags: value("tags"),
-      strict: switchValue("strict", run.strict),
-      allowIncomplete: switchValue("allow-incomplete", run.allowIncomplete),
+      strict: on.strict,
+      allowIncomplete: on.allowIncomplete,
+      insecure: on.insecure,
+      verbose: on.verbose,
+      waitSeconds,
+      caFile: value("ca"),
       reportDir: value("report-dir") ?? "reports",
       timeoutMs,
       parallel,
@@ -215,6 +262,50 @@ export function parseTestArgs(
       referenceVariant: flags["reference-variant"],
     },
   };
+}
+
+type SwitchName = "strict" | "allow-incomplete" | "insecure" | "verbose";
+
+/** How a switch may be spelt in the environment; anything else is refused, not read as off. */
+const BOOLEAN_SPELLINGS: Record<string, boolean> = {
+  on: true,
+  off: false,
+  true: true,
+  false: false,
+  "1": true,
+  "0": false,
+  yes: true,
+  no: false,
+};
+
+/** node's "Unknown option '--tgas'" with the nearest known option, if one is close. */
+export function withSuggestion(message: string, known: string[]): string {
+  const unknown = /Unknown option '--([^']+)'/.exec(message)?.[1];
+  if (!unknown) return message;
+  const nearest = known
+    .map((name) => ({ name, distance: editDistance(unknown, name) }))
+    .sort((a, b) => a.distance - b.distance)[0];
+  const hint = nearest && nearest.distance <= 2 ? `; did you mean --${nearest.name}?` : "; see sxd test --help";
+  return `unknown option --${unknown}${hint}`;
+}
+
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(substitution, (previous[j] as number) + 1, (current[j - 1] as number) + 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+function wholeNumber(text: string | undefined): number | undefined {
+  if (text === undefined) return 0;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 function positiveInteger(text: string | undefined, fallback: number): number | undefined {

@@ -21,11 +21,17 @@ export interface RunSettings {
   expectFail?: string;
   har?: string;
   allowIncomplete?: boolean;
+  /** Seconds to keep retrying the probe while the target does not answer yet. */
+  wait?: number;
 }
+
+/** Extra request headers per server (a gateway key, a bearer token), e.g. `{ "base": { "X-Api-Key": "…" } }`. */
+export type ServerHeaders = Partial<Record<"base" | "contacts" | "messaging", Record<string, string>>>;
 
 export interface TargetDescription {
   baseUrl: string;
   run?: RunSettings;
+  headers?: ServerHeaders;
   /** Absent when the target has no export servers: the export rows are then not run. */
   contactsUrl?: string;
   messagingUrl?: string;
@@ -109,6 +115,7 @@ type Shape =
   | "nonce-policy"
   | "export-result"
   | "outage"
+  | "header-map"
   | { [key: string]: Shape }
   | { listOf: { [key: string]: Shape }; required: string };
 
@@ -127,7 +134,9 @@ const SHAPE: { [key: string]: Shape } = {
     expectFail: "string",
     har: "string",
     allowIncomplete: "boolean",
+    wait: "count",
   },
+  headers: { base: "header-map", contacts: "header-map", messaging: "header-map" },
   contactsUrl: "url",
   messagingUrl: "url",
   snapshots: { collection: "path", resources: { listOf: { path: "path", delete: "boolean" }, required: "path" } },
@@ -202,6 +211,11 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
       return value === "location" || value === false || (typeof value === "string" && value.startsWith("/"))
         ? undefined
         : `${path} must be "location", a path starting with "/" (with {user}), or false`;
+    case "header-map":
+      return isObject(value) &&
+        Object.entries(value).every(([name, v]) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && typeof v === "string")
+        ? undefined
+        : `${path} must map header names to string values`;
     case "outage": {
       const missing = ["stop", "start"].find((key) => isObject(value) && value[key] === undefined);
       return missing ? `${path}.${missing} is required (a shell command)` : check(value, OUTAGE_SHAPE, path);
@@ -229,12 +243,50 @@ export function isHttpUrl(text: string): boolean {
 /** Parses the text of a description file. */
 export function parseDescription(text: string, where: string): Result<Partial<TargetDescription>> {
   let parsed: unknown;
+  // Editors on Windows may save a byte order mark; JSON.parse refuses it.
+  const json = text.replace(/^\uFEFF/, "");
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(json);
   } catch (error) {
-    return { ok: false, error: `${where}: not valid JSON (${(error as Error).message})` };
+    return {
+      ok: false,
+      error: `${where}${jsonErrorPlace(json, firstLineOf(error))}: not valid JSON (${firstLineOf(error)})`,
+    };
   }
   return validateDescription(parsed, where);
+}
+
+/**
+ * ":line:column" of a JSON syntax error. node 20 names the position in most messages
+ * ("… in JSON at position 43") but not all ("Unexpected token '}', … is not valid JSON");
+ * then the first prefix of the text that fails for another reason than its end ends there.
+ */
+function jsonErrorPlace(text: string, message: string): string {
+  let at = Number(/at position (\d+)/.exec(message)?.[1] ?? Number.NaN);
+  for (let end = 1; Number.isNaN(at) && end <= text.length; end++) {
+    if (!endsEarly(text.slice(0, end))) at = end - 1;
+  }
+  if (Number.isNaN(at)) return "";
+  const before = text.slice(0, at);
+  return `:${before.split("\n").length}:${at - before.lastIndexOf("\n")}`;
+}
+
+/** The text parses, or fails only for ending too soon. */
+function endsEarly(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message)?.[1];
+    if (position !== undefined) return Number(position) >= prefix.length;
+    return /end of JSON input|Unterminated string/.test(message);
+  }
+}
+
+function firstLineOf(error: unknown): string {
+  // node quotes the whole text after the reason; the place says where.
+  return (String((error as Error).message).split("\n")[0] as string).replace(/, ".*$/, "");
 }
 
 /**
@@ -249,6 +301,20 @@ export function resolveDescription(layers: Partial<TargetDescription>[]): Result
   if (full.contactsUrl) full.contactsUrl = full.contactsUrl.replace(/\/+$/, "");
   if (full.messagingUrl) full.messagingUrl = full.messagingUrl.replace(/\/+$/, "");
   return { ok: true, value: full };
+}
+
+/** The description's extra headers for a request to `url`: those of the server it lies on. */
+export function headersFor(target: TargetDescription, url: string): Record<string, string> {
+  const servers = [
+    ["base", target.baseUrl],
+    ["contacts", target.contactsUrl],
+    ["messaging", target.messagingUrl],
+  ] as const;
+  // The longest matching URL: servers may share a host under different paths.
+  const server = servers
+    .filter(([, at]) => at !== undefined && (url === at || url.startsWith(`${at}/`)))
+    .sort((a, b) => (b[1] as string).length - (a[1] as string).length)[0];
+  return server ? (target.headers?.[server[0]] ?? {}) : {};
 }
 
 function deepMerge<T extends object>(base: T, over: Partial<T>): T {

@@ -20,6 +20,10 @@ export interface ReportInput {
   harFile: string | undefined;
   /** When the run started, ISO 8601 (junit.xml's timestamp). */
   startedAt?: string;
+  /** What a reader must know about how the run went: "interrupted (SIGINT)", "TLS certificates were not checked". */
+  warnings?: string[];
+  /** The signal that stopped the run early, if one did: the report is incomplete. */
+  interrupted?: string;
 }
 
 export interface ConformanceDocument {
@@ -28,6 +32,9 @@ export interface ConformanceDocument {
   date: string;
   strict: boolean;
   overall: Overall;
+  /** Set when a signal stopped the run: the scenarios not started are not run. */
+  interrupted?: string;
+  warnings?: string[];
   rows: Array<{
     id: string;
     level: string;
@@ -51,6 +58,8 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
     date: new Date().toISOString(),
     strict: input.strict,
     overall: judgement.overall,
+    ...(input.interrupted ? { interrupted: input.interrupted } : {}),
+    ...(input.warnings?.length ? { warnings: input.warnings } : {}),
     rows: judgement.rows.map((r) => ({
       id: r.row.id,
       level: r.row.level,
@@ -143,7 +152,8 @@ pre { background: #f6f8fa; padding: .5rem; border-radius: 4px; font-size: 12.5px
 <h1>sxd conformance report</h1>
 <div class="meta">Target ${escapeHtml(doc.target.baseUrl)}${doc.target.contactsUrl ? ` · contacts ${escapeHtml(doc.target.contactsUrl)}` : ""}${doc.target.messagingUrl ? ` · messaging ${escapeHtml(doc.target.messagingUrl)}` : ""}<br>
 ${escapeHtml(doc.date)} · sxd ${escapeHtml(doc.suite.version)}${doc.strict ? " · strict" : ""}</div>
-<div class="overall ${cssClass(doc.overall)}" id="overall">${escapeHtml(doc.overall)}</div>
+<div class="overall ${cssClass(doc.overall)}" id="overall">${escapeHtml(doc.overall)}${doc.interrupted ? ` (interrupted by ${escapeHtml(doc.interrupted)})` : ""}</div>
+${(doc.warnings ?? []).map((w) => `<p class="warning-line" role="alert">warning: ${escapeHtml(w)}</p>`).join("\n")}
 <table class="counts" id="counts">
 <tr><th></th>${VERDICT_ORDER.map((v) => `<th>${v}</th>`).join("")}</tr>
 ${countRows}

@@ -2,7 +2,8 @@
  * The suite's HTTP client: undici underneath, every exchange recorded so that a failure
  * can show exactly what was sent and what came back.
  */
-import { Agent, request } from "undici";
+import { type Dispatcher, request } from "undici";
+import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
 import {
   type Answered,
   DEFAULT_MAX_BODY_BYTES,
@@ -12,6 +13,7 @@ import {
   type Exchange,
   formatBytes,
   type Headers,
+  masked,
 } from "../../harness/exchange.ts";
 
 /**
@@ -46,11 +48,18 @@ export interface HttpClientOptions {
    * target). Told after each one whether the target answered.
    */
   guard?: { refusal(): string | undefined; record(answered: boolean): void };
+  tls?: TlsSettings;
+  /** Headers the target needs on every request to a URL (a gateway key); a scenario's own win. */
+  extraHeaders?: (url: string) => Headers;
+  /** `sxd/<version>`, so a server's logs show who asked. */
+  userAgent?: string;
 }
 
 export class HttpClient {
   readonly exchanges: Exchange[] = [];
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
+  /** Sent as X-Sxd-Scenario: the rows and the scenario, to find a request in the server's logs. */
+  scenario: string | undefined;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
 
@@ -58,7 +67,7 @@ export class HttpClient {
     this.timeoutMs = options.timeoutMs;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const timeoutMs = this.timeoutMs;
-    this.agent = new Agent({ connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    this.agent = targetDispatcher(timeoutMs, options.tls);
   }
 
   get last(): Answered | undefined {
@@ -67,10 +76,16 @@ export class HttpClient {
   }
 
   async send(method: string, url: string, options: { headers?: Headers; body?: string } = {}): Promise<Answered> {
+    const own = options.headers ?? {};
+    const ownNames = new Set(Object.keys(own).map((name) => name.toLowerCase()));
+    const extra = Object.entries(this.options.extraHeaders?.(url) ?? {}).filter(
+      ([name]) => !ownNames.has(name.toLowerCase()),
+    );
     const exchange: Exchange = {
       method,
       url,
-      requestHeaders: options.headers ?? {},
+      // The report shows the extra headers with secret values masked; identification headers are left out.
+      requestHeaders: { ...Object.fromEntries(extra.map(([name, value]) => [name, masked(name, value)])), ...own },
       requestBody: options.body,
       startedAt: new Date().toISOString(),
       durationMs: 0,
@@ -85,7 +100,12 @@ export class HttpClient {
     try {
       const reply = await request(url, {
         method: method as "GET",
-        headers: options.headers,
+        headers: {
+          ...(this.options.userAgent ? { "user-agent": this.options.userAgent } : {}),
+          ...(this.scenario ? { "x-sxd-scenario": this.scenario } : {}),
+          ...Object.fromEntries(extra),
+          ...own,
+        },
         body: options.body,
         dispatcher: this.agent,
         signal: AbortSignal.timeout(this.timeoutMs),

@@ -3,10 +3,11 @@
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
 import { Before, type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
+import type { TlsSettings } from "../../harness/dispatcher.ts";
 import type { Answered } from "../../harness/exchange.ts";
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { RunLimits, type RunLimitsParameters } from "../../harness/run-limits.ts";
-import type { TargetDescription } from "../../harness/target.ts";
+import { headersFor, type TargetDescription } from "../../harness/target.ts";
 import { HttpClient } from "./http.ts";
 
 export interface SuiteParameters {
@@ -21,6 +22,9 @@ export interface SuiteParameters {
   /** Reply bodies beyond this many bytes fail the request. */
   maxBodyBytes: number;
   limits: RunLimitsParameters;
+  tls?: TlsSettings;
+  /** `sxd/<version>`. */
+  userAgent?: string;
 }
 
 export class SxdWorld extends World<SuiteParameters> {
@@ -30,9 +34,10 @@ export class SxdWorld extends World<SuiteParameters> {
 
   constructor(options: IWorldOptions<SuiteParameters>) {
     super(options);
-    const { timeoutMs, maxBodyBytes, limits } = this.parameters;
+    const { timeoutMs, maxBodyBytes, limits, tls, userAgent, target } = this.parameters;
     this.limits = new RunLimits(limits);
-    this.http = new HttpClient({ timeoutMs, maxBodyBytes, guard: this.limits });
+    const extraHeaders = (url: string) => headersFor(target, url);
+    this.http = new HttpClient({ timeoutMs, maxBodyBytes, guard: this.limits, tls, userAgent, extraHeaders });
   }
 
   get target(): TargetDescription {

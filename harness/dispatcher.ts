@@ -1,0 +1,25 @@
+/**
+ * How sxd reaches a target: undici with the run's timeouts, the TLS settings of `--ca` and
+ * `--insecure`, and the proxy of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), as
+ * curl and most HTTP tools read it. The probe and every scenario's client use the same one.
+ */
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
+
+export interface TlsSettings {
+  /** PEM text of the authority that signed the target's certificate (`--ca FILE`). */
+  ca?: string;
+  /** Certificates are not checked (`--insecure`). */
+  insecure?: boolean;
+}
+
+export function targetDispatcher(timeoutMs: number, tls: TlsSettings = {}): Dispatcher {
+  const checks = {
+    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+    ...(tls.insecure ? { rejectUnauthorized: false } : {}),
+  };
+  const options = { connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: checks };
+  const env = process.env;
+  const proxied = [env.HTTPS_PROXY, env.https_proxy, env.HTTP_PROXY, env.http_proxy].some(Boolean);
+  // Through a proxy, the target's certificate is checked in the tunnel (requestTls).
+  return proxied ? new EnvHttpProxyAgent({ ...options, requestTls: checks }) : new Agent(options);
+}
