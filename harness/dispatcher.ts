@@ -20,6 +20,7 @@ export function targetDispatcher(timeoutMs: number, tls: TlsSettings = {}): Disp
   const options = { connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: checks };
   const env = process.env;
   const proxied = [env.HTTPS_PROXY, env.https_proxy, env.HTTP_PROXY, env.http_proxy].some(Boolean);
-  // Through a proxy, the target's certificate is checked in the tunnel (requestTls).
-  return proxied ? new EnvHttpProxyAgent({ ...options, requestTls: checks }) : new Agent(options);
+  // As curl does: an http:// request goes to the proxy with its absolute URI, an https:// one
+  // through a CONNECT tunnel, in which the target's certificate is checked (requestTls).
+  return proxied ? new EnvHttpProxyAgent({ ...options, requestTls: checks, proxyTunnel: false }) : new Agent(options);
 }
