@@ -18,7 +18,7 @@ import { OutcomeCollector } from "./outcomes.ts";
 import { probeUntil } from "./probe.ts";
 import { suiteVersion, writeReports } from "./report/index.ts";
 import type { ProgressOptions } from "./report/progress.ts";
-import { summaryText } from "./report/summary.ts";
+import { summaryText, uniformReplyLine } from "./report/summary.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import type { TargetDescription } from "./target.ts";
 import { type Judgement, judge } from "./verdicts.ts";
@@ -176,7 +176,10 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     });
     publishReports(staging, reportDir);
     const summary = summaryText(judgement, target.baseUrl, run.reportDir);
-    io.stdout.write(summary + warnings.map((w) => `warning: ${w}\n`).join(""));
+    const uniform = uniformReplyLine(judgement);
+    io.stdout.write(
+      summary + [...(uniform ? [uniform] : []), ...warnings.map((w) => `warning: ${w}`)].map((l) => `${l}\n`).join(""),
+    );
     const exitCode = interrupted ? (SIGNAL_EXIT_CODES[interrupted] ?? 1) : judgement.exitCode;
     return { exitCode, judgement, ...(interrupted ? { interrupted } : {}) };
   } finally {

@@ -80,6 +80,7 @@ test("a description with a byte order mark and SXD_STRICT=on are accepted", asyn
   const run = await sxd(["test", "--config", config, "--report-dir", dir], { SXD_STRICT: "on" });
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /verdict: conformant/);
+  assert.doesNotMatch(run.stdout, /every reply of this run/);
 });
 
 test("requests carry User-Agent, X-Sxd-Scenario and the extra headers; secret values never reach the reports", async () => {
@@ -109,6 +110,7 @@ test("requests carry User-Agent, X-Sxd-Scenario and the extra headers; secret va
     }
     assert.match(readFileSync(join(dir, "conformance.json"), "utf8"), /"Authorization": "Bearer •••"/);
     assert.doesNotMatch(run.stdout + run.stderr, /secret-token-123|key-456/);
+    assert.match(run.stdout, /^every reply of this run \(\d+\) was status 404, HTML: /m);
   } finally {
     server.close();
   }
