@@ -12,9 +12,10 @@ import { mergedMatrixHtml, readConformance, suiteVersion } from "../harness/repo
 import { PACKAGE_ROOT } from "../harness/run.ts";
 import { loadScenarios } from "../harness/scenarios.ts";
 import { rowMatrix, traceabilityProblems } from "../harness/traceability.ts";
-import { editDistance, optionsHelp, parseTestArgs, TEST_OPTIONS } from "./options.ts";
+import { optionsHelp, parseTestArgs, TEST_OPTIONS } from "./options.ts";
 import { runSuite } from "./run-suite.ts";
 import { runServe, SERVE_HELP } from "./serve.ts";
+import { editDistance } from "./spelling.ts";
 
 const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, export links and digest authentication
 

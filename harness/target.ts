@@ -5,6 +5,7 @@
  */
 
 import type { NoncePolicy } from "../lib/digest.ts";
+import { parseJsonText } from "../lib/json-text.ts";
 
 /** How to run the suite, for a description file that carries its own settings (flags win). */
 export interface RunSettings {
@@ -242,51 +243,9 @@ export function isHttpUrl(text: string): boolean {
 
 /** Parses the text of a description file. */
 export function parseDescription(text: string, where: string): Result<Partial<TargetDescription>> {
-  let parsed: unknown;
-  // Editors on Windows may save a byte order mark; JSON.parse refuses it.
-  const json = text.replace(/^\uFEFF/, "");
-  try {
-    parsed = JSON.parse(json);
-  } catch (error) {
-    return {
-      ok: false,
-      error: `${where}${jsonErrorPlace(json, firstLineOf(error))}: not valid JSON (${firstLineOf(error)})`,
-    };
-  }
-  return validateDescription(parsed, where);
-}
-
-/**
- * ":line:column" of a JSON syntax error. node 20 names the position in most messages
- * ("… in JSON at position 43") but not all ("Unexpected token '}', … is not valid JSON");
- * then the first prefix of the text that fails for another reason than its end ends there.
- */
-function jsonErrorPlace(text: string, message: string): string {
-  let at = Number(/at position (\d+)/.exec(message)?.[1] ?? Number.NaN);
-  for (let end = 1; Number.isNaN(at) && end <= text.length; end++) {
-    if (!endsEarly(text.slice(0, end))) at = end - 1;
-  }
-  if (Number.isNaN(at)) return "";
-  const before = text.slice(0, at);
-  return `:${before.split("\n").length}:${at - before.lastIndexOf("\n")}`;
-}
-
-/** The text parses, or fails only for ending too soon. */
-function endsEarly(prefix: string): boolean {
-  try {
-    JSON.parse(prefix);
-    return true;
-  } catch (error) {
-    const message = (error as Error).message;
-    const position = /at position (\d+)/.exec(message)?.[1];
-    if (position !== undefined) return Number(position) >= prefix.length;
-    return /end of JSON input|Unterminated string/.test(message);
-  }
-}
-
-function firstLineOf(error: unknown): string {
-  // node quotes the whole text after the reason; the place says where.
-  return (String((error as Error).message).split("\n")[0] as string).replace(/, ".*$/, "");
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return { ok: false, error: `${where}${parsed.place}: not valid JSON (${parsed.reason})` };
+  return validateDescription(parsed.value, where);
 }
 
 /**
