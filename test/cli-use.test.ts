@@ -210,7 +210,9 @@ for (const [signal, parallel, code] of [
   });
 }
 
-test("the README's CI example runs as written against a server started in the background (--wait)", async () => {
+test("the README's CI example runs as written against a server started in the background (--wait)", {
+  timeout: 300_000,
+}, async () => {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
   const workflow = /# \.github\/workflows\/conformance\.yml\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
   const steps = [...workflow.matchAll(/- run: (.*)/g)].map((m) => (m[1] as string).trim());
@@ -223,10 +225,11 @@ test("the README's CI example runs as written against a server started in the ba
   await new Promise((r) => free.server.close(r));
   const dir = tempDir();
   writeFileSync(join(dir, "sxd-target.json"), JSON.stringify({ run: { tags: "@SNAP-3" } }));
-  // The server takes two seconds to come up, long after sxd has started.
+  // The server comes up only once sxd has said it is waiting for it: a slow machine cannot
+  // let it win the race and leave --wait untested.
   writeFileSync(
     join(dir, "start-my-server.sh"),
-    `#!/bin/sh\necho $$ > server.pid\nsleep 2\nexec "${process.execPath}" "${SXD}" serve base --port ${port} > server.log\n`,
+    `#!/bin/sh\necho $$ > server.pid\nwhile [ ! -f go ]; do sleep 0.2; done\nexec "${process.execPath}" "${SXD}" serve base --port ${port} > server.log\n`,
     { mode: 0o755 },
   );
   const root = new URL("..", import.meta.url).pathname;
@@ -236,11 +239,22 @@ test("the README's CI example runs as written against a server started in the ba
     .map((step) => (step.includes("git clone") ? install : step))
     .map((step) => step.replaceAll("8080", String(port)))
     .join("\n");
-  const run = spawnSync("bash", ["-c", script], {
-    cwd: dir,
-    env: { ...process.env, SXD_BASE_URL: baseUrl.replace("8080", String(port)) },
-    encoding: "utf8",
-    timeout: 120_000,
+  const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn("bash", ["-c", script], {
+      cwd: dir,
+      env: { ...process.env, SXD_BASE_URL: baseUrl.replace("8080", String(port)) },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+      if (/sxd: waiting up to/.test(stderr)) writeFileSync(join(dir, "go"), "");
+    });
+    // "exit", not "close": the server in the background keeps the shell's stderr open.
+    child.on("exit", (status) => setTimeout(() => resolve({ status, stdout, stderr }), 200));
   });
   try {
     assert.equal(run.status, 0, run.stderr + run.stdout);
