@@ -7,7 +7,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { type Finished, SXD, sxd, tempDir } from "./support/cli.ts";
+import { type Finished, finished, SXD, sxd, tempDir } from "./support/cli.ts";
 
 /** A stack trace has lines like "    at main (file:///…)". */
 function assertOneLine(run: Finished, what: string): void {
@@ -169,19 +169,9 @@ test("HTTP_PROXY carries the requests, NO_PROXY exempts a host", { timeout: 120_
 
 /** Starts `sxd test` against the bundled reference and sends `signal` once the first scenario is done. */
 function interruptedRun(signal: NodeJS.Signals, parallel: string, reportDir: string): Promise<Finished> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SXD, "test", "--parallel", parallel, "--report-dir", reportDir]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      if (stdout === "") child.kill(signal);
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  const child = spawn(process.execPath, [SXD, "test", "--parallel", parallel, "--report-dir", reportDir]);
+  child.stdout.once("data", () => child.kill(signal));
+  return finished(child);
 }
 
 for (const [signal, parallel, code] of [
@@ -239,25 +229,18 @@ test("the README's CI example runs as written against a server started in the ba
     .map((step) => (step.includes("git clone") ? install : step))
     .map((step) => step.replaceAll("8080", String(port)))
     .join("\n");
-  const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn("bash", ["-c", script], {
-      cwd: dir,
-      env: { ...process.env, SXD_BASE_URL: baseUrl.replace("8080", String(port)) },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-      if (/sxd: waiting up to/.test(stderr)) writeFileSync(join(dir, "go"), "");
-    });
-    // "exit", not "close": the server in the background keeps the shell's stderr open.
-    child.on("exit", (status) => setTimeout(() => resolve({ status, stdout, stderr }), 200));
+  const shell = spawn("bash", ["-c", script], {
+    cwd: dir,
+    env: { ...process.env, SXD_BASE_URL: baseUrl.replace("8080", String(port)) },
   });
+  let said = "";
+  shell.stderr.on("data", (d) => {
+    said += d;
+    if (/sxd: waiting up to/.test(said)) writeFileSync(join(dir, "go"), "");
+  });
+  const run = await finished(shell, "exit");
   try {
-    assert.equal(run.status, 0, run.stderr + run.stdout);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stderr, /sxd: waiting up to 60 s for http:\/\/127\.0\.0\.1:\d+ \(connection refused/);
     assert.match(run.stderr, /answered after \d+\.\d s/);
     assert.equal(JSON.parse(readFileSync(join(dir, "sxd-reports", "conformance.json"), "utf8")).overall, "conformant");
