@@ -6,7 +6,8 @@ import { PassThrough } from "node:stream";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { UsageError } from "../harness/errors.ts";
-import { parseDescription, resolveDescription } from "../harness/target.ts";
+import { resolveDescription } from "../harness/target.ts";
+import { parseDescription } from "../harness/target-check.ts";
 import { type Ask, runInit } from "./init.ts";
 
 const folder = mkdtempSync(join(tmpdir(), "sxd-init-"));

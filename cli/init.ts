@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { UsageError } from "../harness/errors.ts";
 import { packageFile } from "../harness/package.ts";
-import { REFERENCE_DEFAULTS, validateDescription } from "../harness/target.ts";
+import { REFERENCE_DEFAULTS } from "../harness/target.ts";
+import { validateDescription } from "../harness/target-check.ts";
 import { optionsHelp } from "./options.ts";
 
 const DEFAULT_OUT = "sxd-target.json";

@@ -7,6 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { UsageError } from "../harness/errors.ts";
+import { editDistance } from "./spelling.ts";
 
 // Everything else is imported where a command needs it, so that `sxd --help` loads neither
 // cucumber nor the reference.
@@ -24,6 +25,7 @@ Usage:
   sxd docs [--out DIR] [--results conformance.json ...]
                          the interface as a static site: every rule, its scenarios, a real exchange
   sxd help COMMAND       help for one command
+  sxd --version          the version of sxd
 
 Exit codes of sxd test:
   0  every MUST (and stated MAY) row passed; SHOULD rows may have warned
@@ -34,7 +36,8 @@ Exit codes of sxd test:
 `;
 
 async function testHelp(): Promise<string> {
-  const { optionsHelp, TEST_OPTIONS } = await import("./options.ts");
+  const { optionsHelp } = await import("./options.ts");
+  const { TEST_OPTIONS } = await import("./test-options.ts");
   return `Usage: sxd test [options]
 
 Runs the conformance suite. With no URL (flag, environment or --config) it starts the bundled
@@ -88,11 +91,25 @@ async function mergeReports(argv: string[]): Promise<number> {
   return 0;
 }
 
+const COMMANDS = ["test", "serve", "init", "rows", "report", "docs", "help"];
+
+function nearestCommand(command: string): string {
+  const near = COMMANDS.find((name) => editDistance(command.replace(/^-+/, ""), name) <= 2);
+  return near ? `(did you mean sxd ${near}?)` : "(try sxd --help)";
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case undefined:
+        // A command is required; the help says which.
+        process.stderr.write(MAIN_HELP);
+        return 2;
+      case "--version":
+      case "-v":
+        process.stdout.write(`sxd ${(await import("../harness/report/conformance-json.ts")).suiteVersion()}\n`);
+        return 0;
       case "help":
       case "--help":
       case "-h":
@@ -132,7 +149,7 @@ export async function main(argv: string[]): Promise<number> {
       case "report":
         return await mergeReports(rest);
       default:
-        throw new UsageError(`unknown command "${command}" (try sxd --help)`);
+        throw new UsageError(`unknown command "${command}" ${nearestCommand(command)}`);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -50,7 +50,7 @@ test("usage errors are values with a message", () => {
     [["--timeout", "-1"], /--timeout/],
     [["--max-body", "8MB"], /--max-body must be a positive number of bytes/],
     [["--deadline", "0"], /--deadline must be a positive number of seconds/],
-    [["--config", "missing.json"], /cannot read the target description missing.json: ENOENT/],
+    [["--config", "missing.json"], /cannot read the target description missing.json: no such file$/],
   ];
   for (const [argv, message] of cases) {
     const parsed = parseTestArgs(argv, {}, read);
@@ -126,4 +126,55 @@ test("--rate comes from flag, SXD_RATE or run.rate; absent, there is no cap; it 
   assert.equal(rateOf(["--config", "r.json"], { SXD_RATE: "7" }), 7);
   assert.equal(rateOf(["--config", "r.json", "--rate", "9"], { SXD_RATE: "7" }), 9);
   assert.match(String(rateOf(["--rate", "0.5"])), /--rate must be a positive whole number of requests per second/);
+});
+
+test("a switch in the environment takes on/off, true/false, yes/no, 1/0 and refuses the rest", () => {
+  for (const [spelling, on] of [
+    ["on", true],
+    ["OFF", false],
+    ["true", true],
+    ["false", false],
+    ["1", true],
+    ["0", false],
+    ["yes", true],
+    ["No", false],
+  ] as const) {
+    const parsed = parseTestArgs([], { SXD_STRICT: spelling }, read);
+    assert.ok(parsed.ok && "value" in parsed, spelling);
+    assert.equal(parsed.value.strict, on, spelling);
+  }
+  const refused = parseTestArgs([], { SXD_STRICT: "maybe" }, read);
+  assert.deepEqual(refused, { ok: false, error: "SXD_STRICT=maybe: say on/off, true/false, yes/no or 1/0" });
+});
+
+test("an unknown option names the nearest known one", () => {
+  assert.deepEqual(parseTestArgs(["--tgas", "x"], {}, read), {
+    ok: false,
+    error: "unknown option --tgas; did you mean --tags?",
+  });
+  assert.deepEqual(parseTestArgs(["--frobnicate"], {}, read), {
+    ok: false,
+    error: "unknown option --frobnicate; see sxd test --help",
+  });
+});
+
+test("--header goes to every server, over the description's headers; --wait is whole seconds", () => {
+  files["h.json"] = JSON.stringify({
+    baseUrl: "http://h:1",
+    headers: { base: { "X-Api-Key": "file", "X-Tenant": "t1" }, contacts: { "X-Api-Key": "c" } },
+    run: { wait: 30 },
+  });
+  const parsed = parseTestArgs(["--config", "h.json", "--header", "X-Api-Key:  flag "], {}, read);
+  assert.ok(parsed.ok && "value" in parsed);
+  assert.deepEqual(parsed.value.target?.headers?.base, { "X-Api-Key": "flag", "X-Tenant": "t1" });
+  assert.deepEqual(parsed.value.target?.headers?.messaging, { "X-Api-Key": "flag" });
+  assert.equal(parsed.value.waitSeconds, 30);
+  assert.deepEqual(parseTestArgs(["--header", "no colon"], {}, read), {
+    ok: false,
+    error: `--header must be 'Name: value', got "no colon"`,
+  });
+  assert.deepEqual(parseTestArgs(["--wait", "soon"], {}, read), {
+    ok: false,
+    error: "--wait must be a whole number of seconds",
+  });
 });

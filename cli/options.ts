@@ -4,15 +4,14 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { fileProblem } from "../harness/errors.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/exchange.ts";
-import {
-  isHttpUrl,
-  parseDescription,
-  type RunSettings,
-  resolveDescription,
-  type TargetDescription,
-} from "../harness/target.ts";
+import { type RunSettings, resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { parseDescription } from "../harness/target-check.ts";
 import type { Result } from "../lib/result.ts";
+import { isHttpUrl } from "../lib/uri.ts";
+import { BOOLEAN_SPELLINGS, withSuggestion } from "./spelling.ts";
+import { DEFAULT_DEADLINE_SECONDS, TEST_OPTIONS } from "./test-options.ts";
 
 export interface TestSettings {
   /** Undefined when no URL was given anywhere: the bundled reference is started. */
@@ -36,71 +35,18 @@ export interface TestSettings {
   deadlineSeconds?: number;
   /** At most this many requests per second across all workers; absent: no cap. */
   rate?: number;
+  /** Seconds to keep retrying the probe while the target does not answer yet; 0: one try. */
+  waitSeconds?: number;
+  /** TLS: a PEM file of the authority that signed the target's certificate. */
+  caFile?: string;
+  /** TLS: certificates are not checked (a warning in the summary and the report). */
+  insecure?: boolean;
+  /** Cucumber's own failure dump on the console as well. */
+  verbose?: boolean;
   /** For testing the suite itself: faults and variant of the bundled reference. */
   referenceFaults: string[];
   referenceVariant: string | undefined;
 }
-
-/** Long enough for the whole suite against a slow server; a run that needs more says so. */
-export const DEFAULT_DEADLINE_SECONDS = 600;
-
-export const TEST_OPTIONS = {
-  "base-url": {
-    type: "string",
-    env: "SXD_BASE_URL",
-    help: "URL of the server with the snapshot and protected resources",
-  },
-  "contacts-url": { type: "string", env: "SXD_CONTACTS_URL", help: "URL of the contacts server (export rows)" },
-  "messaging-url": { type: "string", env: "SXD_MESSAGING_URL", help: "URL of the messaging server (export rows)" },
-  config: { type: "string", env: "SXD_CONFIG", help: "target description, a JSON file (see README)" },
-  tags: { type: "string", env: "SXD_TAGS", help: "cucumber tag expression, e.g. '@SNAP-3 or @digest and @must'" },
-  strict: { type: "boolean", env: "SXD_STRICT", help: "SHOULD rows fail the run too, not only warn" },
-  "allow-incomplete": {
-    type: "boolean",
-    env: "SXD_ALLOW_INCOMPLETE",
-    help: "exit 0, not 3, when a MUST row could not be run (the verdict still says incomplete)",
-  },
-  "report-dir": { type: "string", env: "SXD_REPORT_DIR", help: "where reports are written (default: reports)" },
-  timeout: { type: "string", env: "SXD_TIMEOUT", help: "milliseconds to wait for each HTTP reply (default: 10000)" },
-  parallel: {
-    type: "string",
-    env: "SXD_PARALLEL",
-    help: "scenarios run at once (default: 1 for the bundled reference or a loopback URL, else 2)",
-  },
-  "max-body": {
-    type: "string",
-    env: "SXD_MAX_BODY",
-    help: "bytes of a reply body sxd reads at most; a larger reply fails (default: 8388608, 8 MiB)",
-  },
-  deadline: {
-    type: "string",
-    env: "SXD_DEADLINE",
-    help: `seconds after which no scenario starts; the rest are not run (default: ${DEFAULT_DEADLINE_SECONDS})`,
-  },
-  rate: {
-    type: "string",
-    env: "SXD_RATE",
-    help: "at most this many requests per second, across all workers (default: no cap)",
-  },
-  "expect-fail": {
-    type: "string",
-    env: "SXD_EXPECT_FAIL",
-    help: 'JSON file of known failing rows: { "SNAP-11": "reason" }',
-  },
-  "docs-url": {
-    type: "string",
-    env: "SXD_DOCS_URL",
-    help: "where the site of sxd docs is published: reports link each row to its section",
-  },
-  har: { type: "string", env: "SXD_HAR", help: "also write the whole run's HTTP traffic to this HAR file" },
-  "reference-fault": {
-    type: "string",
-    multiple: true,
-    help: "(testing sxd) start the bundled reference with this fault",
-  },
-  "reference-variant": { type: "string", help: "(testing sxd) start the bundled reference as this variant" },
-  help: { type: "boolean", short: "h", help: "show this help" },
-} as const;
 
 /** The keys of the description's run section, by the flag they stand in for. */
 const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = {
@@ -114,12 +60,13 @@ const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = 
   "expect-fail": "expectFail",
   har: "har",
   "docs-url": "docsUrl",
+  wait: "wait",
 };
 
 type Flags = {
   [K in keyof typeof TEST_OPTIONS]?: (typeof TEST_OPTIONS)[K]["type"] extends "boolean"
     ? boolean
-    : K extends "reference-fault"
+    : K extends "reference-fault" | "header"
       ? string[]
       : string;
 };
@@ -144,7 +91,7 @@ export function parseTestArgs(
     });
     flags = parsed.values as Flags;
   } catch (error) {
-    return { ok: false, error: (error as Error).message };
+    return { ok: false, error: withSuggestion((error as Error).message, Object.keys(TEST_OPTIONS)) };
   }
   if (flags.help) return { ok: true, help: true };
   const fromEnvironment = <K extends keyof typeof TEST_OPTIONS>(name: K): string | undefined => {
@@ -162,10 +109,7 @@ export function parseTestArgs(
     try {
       text = readFile(configPath);
     } catch (error) {
-      return {
-        ok: false,
-        error: `cannot read the target description ${configPath}: ${(error as NodeJS.ErrnoException).code ?? error}`,
-      };
+      return { ok: false, error: `cannot read the target description ${configPath}: ${fileProblem(error)}` };
     }
     const parsed = parseDescription(text, configPath);
     if (!parsed.ok) return parsed;
@@ -211,6 +155,18 @@ export function parseTestArgs(
   if (docsUrl !== undefined && !isHttpUrl(docsUrl))
     return { ok: false, error: `--docs-url must be an http(s) URL, got "${docsUrl}"` };
 
+  const waitSeconds = wholeNumber(value("wait"));
+  if (waitSeconds === undefined) return { ok: false, error: "--wait must be a whole number of seconds" };
+  const headers: Record<string, string> = {};
+  for (const line of flags.header ?? []) {
+    const header = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*?)\s*$/.exec(line);
+    if (!header) return { ok: false, error: `--header must be 'Name: value', got "${line}"` };
+    headers[header[1] as string] = header[2] as string;
+  }
+  // The flag's headers go to every server, over the description's.
+  if (Object.keys(headers).length > 0)
+    layers.push({ headers: { base: headers, contacts: headers, messaging: headers } });
+
   const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);
   let target: TargetDescription | undefined;
   if (hasUrl) {
@@ -219,19 +175,34 @@ export function parseTestArgs(
     target = resolved.value;
   }
   /** A switch from its flag, else its environment variable, else the description's run section. */
-  const switchValue = (name: "strict" | "allow-incomplete", fromFile: boolean | undefined): boolean => {
+  const switchValue = (name: SwitchName, fromFile?: boolean): boolean | string => {
     const fromEnv = env[TEST_OPTIONS[name].env];
-    const envValue = fromEnv ? ["1", "true", "yes"].includes(fromEnv.toLowerCase()) : undefined;
+    const envValue = fromEnv ? BOOLEAN_SPELLINGS[fromEnv.toLowerCase()] : undefined;
+    if (fromEnv && envValue === undefined)
+      return `${TEST_OPTIONS[name].env}=${fromEnv}: say on/off, true/false, yes/no or 1/0`;
     return flags[name] ?? envValue ?? fromFile ?? false;
   };
+  const switches = {
+    strict: switchValue("strict", run.strict),
+    allowIncomplete: switchValue("allow-incomplete", run.allowIncomplete),
+    insecure: switchValue("insecure"),
+    verbose: switchValue("verbose"),
+  };
+  const badSwitch = Object.values(switches).find((v) => typeof v === "string");
+  if (typeof badSwitch === "string") return { ok: false, error: badSwitch };
+  const on = switches as Record<keyof typeof switches, boolean>;
   return {
     ok: true,
     value: {
       target,
       layers,
       tags: value("tags"),
-      strict: switchValue("strict", run.strict),
-      allowIncomplete: switchValue("allow-incomplete", run.allowIncomplete),
+      strict: on.strict,
+      allowIncomplete: on.allowIncomplete,
+      insecure: on.insecure,
+      verbose: on.verbose,
+      waitSeconds,
+      caFile: value("ca"),
       reportDir: value("report-dir") ?? "reports",
       timeoutMs,
       parallel,
@@ -245,6 +216,14 @@ export function parseTestArgs(
       referenceVariant: flags["reference-variant"],
     },
   };
+}
+
+type SwitchName = "strict" | "allow-incomplete" | "insecure" | "verbose";
+
+function wholeNumber(text: string | undefined): number | undefined {
+  if (text === undefined) return 0;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 function positiveInteger(text: string | undefined, fallback: number): number | undefined {

@@ -4,14 +4,16 @@
  */
 import { readFileSync } from "node:fs";
 import { loadRows } from "../harness/catalogue.ts";
-import { UsageError } from "../harness/errors.ts";
+import { fileProblem, UsageError } from "../harness/errors.ts";
 import { type Io, runConformance, type SuiteRun, type SuiteSession } from "../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { REFERENCE_DESCRIPTION, type RunningReference, referenceMode, startReference } from "../reference/index.ts";
-import { DEFAULT_DEADLINE_SECONDS, type TestSettings } from "./options.ts";
+import type { TestSettings } from "./options.ts";
+import { DEFAULT_DEADLINE_SECONDS } from "./test-options.ts";
 
 export async function runSuite(settings: TestSettings, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
   const expectedFailures = settings.expectFailFile ? readExpectedFailures(settings.expectFailFile) : undefined;
+  const ca = settings.caFile === undefined ? undefined : readCertificates(settings.caFile);
   let reference: RunningReference | undefined;
   try {
     let target = settings.target;
@@ -38,6 +40,9 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
         rate: settings.rate,
         expectedFailures,
         outageMessagingUrl,
+        waitSeconds: settings.waitSeconds,
+        tls: { ca, insecure: settings.insecure },
+        verbose: settings.verbose,
       },
       io,
       session,
@@ -81,12 +86,23 @@ async function startBundled(settings: TestSettings): Promise<{
   return { reference, target: resolved.value, outageMessagingUrl: outage.urls.messaging };
 }
 
+function readCertificates(path: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read --ca ${path}: ${fileProblem(error)}`);
+  }
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw new UsageError(`--ca ${path}: no PEM certificate in it`);
+  return pem;
+}
+
 function readExpectedFailures(path: string): Map<string, string> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new UsageError(`cannot read the expected-failure list ${path}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read the expected-failure list ${path}: ${fileProblem(error)}`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new UsageError(`${path}: expected an object of row IDs to reasons, e.g. {"SNAP-11": "fixed in 2.1"}`);

@@ -1,8 +1,8 @@
 /** `sxd serve`: the reference servers, in the foreground until interrupted. */
 import { parseArgs } from "node:util";
 import { UsageError } from "../harness/errors.ts";
-import { isHttpUrl } from "../harness/target.ts";
 import type { NoncePolicy } from "../lib/digest-math.ts";
+import { isHttpUrl } from "../lib/uri.ts";
 import {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_PORTS,

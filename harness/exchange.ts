@@ -74,6 +74,13 @@ export function describeTransportError(error: unknown, timeoutMs: number): strin
       return "the connection was closed before a complete reply";
     case "ENOTFOUND":
       return "host name not found";
+    case "DEPTH_ZERO_SELF_SIGNED_CERT":
+    case "SELF_SIGNED_CERT_IN_CHAIN":
+    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+    case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
+      return `the certificate is self-signed or from an unknown authority (${code}): give its authority with --ca FILE, or --insecure`;
+    case "ERR_TLS_CERT_ALTNAME_INVALID":
+      return "the certificate does not name this host (ERR_TLS_CERT_ALTNAME_INVALID)";
     case "UND_ERR_HEADERS_OVERFLOW":
       return "the reply's header section is too large";
     default:
@@ -81,6 +88,19 @@ export function describeTransportError(error: unknown, timeoutMs: number): strin
       if (err.name === "HTTPParserError" || code?.startsWith("HPE_")) return NOT_HTTP;
       return err.cause?.message ?? err.message ?? String(error);
   }
+}
+
+/** Header names whose values are secrets: credentials, keys, tokens, cookies. */
+const SECRET_HEADER = /authorization|cookie|token|secret|key|password|credential/i;
+
+/**
+ * A configured header's value as reports show it: a secret is masked, its scheme word kept
+ * ("Bearer •••"), so a report can be shared without the key it was run with.
+ */
+export function masked(name: string, value: string): string {
+  if (!SECRET_HEADER.test(name)) return value;
+  const scheme = /^([A-Za-z][\w-]*) +\S/.exec(value)?.[1];
+  return scheme ? `${scheme} •••` : "•••";
 }
 
 /** One header's value; repeated fields are joined with ", " as RFC 9110 §5.3 allows. */
@@ -94,8 +114,12 @@ export function curlCommand(exchange: Pick<Exchange, "method" | "url" | "request
   const parts = ["curl", "-i"];
   if (exchange.method !== "GET") parts.push("-X", exchange.method);
   parts.push(shellQuote(exchange.url));
-  for (const [name, value] of Object.entries(exchange.requestHeaders))
-    parts.push("-H", shellQuote(`${name}: ${value}`));
+  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
+    // A recorded nonce cannot be replayed: curl gets a fresh challenge and answers it itself.
+    const digestUser = name.toLowerCase() === "authorization" ? /^Digest\s.*?\busername="([^"]*)"/i.exec(value) : null;
+    if (digestUser) parts.push("--digest", "-u", shellQuote(`${digestUser[1]}:PASSWORD`));
+    else parts.push("-H", shellQuote(`${name}: ${value}`));
+  }
   if (exchange.requestBody !== undefined) parts.push("--data-binary", shellQuote(exchange.requestBody));
   return parts.join(" ");
 }

@@ -35,6 +35,7 @@ export interface RunLimitsParameters {
 const REQUESTS = "requests";
 const ANSWERED = "a";
 const NO_REPLY = "n";
+const INTERRUPTED = "interrupted";
 
 export class RunLimits {
   private readonly log: string;
@@ -50,10 +51,17 @@ export class RunLimits {
     return existsSync(this.open) ? readFileSync(this.open, "utf8") : undefined;
   }
 
+  /** No scenario starts any more (Ctrl-C); those running finish. */
+  static interrupt(stateDir: string, reason: string): void {
+    writeFileSync(join(stateDir, INTERRUPTED), reason);
+  }
+
   /** Why a scenario that has not started yet is not run, or undefined when it may run. */
   stopReason(now = Date.now()): string | undefined {
+    const interrupted = join(this.parameters.stateDir, INTERRUPTED);
     return (
       this.refusal() ??
+      (existsSync(interrupted) ? readFileSync(interrupted, "utf8") : undefined) ??
       (now > this.parameters.deadlineAt
         ? `the run's deadline of ${this.parameters.deadlineSeconds} s had passed (see --deadline)`
         : undefined)

@@ -3,21 +3,24 @@
  * cucumber's API, judge the rows and write the reports. The shell (cli/) decides where the
  * target is and what the settings are; this module never starts a server or reads argv.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Writable } from "node:stream";
-import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { type IRunOptions, loadConfiguration, loadSources, runCucumber } from "@cucumber/cucumber/api";
+import { parse as parseTags } from "@cucumber/tag-expressions";
 import { loadRows } from "./catalogue.ts";
-import { UsageError } from "./errors.ts";
+import type { TlsSettings } from "./dispatcher.ts";
+import { fileProblem, UsageError } from "./errors.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./exchange.ts";
 import { OutcomeCollector } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES } from "./package.ts";
-import { probe } from "./probe.ts";
+import { probeUntil } from "./probe.ts";
 import { readRefusals } from "./rate-limits.ts";
+import { suiteVersion } from "./report/conformance-json.ts";
 import { writeReports } from "./report/index.ts";
 import type { ProgressOptions } from "./report/progress.ts";
-import { type RateSummary, summaryText } from "./report/summary.ts";
+import { type RateSummary, summaryText, uniformReplyLine } from "./report/summary.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import type { TargetDescription } from "./target.ts";
 import { type Judgement, judge } from "./verdicts.ts";
@@ -43,7 +46,15 @@ export interface SuiteSession {
 export interface SuiteRun {
   exitCode: number;
   judgement: Judgement;
+  /** The signal that stopped the run early. */
+  interrupted?: NodeJS.Signals;
 }
+
+/** The files a run writes into the report directory; they are replaced together at the end. */
+const REPORT_FILES = ["conformance.json", "conformance.html", "junit.xml", "cucumber.html", "messages.ndjson"];
+
+/** What a shell exits with after a signal: 128 + its number. */
+export const SIGNAL_EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
 export interface ConformanceRun {
   target: TargetDescription;
@@ -64,26 +75,36 @@ export interface ConformanceRun {
   outageMessagingUrl?: string;
   /** At most this many requests per second across all workers (--rate); absent: no cap. */
   rate?: number;
+  /** Seconds to keep retrying the probe (`--wait`). */
+  waitSeconds?: number;
+  tls?: TlsSettings;
+  /** Cucumber's own failure dump too, on stderr. */
+  verbose?: boolean;
 }
 
 export async function runConformance(run: ConformanceRun, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
   const { target } = run;
-  for (const url of [target.baseUrl, target.contactsUrl, target.messagingUrl]) {
-    if (!url) continue;
-    const problem = await probe(url, run.timeoutMs);
-    if (problem) throw new UsageError(`cannot reach ${url}: ${problem}`);
-  }
+  // Everything a person can get wrong is checked before the target is asked anything.
+  const reportDir = resolve(run.reportDir);
+  checkHarFile(run.harFile);
+  if (run.tags) checkTagExpression(run.tags);
+  const staging = stagingFolder(reportDir);
   // Shared by the workers: the breaker's state (run-limits.ts).
   const stateDir = mkdtempSync(join(tmpdir(), "sxd-run-"));
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A second Ctrl-C does not wait for the running scenarios.
+    if (interrupted) process.exit(SIGNAL_EXIT_CODES[signal] ?? 1);
+    interrupted = signal;
+    RunLimits.interrupt(stateDir, `the run was interrupted (${signal})`);
+    io.stderr.write(`sxd: ${signal}: no further scenario starts; the running ones finish, then the reports\n`);
+  };
   try {
-    const reportDir = resolve(run.reportDir);
-    mkdirSync(reportDir, { recursive: true });
     process.env.SXD_REQUEST_TIMEOUT_MS = String(run.timeoutMs);
     const progressOptions: ProgressOptions = {
       strict: run.strict,
       expectedFailures: [...(run.expectedFailures?.keys() ?? [])],
     };
-    const startedAt = new Date().toISOString();
     const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
     const { runConfiguration } = await loadConfiguration(
       {
@@ -96,8 +117,9 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
           // Progress only: the summary prints each failure once; junit.xml is ours (report/junit.ts).
           format: [
             PROGRESS_FORMATTER,
-            ["html", resolve(reportDir, "cucumber.html")],
-            ["message", resolve(reportDir, "messages.ndjson")],
+            ["html", join(staging, "cucumber.html")],
+            ["message", join(staging, "messages.ndjson")],
+            ...(run.verbose ? [["summary", "/dev/stderr"] as [string, string]] : []),
           ],
           formatOptions: { sxd: progressOptions },
           // A round trip through JSON is what reaches the workers anyway.
@@ -109,12 +131,31 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
               maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
               limits: runLimits(run.deadlineSeconds, stateDir),
               rate: { stateDir, rate: run.rate },
+              tls: run.tls,
+              userAgent: `sxd/${suiteVersion()}`,
             }),
           ),
         },
       },
       environment,
     );
+    const { plan } = await loadSources(runConfiguration.sources, environment);
+    if (plan.length === 0) {
+      throw new UsageError(
+        run.tags ? `no scenario matches the tag expression ${run.tags}` : "the suite has no scenarios",
+      );
+    }
+    for (const url of [target.baseUrl, target.contactsUrl, target.messagingUrl]) {
+      if (!url) continue;
+      const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
+      const problem = await probeUntil(url, { ...run, waitSeconds: run.waitSeconds ?? 0, progress });
+      if (problem) throw new UsageError(`cannot reach ${url}: ${problem}`);
+    }
+    // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
+    const parameters = runConfiguration.runtime.worldParameters as unknown as { limits: RunLimitsParameters };
+    parameters.limits = runLimits(run.deadlineSeconds, stateDir);
+    const startedAt = new Date().toISOString();
+    process.on("SIGINT", onSignal).on("SIGTERM", onSignal);
     const collector = new OutcomeCollector();
     const noteRefusals = firstRefusalNote(stateDir, io);
     const result = await runCucumber(
@@ -124,30 +165,83 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     ).finally(noteRefusals);
     session.support = result.support;
     const outcomes = collector.outcomes();
-    if (outcomes.length === 0) {
-      throw new UsageError(
-        run.tags ? `no scenario matches the tag expression ${run.tags}` : "the suite has no scenarios",
-      );
-    }
+    if (outcomes.length === 0) throw new UsageError("no scenario ran");
     const judgement = judge(loadRows(), outcomes, {
       strict: run.strict,
       expectedFailures: run.expectedFailures,
       allowIncomplete: run.allowIncomplete,
     });
+    const warnings = [
+      ...(interrupted ? [`the run was interrupted (${interrupted}): scenarios not started were not run`] : []),
+      ...(run.tls?.insecure ? ["TLS certificates were not checked (--insecure)"] : []),
+    ];
     writeReports({
-      reportDir,
+      reportDir: staging,
       target,
       judgement,
       harFile: run.harFile,
       strict: run.strict,
       startedAt,
       docsUrl: run.docsUrl,
+      warnings,
+      interrupted,
     });
+    publishReports(staging, reportDir);
     const rateLimited = rateSummary(stateDir, Date.parse(startedAt));
-    io.stdout.write(summaryText(judgement, target.baseUrl, run.reportDir, { rateLimited, docsUrl: run.docsUrl }));
-    return { exitCode: judgement.exitCode, judgement };
+    const summary = summaryText(judgement, target.baseUrl, run.reportDir, { rateLimited, docsUrl: run.docsUrl });
+    const uniform = uniformReplyLine(judgement);
+    io.stdout.write(
+      summary + [...(uniform ? [uniform] : []), ...warnings.map((w) => `warning: ${w}`)].map((l) => `${l}\n`).join(""),
+    );
+    const exitCode = interrupted ? (SIGNAL_EXIT_CODES[interrupted] ?? 1) : judgement.exitCode;
+    return { exitCode, judgement, ...(interrupted ? { interrupted } : {}) };
   } finally {
+    process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
     rmSync(stateDir, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** A fresh folder inside the report directory, where this run's reports are written first. */
+function stagingFolder(reportDir: string): string {
+  if (existsSync(reportDir) && !statSync(reportDir).isDirectory())
+    throw new UsageError(`--report-dir ${reportDir} is a file, not a directory`);
+  try {
+    mkdirSync(reportDir, { recursive: true });
+    return mkdtempSync(join(reportDir, ".sxd-run-"));
+  } catch (error) {
+    throw new UsageError(`cannot write reports to ${reportDir}: ${fileProblem(error)}`);
+  }
+}
+
+/**
+ * Moves a run's complete set of reports into place, each file by a rename, and removes the
+ * report files of an earlier run that this one did not write: the folder never mixes two runs.
+ */
+function publishReports(staging: string, reportDir: string): void {
+  for (const name of REPORT_FILES) {
+    const made = join(staging, name);
+    if (existsSync(made)) renameSync(made, join(reportDir, name));
+    else rmSync(join(reportDir, name), { force: true });
+  }
+}
+
+function checkHarFile(harFile: string | undefined): void {
+  if (harFile === undefined) return;
+  const folder = dirname(resolve(harFile));
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new UsageError(`--har ${harFile}: the folder ${folder} does not exist`);
+  if (existsSync(harFile) && statSync(harFile).isDirectory())
+    throw new UsageError(`--har ${harFile} is a directory; give a file name`);
+}
+
+function checkTagExpression(tags: string): void {
+  try {
+    parseTags(tags);
+  } catch (error) {
+    // "Tag expression "@a and" could not be parsed because of syntax error: Expected operand."
+    const why = /syntax error: (.*)$/.exec((error as Error).message)?.[1] ?? (error as Error).message;
+    throw new UsageError(`--tags "${tags}" is not a tag expression: ${why}`);
   }
 }
 

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { packageFile } from "./package.ts";
-import { validateDescription } from "./target.ts";
+import { validateDescription } from "./target-check.ts";
 
 const schema = JSON.parse(readFileSync(packageFile("schema/target.schema.json"), "utf8"));
 const schemaAccepts = new Ajv2020({ allErrors: true }).compile(schema);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseDescription, REFERENCE_DEFAULTS, resolveDescription } from "./target.ts";
+import { headersFor, REFERENCE_DEFAULTS, resolveDescription } from "./target.ts";
+import { parseDescription, validateDescription } from "./target-check.ts";
 
 test("a description layers over the reference defaults, key by key", () => {
   const parsed = parseDescription('{"baseUrl":"http://h:1/","snapshots":{"collection":"/docs/"}}', "t.json");
@@ -77,4 +78,38 @@ test("export.result and export.outage are checked", () => {
   }
   const outage = parseDescription('{"export":{"outage":{"stop":"a","start":"b","timeoutMs":5000}}}', "t");
   assert.ok(outage.ok);
+});
+
+test("a description file may start with a byte order mark", () => {
+  const parsed = parseDescription('\uFEFF{"baseUrl":"http://x:1"}', "bom.json");
+  assert.deepEqual(parsed, { ok: true, value: { baseUrl: "http://x:1" } });
+});
+
+test("a JSON syntax error names its line and column", () => {
+  const cases: Array<[string, string]> = [
+    ['{\n  "digest": {,}\n}', "t.json:2:14:"],
+    ['{"a":}', "t.json:1:6:"],
+    ['{\n  "a": 1,\n  "b" 2\n}', "t.json:3:7:"],
+  ];
+  for (const [text, place] of cases) {
+    const parsed = parseDescription(text, "t.json");
+    assert.ok(!parsed.ok);
+    assert.ok(parsed.error.startsWith(`${place} not valid JSON (`), parsed.error);
+    assert.doesNotMatch(parsed.error, /\n/);
+  }
+});
+
+test("extra headers are those of the server a URL lies on", () => {
+  const target = resolveDescription([
+    {
+      baseUrl: "http://h:1/api",
+      contactsUrl: "http://h:1/api/contacts",
+      headers: { base: { "X-Key": "b" }, contacts: { "X-Key": "c" } },
+    },
+  ]);
+  assert.ok(target.ok);
+  assert.deepEqual(headersFor(target.value, "http://h:1/api/entries/x"), { "X-Key": "b" });
+  assert.deepEqual(headersFor(target.value, "http://h:1/api/contacts/user/a"), { "X-Key": "c" });
+  assert.deepEqual(headersFor(target.value, "http://h:1/apiary"), {});
+  assert.equal(validateDescription({ headers: { base: { "Bad Name": "x" } } }).ok, false);
 });

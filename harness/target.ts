@@ -27,11 +27,17 @@ export interface RunSettings {
   allowIncomplete?: boolean;
   /** Where the site `sxd docs` writes is published: reports link each row to its section. */
   docsUrl?: string;
+  /** Seconds to keep retrying the probe while the target does not answer yet. */
+  wait?: number;
 }
+
+/** Extra request headers per server (a gateway key, a bearer token), e.g. `{ "base": { "X-Api-Key": "…" } }`. */
+export type ServerHeaders = Partial<Record<"base" | "contacts" | "messaging", Record<string, string>>>;
 
 export interface TargetDescription {
   baseUrl: string;
   run?: RunSettings;
+  headers?: ServerHeaders;
   /** Absent when the target has no export servers: the export rows are then not run. */
   contactsUrl?: string;
   messagingUrl?: string;
@@ -107,170 +113,7 @@ export const REFERENCE_DEFAULTS = {
   export: { user: "alice" },
 } satisfies Omit<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl">;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Shape =
-  | "string"
-  | "boolean"
-  | "count"
-  | "url"
-  | "path"
-  | "nonce-policy"
-  | "export-result"
-  | "outage"
-  | { [key: string]: Shape }
-  | { listOf: { [key: string]: Shape }; required: string };
-
-const OUTAGE_SHAPE: { [key: string]: Shape } = { stop: "string", start: "string", timeoutMs: "count" };
-
-const SHAPE: { [key: string]: Shape } = {
-  baseUrl: "url",
-  run: {
-    tags: "string",
-    strict: "boolean",
-    reportDir: "string",
-    timeout: "count",
-    parallel: "count",
-    maxBody: "count",
-    deadline: "count",
-    rate: "count",
-    expectFail: "string",
-    har: "string",
-    allowIncomplete: "boolean",
-    docsUrl: "url",
-  },
-  contactsUrl: "url",
-  messagingUrl: "url",
-  snapshots: { collection: "path", resources: { listOf: { path: "path", delete: "boolean" }, required: "path" } },
-  digest: {
-    path: "path",
-    username: "string",
-    password: "string",
-    noncePolicy: "nonce-policy",
-    nonceLifetime: "count",
-    cookies: "boolean",
-  },
-  export: {
-    user: "string",
-    otherUser: "string",
-    rel: "string",
-    upload: { method: "string", path: "path", contentType: "string" },
-    result: "export-result",
-    outage: "outage",
-  },
-};
-
-/** Checks a parsed description against the known keys; the message names the first bad key. */
-export function validateDescription(input: unknown, where = "target description"): Result<Partial<TargetDescription>> {
-  if (!isObject(input)) return { ok: false, error: `${where}: expected a JSON object` };
-  const problem = check(input as Json, SHAPE, "");
-  return problem
-    ? { ok: false, error: `${where}: ${problem}` }
-    : { ok: true, value: withoutAnnotations(input as Json) as Partial<TargetDescription> };
-}
-
-/**
- * Keys for editors and readers, not for the suite: `"$schema"` (schema/target.schema.json)
- * at the top, and a `"$comment"` in any object, as JSON Schema allows.
- */
-function annotationShape(key: string, path: string): Shape | undefined {
-  return key === "$comment" || (key === "$schema" && path === "") ? "string" : undefined;
-}
-
-function withoutAnnotations(value: Json): Json {
-  if (Array.isArray(value)) return value.map(withoutAnnotations);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => key !== "$comment" && key !== "$schema")
-      .map(([key, child]) => [key, withoutAnnotations(child)]),
-  );
-}
-
-function check(value: Json, shape: Shape, path: string): string | undefined {
-  if (typeof shape === "object" && isListShape(shape)) {
-    if (!Array.isArray(value) || value.length === 0) return `${path} must be a non-empty list`;
-    for (const [index, item] of value.entries()) {
-      const problem = check(item, shape.listOf, `${path}[${index}]`);
-      if (problem) return problem;
-      if (!Object.hasOwn(item as object, shape.required)) return `${path}[${index}] needs "${shape.required}"`;
-    }
-    return undefined;
-  }
-  if (typeof shape === "object") {
-    if (!isObject(value)) return `${path || "the description"} must be an object`;
-    for (const [key, child] of Object.entries(value)) {
-      const childShape = shape[key] ?? annotationShape(key, path);
-      const childPath = path ? `${path}.${key}` : key;
-      if (childShape === undefined) return `unknown key "${childPath}" (known: ${Object.keys(shape).join(", ")})`;
-      const problem = check(child, childShape, childPath);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  switch (shape) {
-    case "string":
-      return typeof value === "string" && value !== "" ? undefined : `${path} must be a non-empty string`;
-    case "boolean":
-      return typeof value === "boolean" ? undefined : `${path} must be true or false`;
-    case "count":
-      return Number.isInteger(value) && (value as number) > 0 ? undefined : `${path} must be a whole number above 0`;
-    case "path":
-      return typeof value === "string" && value.startsWith("/")
-        ? undefined
-        : `${path} must be a path starting with "/"`;
-    case "url":
-      return typeof value === "string" && isHttpUrl(value)
-        ? undefined
-        : `${path} must be an http(s) URL, got ${JSON.stringify(value)}`;
-    case "nonce-policy":
-      if (value === "one-time" || value === "unlimited" || value === "nc-once") return undefined;
-      if (
-        isObject(value) &&
-        Object.keys(value).length === 1 &&
-        Number.isInteger(value.uses) &&
-        (value.uses as number) > 0
-      ) {
-        return undefined;
-      }
-      return `${path} must be "one-time", "unlimited", "nc-once" or { "uses": N } with N > 0`;
-    case "export-result":
-      return value === "location" || value === false || (typeof value === "string" && value.startsWith("/"))
-        ? undefined
-        : `${path} must be "location", a path starting with "/" (with {user}), or false`;
-    case "outage": {
-      const missing = ["stop", "start"].find((key) => isObject(value) && value[key] === undefined);
-      return missing ? `${path}.${missing} is required (a shell command)` : check(value, OUTAGE_SHAPE, path);
-    }
-  }
-}
-
-function isListShape(shape: object): shape is { listOf: { [key: string]: Shape }; required: string } {
-  return "listOf" in shape && "required" in shape && typeof shape.required === "string";
-}
-
-function isObject(value: unknown): value is { [key: string]: Json } {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-export function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
-/** Parses the text of a description file. */
-export function parseDescription(text: string, where: string): Result<Partial<TargetDescription>> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `${where}: not valid JSON (${(error as Error).message})` };
-  }
-  return validateDescription(parsed, where);
-}
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * Layers descriptions, later ones winning key by key, over the reference defaults.
@@ -286,6 +129,20 @@ export function resolveDescription(layers: Partial<TargetDescription>[]): Result
   return { ok: true, value: full };
 }
 
+/** The description's extra headers for a request to `url`: those of the server it lies on. */
+export function headersFor(target: TargetDescription, url: string): Record<string, string> {
+  const servers = [
+    ["base", target.baseUrl],
+    ["contacts", target.contactsUrl],
+    ["messaging", target.messagingUrl],
+  ] as const;
+  // The longest matching URL: servers may share a host under different paths.
+  const server = servers
+    .filter(([, at]) => at !== undefined && (url === at || url.startsWith(`${at}/`)))
+    .sort((a, b) => (b[1] as string).length - (a[1] as string).length)[0];
+  return server ? (target.headers?.[server[0]] ?? {}) : {};
+}
+
 function deepMerge<T extends object>(base: T, over: Partial<T>): T {
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [key, value] of Object.entries(over)) {
@@ -294,4 +151,8 @@ function deepMerge<T extends object>(base: T, over: Partial<T>): T {
     out[key] = isObject(prior) && isObject(value) ? deepMerge(prior, value) : value;
   }
   return out as T;
+}
+
+export function isObject(value: unknown): value is { [key: string]: Json } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -15,3 +15,13 @@ export function isAbsoluteUri(text: string | undefined): text is string {
 export function withoutTrailingSlashes(url: string): string {
   return url.replace(/\/+$/, "");
 }
+
+/** An http: or https: URL, the only kinds a target can be reached at. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}

@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
-import { resolveDescription, type TargetDescription, validateDescription } from "../harness/target.ts";
+import { resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { validateDescription } from "../harness/target-check.ts";
 import type { RowResult } from "../harness/verdicts.ts";
 import { startDigestServer } from "./digest-targets/digest-server.ts";
 import { NONCE_LIFETIME_SECONDS, TARGETS, type TargetName } from "./digest-targets/targets.ts";

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { parseDescription, REFERENCE_DEFAULTS, resolveDescription } from "../harness/target.ts";
+import { REFERENCE_DEFAULTS, resolveDescription } from "../harness/target.ts";
+import { parseDescription } from "../harness/target-check.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 
 test("examples/reference.json states what the reference says of itself", () => {

@@ -17,6 +17,10 @@ export interface ReportInput {
   harFile: string | undefined;
   /** When the run started, ISO 8601 (junit.xml's timestamp). */
   startedAt?: string;
+  /** What a reader must know about how the run went: "interrupted (SIGINT)", "TLS certificates were not checked". */
+  warnings?: string[];
+  /** The signal that stopped the run early, if one did: the report is incomplete. */
+  interrupted?: string;
   /** Where the docs site is published: conformance.html links each row to its section. */
   docsUrl?: string;
 }
@@ -27,6 +31,9 @@ export interface ConformanceDocument {
   date: string;
   strict: boolean;
   overall: Overall;
+  /** Set when a signal stopped the run: the scenarios not started are not run. */
+  interrupted?: string;
+  warnings?: string[];
   rows: Array<{
     id: string;
     level: string;
@@ -50,6 +57,8 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
     date: new Date().toISOString(),
     strict: input.strict,
     overall: judgement.overall,
+    ...(input.interrupted ? { interrupted: input.interrupted } : {}),
+    ...(input.warnings?.length ? { warnings: input.warnings } : {}),
     rows: judgement.rows.map((r) => ({
       id: r.row.id,
       level: r.row.level,

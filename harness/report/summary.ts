@@ -5,7 +5,8 @@
  * number), and the verdict.
  */
 import { rowDocsUrl } from "../docs/links.ts";
-import { caseNames, type ScenarioOutcome } from "../outcomes.ts";
+import type { Exchange } from "../exchange.ts";
+import { caseNames, EXCHANGES_MEDIA_TYPE, type ScenarioOutcome } from "../outcomes.ts";
 import { caseVerdict, type Judgement, type RowVerdict } from "../verdicts.ts";
 
 /** The cases a person has to look at, in the summary's words. */
@@ -82,4 +83,25 @@ function rateLine({ refused, waitedMs, suggestedRate }: RateSummary): string {
 
 function firstLine(text: string | undefined): string {
   return (text ?? "").split("\n")[0] ?? "";
+}
+
+/**
+ * One line when every reply of the run was the same wrong thing (all 404, all HTML): the
+ * target is most likely not the server the suite was meant for, and every failure says so
+ * again. Undefined otherwise.
+ */
+export function uniformReplyLine(judgement: Judgement): string | undefined {
+  const seen = new Set<ScenarioOutcome>();
+  const replies = judgement.rows
+    .flatMap((r) => r.scenarios)
+    .filter((s) => !seen.has(s) && seen.add(s))
+    .flatMap((s) => s.attachments.filter((a) => a.mediaType === EXCHANGES_MEDIA_TYPE))
+    .flatMap((a) => (JSON.parse(a.body) as Exchange[]).flatMap((e) => e.response ?? []));
+  if (replies.length < 3) return undefined;
+  const statuses = new Set(replies.map((r) => r.status));
+  const status = statuses.size === 1 && replies[0] && replies[0].status >= 400 ? `${replies[0].status}` : undefined;
+  const html = replies.every((r) => /^text\/html\b/i.test(r.headers["content-type"]?.[0] ?? ""));
+  if (!status && !html) return undefined;
+  const what = [status && `status ${status}`, html && "HTML"].filter(Boolean).join(", ");
+  return `every reply of this run (${replies.length}) was ${what}: is this the server the description means?`;
 }

@@ -1,5 +1,5 @@
 /** After every scenario: clean up, attach the transcript, and name the rows a failure breaks. */
-import { After, setDefaultTimeout } from "@cucumber/cucumber";
+import { After, Before, setDefaultTimeout } from "@cucumber/cucumber";
 import { readTags, rowsById } from "../../harness/catalogue.ts";
 import { formatExchange, recordable } from "../../harness/exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
@@ -14,6 +14,17 @@ const requestTimeout = Number(process.env.SXD_REQUEST_TIMEOUT_MS ?? 10000);
 setDefaultTimeout((requestTimeout + REQUEST_WAIT_MS) * 4 + 1000);
 
 const catalogue = rowsById();
+
+// Ctrl-C reaches every process of the terminal; in a parallel worker the main process decides
+// (it lets the running scenarios finish and writes the reports), so the worker carries on.
+if (process.env.CUCUMBER_WORKER_ID !== undefined) process.on("SIGINT", () => undefined);
+
+// Each request names its scenario (X-Sxd-Scenario), so a server's log can be matched with the report.
+Before({ name: "name the scenario in its requests" }, function (this: SxdWorld, { pickle }) {
+  const { rows } = readTags(pickle.tags.map((t) => t.name));
+  // A header value is visible ASCII; a scenario name may hold anything.
+  this.http.scenario = `${rows.join(" ")}: ${pickle.name}`.replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
+});
 
 After(async function (this: SxdWorld, { pickle, result }) {
   for (const task of this.cleanups) {

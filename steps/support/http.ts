@@ -2,7 +2,8 @@
  * The suite's HTTP client: undici underneath, every exchange recorded so that a failure
  * can show exactly what was sent and what came back.
  */
-import { Agent, request } from "undici";
+import { type Dispatcher, request } from "undici";
+import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
 import {
   type Answered,
   DEFAULT_MAX_BODY_BYTES,
@@ -12,6 +13,7 @@ import {
   type Exchange,
   formatBytes,
   type Headers,
+  masked,
 } from "../../harness/exchange.ts";
 import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
 
@@ -49,11 +51,18 @@ export interface HttpClientOptions {
   guard?: { refusal(): string | undefined; record(answered: boolean): void; stop?(reason: string): void };
   /** Paces requests under --rate and decides the waits after a 429 (harness/rate-limits.ts). */
   rate?: Pick<RateLimits, "pace" | "waitBeforeRetry">;
+  tls?: TlsSettings;
+  /** Headers the target needs on every request to a URL (a gateway key); a scenario's own win. */
+  extraHeaders?: (url: string) => Headers;
+  /** `sxd/<version>`, so a server's logs show who asked. */
+  userAgent?: string;
 }
 
 export class HttpClient {
   readonly exchanges: Exchange[] = [];
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
+  /** Sent as X-Sxd-Scenario: the rows and the scenario, to find a request in the server's logs. */
+  scenario: string | undefined;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
   /** Nonces of Digest credentials the target answered (not refused) in this scenario. */
@@ -63,7 +72,7 @@ export class HttpClient {
     this.timeoutMs = options.timeoutMs;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const timeoutMs = this.timeoutMs;
-    this.agent = new Agent({ connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    this.agent = targetDispatcher(timeoutMs, options.tls);
   }
 
   get last(): Answered | undefined {
@@ -76,10 +85,22 @@ export class HttpClient {
     url: string,
     options: { headers?: Headers; body?: string; note?: string } = {},
   ): Promise<Answered> {
+    const own = options.headers ?? {};
+    const ownNames = new Set(Object.keys(own).map((name) => name.toLowerCase()));
+    const extra = Object.entries(this.options.extraHeaders?.(url) ?? {}).filter(
+      ([name]) => !ownNames.has(name.toLowerCase()),
+    );
+    const sent: Headers = {
+      ...(this.options.userAgent ? { "user-agent": this.options.userAgent } : {}),
+      ...(this.scenario ? { "x-sxd-scenario": this.scenario } : {}),
+      ...Object.fromEntries(extra),
+      ...own,
+    };
     const exchange: Exchange = {
       method,
       url,
-      requestHeaders: options.headers ?? {},
+      // The report shows the extra headers with secret values masked; identification headers are left out.
+      requestHeaders: { ...Object.fromEntries(extra.map(([name, value]) => [name, masked(name, value)])), ...own },
       requestBody: options.body,
       ...(options.note === undefined ? {} : { note: options.note }),
       startedAt: new Date().toISOString(),
@@ -94,7 +115,7 @@ export class HttpClient {
         throw new TransportError(`${method} ${url}: ${exchange.error}`);
       }
       await this.options.rate?.pace();
-      const reply = await this.attempt(exchange);
+      const reply = await this.attempt(exchange, sent);
       const rate = this.options.rate;
       if (!rate || !isRefusal(reply.response)) return this.checkedAfterRefusals(reply, waitedMs);
       // Not an answer (RFC 6585 §4): the transcript keeps it, and the same request goes again.
@@ -138,14 +159,14 @@ export class HttpClient {
     throw new TransportError(`${reply.method} ${reply.url}: ${reason}`);
   }
 
-  /** One attempt of the exchange's request: its reply, or a TransportError. */
-  private async attempt(exchange: Exchange): Promise<Answered> {
+  /** One attempt of the exchange's request, with the headers as sent (the exchange keeps them masked). */
+  private async attempt(exchange: Exchange, sent: Headers): Promise<Answered> {
     const { method, url } = exchange;
     const started = performance.now();
     try {
       const reply = await request(url, {
         method: method as "GET",
-        headers: exchange.requestHeaders,
+        headers: sent,
         body: exchange.requestBody,
         dispatcher: this.agent,
         signal: AbortSignal.timeout(this.timeoutMs),

@@ -3,11 +3,12 @@
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
 import { Before, type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
+import type { TlsSettings } from "../../harness/dispatcher.ts";
 import type { Answered } from "../../harness/exchange.ts";
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { RateLimits, type RateParameters } from "../../harness/rate-limits.ts";
 import { RunLimits, type RunLimitsParameters } from "../../harness/run-limits.ts";
-import type { TargetDescription } from "../../harness/target.ts";
+import { headersFor, type TargetDescription } from "../../harness/target.ts";
 import { HttpClient } from "./http.ts";
 
 export interface SuiteParameters {
@@ -23,6 +24,9 @@ export interface SuiteParameters {
   maxBodyBytes: number;
   limits: RunLimitsParameters;
   rate: RateParameters;
+  tls?: TlsSettings;
+  /** `sxd/<version>`. */
+  userAgent?: string;
 }
 
 export class SxdWorld extends World<SuiteParameters> {
@@ -32,9 +36,18 @@ export class SxdWorld extends World<SuiteParameters> {
 
   constructor(options: IWorldOptions<SuiteParameters>) {
     super(options);
-    const { timeoutMs, maxBodyBytes, limits, rate } = this.parameters;
+    const { timeoutMs, maxBodyBytes, limits, rate, tls, userAgent, target } = this.parameters;
     this.limits = new RunLimits(limits);
-    this.http = new HttpClient({ timeoutMs, maxBodyBytes, guard: this.limits, rate: new RateLimits(rate) });
+    const extraHeaders = (url: string) => headersFor(target, url);
+    this.http = new HttpClient({
+      timeoutMs,
+      maxBodyBytes,
+      guard: this.limits,
+      rate: new RateLimits(rate),
+      tls,
+      userAgent,
+      extraHeaders,
+    });
   }
 
   get target(): TargetDescription {

@@ -18,18 +18,26 @@ export function sxd(
   env: Record<string, string> = {},
   started?: (child: ChildProcess) => void,
 ): Promise<Finished> {
+  const child = spawn(process.execPath, [SXD, ...args], { env: { ...process.env, ...env } });
+  started?.(child);
+  return finished(child);
+}
+
+/**
+ * What a child process printed and its exit code. `until: "exit"` for a shell that leaves a
+ * process in the background holding its output open.
+ */
+export function finished(child: ChildProcess, until: "close" | "exit" = "close"): Promise<Finished> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SXD, ...args], { env: { ...process.env, ...env } });
-    started?.(child);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => {
+    child.stdout?.on("data", (d) => {
       stdout += d;
     });
-    child.stderr.on("data", (d) => {
+    child.stderr?.on("data", (d) => {
       stderr += d;
     });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on(until, (code) => setImmediate(() => resolve({ code, stdout, stderr })));
   });
 }
 
