@@ -13,7 +13,7 @@ if (files.length === 0) {
   console.error("run-tests: no test files found");
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=3", ...files], {
   stdio: "inherit",
 });
 process.exit(result.status ?? 1);
