@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { curlCommand, describeTransportError, masked } from "./exchange.ts";
+import { curlCommand, describeTransportError, masked, notSent, notSentReason } from "./exchange.ts";
 
 test("a digest request is replayed with curl --digest and a password placeholder, not the spent nonce", () => {
   const line = curlCommand({
@@ -38,4 +38,15 @@ test("secret-looking header values are masked, the scheme kept; others are not",
 test("a self-signed certificate gets a hint: --ca or --insecure", () => {
   const error = Object.assign(new Error("fetch failed"), { cause: { code: "DEPTH_ZERO_SELF_SIGNED_CERT" } });
   assert.match(describeTransportError(error, 1000), /self-signed .* --ca FILE, or --insecure$/);
+});
+
+test("a request sxd chose not to send gives its reason; a failure of the target does not", () => {
+  const failure = `GET http://t/x: ${notSent("the target stopped answering: 3 transport failures in a row")}`;
+  assert.equal(
+    notSentReason(`before\n${failure}\nafter`),
+    "the target stopped answering: 3 transport failures in a row",
+  );
+  assert.equal(notSentReason("GET http://t/x: no complete reply within 2000 ms"), undefined);
+  assert.equal(notSentReason("expected status 204\nbut got status 200"), undefined);
+  assert.equal(notSentReason(undefined), undefined);
 });

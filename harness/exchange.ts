@@ -58,6 +58,22 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/** How an exchange sxd gave up before sending says so: the run stopped trying the target. */
+const NOT_SENT = "not sent: ";
+
+export function notSent(reason: string): string {
+  return `${NOT_SENT}${reason}`;
+}
+
+/**
+ * Why a failure is sxd's own decision not to send (the breaker, the deadline, an interruption,
+ * a rate limit that ran out): the scenario was not run, whatever the target would have said.
+ */
+export function notSentReason(message: string | undefined): string | undefined {
+  const line = message?.split("\n").find((l) => l.includes(`: ${NOT_SENT}`));
+  return line?.slice(line.indexOf(`: ${NOT_SENT}`) + NOT_SENT.length + 2);
+}
+
 export const NOT_HTTP = "the reply is not HTTP (is the target HTTPS?)";
 
 export function describeTransportError(error: unknown, timeoutMs: number): string {

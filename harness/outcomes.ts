@@ -4,6 +4,7 @@
  */
 import { type Envelope, getWorstTestStepResult, type TestStepResult, TestStepResultStatus } from "@cucumber/messages";
 import { type Level, readTags } from "./catalogue.ts";
+import { notSentReason } from "./exchange.ts";
 import { rateLimitedLine } from "./rate-limits.ts";
 import { collectLines } from "./scenarios.ts";
 
@@ -159,8 +160,12 @@ function summarise(
   attachments: ScenarioOutcome["attachments"],
 ): { status: ScenarioStatus; message?: string } {
   // The target (or its gateway) refused for too long: sxd could not check the row, which did not fail it.
-  const rateLimited = rateLimitedLine(results.find((r) => r.status === TestStepResultStatus.FAILED)?.message);
+  const failure = results.find((r) => r.status === TestStepResultStatus.FAILED)?.message;
+  const rateLimited = rateLimitedLine(failure);
   if (rateLimited) return { status: "not run", message: rateLimited.replace(/^\w*Error: /, "") };
+  // A request sxd chose not to send (the run gave up on the target): not the target's failure.
+  const given = notSentReason(failure);
+  if (given !== undefined) return { status: "not run", message: given };
   // Cucumber's own ranking of step results: the worst one decides the scenario.
   const worst = getWorstTestStepResult(results);
   switch (worst.status) {

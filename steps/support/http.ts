@@ -14,6 +14,7 @@ import {
   formatBytes,
   type Headers,
   masked,
+  notSent,
 } from "../../harness/exchange.ts";
 import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
 
@@ -111,7 +112,7 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       const refusal = this.options.guard?.refusal();
       if (refusal) {
-        exchange.error = `not sent: ${refusal}`;
+        exchange.error = notSent(refusal);
         throw new TransportError(`${method} ${url}: ${exchange.error}`);
       }
       await this.options.rate?.pace();
