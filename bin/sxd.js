@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // The installed package runs the JavaScript compiled into dist/ (built at `npm pack`), so it
-// compiles no TypeScript. A source checkout, which has cli/main.ts and no reliable dist/, runs
-// the TypeScript through tsx; cucumber's parallel workers are forked from this process, so
-// they get the same loader through NODE_OPTIONS.
-import { existsSync } from "node:fs";
+// compiles no TypeScript. A source checkout, which has cli/main.ts, runs dist/ too where the
+// build there is newer than every source file (`npm ci` builds it, at `prepare`): compiled,
+// a run starts faster. Otherwise, or with SXD_FROM_SOURCE=1 (the tests set it, so they test
+// the source), it runs the TypeScript through tsx; cucumber's parallel workers are forked
+// from this process, so they get the same loader through NODE_OPTIONS.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
+const root = fileURLToPath(new URL("..", import.meta.url));
 const source = new URL("../cli/main.ts", import.meta.url);
 let main;
-if (existsSync(source)) {
+if (existsSync(source) && (process.env.SXD_FROM_SOURCE === "1" || !builtAfterSources())) {
   const { register } = await import("tsx/esm/api");
   const tsx = import.meta.resolve("tsx");
   if (!(process.env.NODE_OPTIONS ?? "").includes(tsx)) {
@@ -19,3 +23,24 @@ if (existsSync(source)) {
   ({ main } = await import("../dist/cli/main.js"));
 }
 process.exitCode = await main(process.argv.slice(2));
+
+/**
+ * Whether dist/ was built from the sources as they are: its stamp (written by
+ * scripts/build.mjs) holds the time the build started, and no source file has changed since.
+ */
+function builtAfterSources() {
+  let startedAt;
+  try {
+    startedAt = Number(readFileSync(`${root}dist/.built`, "utf8"));
+  } catch {
+    return false;
+  }
+  if (!Number.isFinite(startedAt)) return false;
+  for (const folder of ["cli", "harness", "lib", "reference", "steps"]) {
+    for (const name of readdirSync(`${root}${folder}`, { recursive: true })) {
+      if (name.endsWith(".test.ts")) continue;
+      if (statSync(`${root}${folder}/${name}`).mtimeMs >= startedAt) return false;
+    }
+  }
+  return true;
+}

@@ -15,6 +15,12 @@ describe("parseChallenges", () => {
     );
   });
 
+  it("reads quoted values with and without escapes in any order", () => {
+    const parsed = parseCredentials('Digest a="x\\"y", b="plain", c="z\\\\", d="", e="last\\q"');
+    assert.ok(parsed.ok);
+    assert.deepEqual(Object.fromEntries(parsed.value.params), { a: 'x"y', b: "plain", c: "z\\", d: "", e: "lastq" });
+  });
+
   it("joins repeated fields and lower-cases parameter names", () => {
     const parsed = parseChallenges(['Digest REALM="a", Nonce=abc', 'Digest realm=b , nonce = "x,y"']);
     assert.ok(parsed.ok);

@@ -18,8 +18,9 @@ export interface AuthItem {
   token68?: string;
 }
 
-const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** TCHAR[c] for each ASCII code c: whether it may appear in a token (RFC 9110 §5.6.2). */
+const TCHAR: readonly boolean[] = Array.from({ length: 128 }, (_, code) => TOKEN.test(String.fromCharCode(code)));
 
 /** Every challenge of a WWW-Authenticate field; several fields may be given (or joined by commas). */
 export function parseChallenges(fields: string | readonly string[]): Result<AuthItem[]> {
@@ -64,6 +65,8 @@ export function quote(value: string): string {
 
 class Reader {
   position = 0;
+  /** Where the next backslash at or after some earlier position is: -1 none, -2 not looked yet. */
+  private backslashAt = -2;
 
   constructor(private readonly text: string) {}
 
@@ -142,11 +145,19 @@ class Reader {
 
   private token(): string | undefined {
     const start = this.position;
-    while (this.position < this.text.length && TCHAR.test(this.text[this.position])) this.position++;
+    while (TCHAR[this.text.charCodeAt(this.position)]) this.position++;
     return this.position > start ? this.text.slice(start, this.position) : undefined;
   }
 
   private quotedString(): string | undefined {
+    // Most values hold no backslash: then the value is the text up to the next quote.
+    const close = this.text.indexOf('"', this.position + 1);
+    const backslash = this.nextBackslash(this.position + 1);
+    if (close > 0 && (backslash < 0 || backslash > close)) {
+      const value = this.text.slice(this.position + 1, close);
+      this.position = close + 1;
+      return value;
+    }
     let value = "";
     let at = this.position + 1;
     while (at < this.text.length) {
@@ -163,6 +174,12 @@ class Reader {
       at++;
     }
     return undefined;
+  }
+
+  /** The first backslash at or after `from`, or -1; the search never goes over the same text twice. */
+  private nextBackslash(from: number): number {
+    if (this.backslashAt !== -1 && this.backslashAt < from) this.backslashAt = this.text.indexOf("\\", from);
+    return this.backslashAt;
   }
 
   private skipWhitespace(): boolean {

@@ -14,7 +14,7 @@
  */
 export type NoncePolicy = "one-time" | "unlimited" | "nc-once" | { uses: number };
 
-import { createHash } from "node:crypto";
+import { hash as oneShot } from "node:crypto";
 
 /** Every algorithm RFC 7616 §6.1 registers, each with its -sess variant. */
 export const ALGORITHMS = ["MD5", "MD5-sess", "SHA-256", "SHA-256-sess", "SHA-512-256", "SHA-512-256-sess"] as const;
@@ -41,7 +41,7 @@ export function isSession(algorithm: Algorithm): boolean {
 }
 
 export function hex(hash: HashName, data: string | Buffer): string {
-  return createHash(NODE_HASHES[hash]).update(data).digest("hex");
+  return oneShot(NODE_HASHES[hash], data, "hex");
 }
 
 /** The username directive's value where a challenge asks for userhash=true: H(username:realm) (RFC 7616 §3.4.4). */

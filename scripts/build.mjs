@@ -1,10 +1,13 @@
-// Compiles the TypeScript into dist/ for the published package (run by `npm pack` through
-// prepack), with the data files read beside their own modules: the reference's contact fixture
-// and the docs site's script and style sheet.
+// Compiles the TypeScript into dist/ (run at `prepare`: by `npm pack` for the published package,
+// and by `npm ci` in a checkout, where bin/sxd.js runs it while it is fresh), with the data
+// files read beside their own modules: the reference's contact fixture and the docs site's
+// script and style sheet.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, rmSync } from "node:fs";
+import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
+// A source file changed from here on makes the build stale (bin/sxd.js reads the stamp).
+const startedAt = Date.now();
 rmSync("dist", { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
@@ -12,3 +15,4 @@ if (result.status !== 0) process.exit(result.status ?? 1);
 for (const file of ["reference/export/contacts.json", "harness/docs/browser.js", "harness/docs/site.css"]) {
   copyFileSync(file, `dist/${file}`);
 }
+writeFileSync("dist/.built", String(startedAt));

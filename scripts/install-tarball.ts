@@ -1,5 +1,5 @@
 /**
- * The package as a user installs it: `npm pack` (whose prepack builds dist/), then
+ * The package as a user installs it: `npm pack` (whose prepare builds dist/), then
  * `npm install --omit=dev` of the tarball into an empty folder, from the local npm cache
  * where it has the dependencies. Used by test/package.test.ts and scripts/bench-help.ts.
  */

@@ -13,7 +13,9 @@ if (files.length === 0) {
   console.error("run-tests: no test files found");
   process.exit(1);
 }
+// The tests test the source: every sxd they start runs the TypeScript, never a build in dist/.
 const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=3", ...files], {
   stdio: "inherit",
+  env: { ...process.env, SXD_FROM_SOURCE: "1" },
 });
 process.exit(result.status ?? 1);

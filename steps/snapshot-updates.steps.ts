@@ -21,15 +21,16 @@ import {
   fetchEntry,
   isSuccess,
   nextVersion,
-  pause,
   readCurrent,
   resourceOf,
+  untilServerSecondAfter,
 } from "./support/snapshots.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 Given("a second later, another client has updated the resource", async function (this: SxdWorld) {
   // A later second than the client's read: whole-second dates can then tell the versions apart.
-  await pause(1100);
+  const resource = resourceOf(this);
+  await untilServerSecondAfter(this, resource.url, resource.remembered?.lastModified);
   return updateTimes(this, 1, []);
 });
 

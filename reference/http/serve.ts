@@ -8,7 +8,7 @@
  * end; a client that disconnects mid-body costs one log line; connections are capped and
  * slow headers time out, and hitting the cap is logged.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorReply, HttpError, type Reply, type Route, type ServerRequest } from "./reply.ts";
 
@@ -164,17 +164,17 @@ export function listen(routes: Route[], options: ListenOptions): Promise<Listeni
 async function answer(routes: Route[], incoming: IncomingMessage, outgoing: ServerResponse, bodyLimit: number) {
   const reply = await dispatch(routes, toServerRequest(incoming, bodyLimit));
   const body = reply.body ?? "";
-  outgoing.statusCode = reply.status;
-  for (const [name, value] of Object.entries(reply.headers ?? {})) outgoing.setHeader(name, value);
-  if (reply.status !== 204 && reply.status !== 304) outgoing.setHeader("content-length", Buffer.byteLength(body));
+  // One writeHead with every field: cheaper than a setHeader per field on the hot path.
+  const headers: OutgoingHttpHeaders = { ...reply.headers };
+  if (reply.status !== 204 && reply.status !== 304) headers["content-length"] = Buffer.byteLength(body);
   const payload = incoming.method === "HEAD" || reply.status === 204 ? undefined : body;
   if (incoming.complete) {
     // Whatever of the body nobody read is already here: drop it and keep the connection.
     incoming.resume();
-    outgoing.end(payload);
+    outgoing.writeHead(reply.status, headers).end(payload);
     return;
   }
   // The body is still coming, maybe forever: answer, then close rather than read it all.
-  outgoing.setHeader("connection", "close");
-  outgoing.end(payload, () => incoming.socket.destroy());
+  headers.connection = "close";
+  outgoing.writeHead(reply.status, headers).end(payload, () => incoming.socket.destroy());
 }

@@ -7,7 +7,7 @@ import type { FixedResource } from "../../harness/target.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { linksByRel, readEntry, sameUri } from "./atom.ts";
 import { tryClaim } from "./claims.ts";
-import { createScratch, isSuccess, pause, useResource } from "./snapshots.ts";
+import { createScratch, isSuccess, pause, untilServerSecondAfter, useResource } from "./snapshots.ts";
 import type { SxdWorld } from "./world.ts";
 
 /**
@@ -85,7 +85,7 @@ async function adoptFixed(world: SxdWorld, url: string): Promise<string | undefi
     base,
     previousAtStart: previous,
   });
-  await letTheSecondPass(reply);
+  await letTheSecondPass(world, url, reply);
   return undefined;
 }
 
@@ -94,8 +94,10 @@ async function adoptFixed(world: SxdWorld, url: string): Promise<string | undefi
  * not show yet (HTTP dates have whole seconds): wait for the next second before the scenario
  * reads its dates, so the date it reads is the one an update is compared with.
  */
-async function letTheSecondPass(reply: Answered): Promise<void> {
+async function letTheSecondPass(world: SxdWorld, url: string, reply: Answered): Promise<void> {
   const lastModified = parseHttpDate(headerOf(reply, "last-modified"));
   const date = parseHttpDate(headerOf(reply, "date")) ?? new Date();
-  if (lastModified && lastModified.getTime() >= date.getTime()) await pause(1100);
+  if (lastModified && lastModified.getTime() >= date.getTime()) {
+    await untilServerSecondAfter(world, url, headerOf(reply, "last-modified"));
+  }
 }

@@ -13,6 +13,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { type Answered, headerOf } from "../../harness/exchange.ts";
+import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import { type EntryView, readEntry } from "./atom.ts";
@@ -146,6 +147,33 @@ export async function createScratch(world: SxdWorld): Promise<{ resource: Scratc
 
 export function pause(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
+}
+
+const CLOCK_POLL_MS = 100;
+/** Longer than a second: a server whose Date never passes its Last-Modified is not waited on for ever. */
+const CLOCK_WAIT_MS = 2000;
+
+/**
+ * Waits until the server's own clock, as its Date header shows it, is past the whole second
+ * of `lastModified`: an update made then gets a later HTTP date (whole seconds) than the one
+ * read. Asks with GET every 100 ms, so the wait is what is left of the server's second, not
+ * a fixed second; a server that sends no Date gets a fixed 1.1 s, and a date that cannot be
+ * read (none, or not an HTTP date) the same.
+ */
+export async function untilServerSecondAfter(world: SxdWorld, url: string, lastModified?: string): Promise<void> {
+  const read = parseHttpDate(lastModified);
+  if (read === undefined) return pause(1100);
+  const giveUpAt = Date.now() + CLOCK_WAIT_MS;
+  while (Date.now() < giveUpAt) {
+    const reply = await world.http.send("GET", url, {
+      note: `reads the server's clock (Date) until it is past the Last-Modified read, ${lastModified}`,
+    });
+    const now = parseHttpDate(headerOf(reply, "date"));
+    if (now === undefined || now.getTime() < read.getTime()) return pause(1100);
+    if (now.getTime() > read.getTime()) return undefined;
+    await pause(CLOCK_POLL_MS);
+  }
+  return undefined;
 }
 
 export async function readCurrent(world: SxdWorld, resource: ScratchResource): Promise<Answered> {
