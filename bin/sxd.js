@@ -37,6 +37,7 @@ function builtAfterSources() {
   }
   if (!Number.isFinite(startedAt)) return false;
   for (const folder of ["cli", "harness", "lib", "reference", "steps"]) {
+    if (!existsSync(`${root}${folder}`)) continue;
     for (const name of readdirSync(`${root}${folder}`, { recursive: true })) {
       if (name.endsWith(".test.ts")) continue;
       if (statSync(`${root}${folder}/${name}`).mtimeMs >= startedAt) return false;

@@ -8,7 +8,13 @@
  * end; a client that disconnects mid-body costs one log line; connections are capped and
  * slow headers time out, and hitting the cap is logged.
  */
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorReply, HttpError, type Reply, type Route, type ServerRequest } from "./reply.ts";
 

@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { Agent } from "undici";
 import { formatExchange, recordable } from "../../harness/exchange.ts";
 import { RateLimits } from "../../harness/rate-limits.ts";
 import { httpHostile, stream } from "../../test/support/hostile.ts";
@@ -113,6 +116,32 @@ test("a retried Digest request answered 401 stale: not judged where the refused 
     assert.equal(replay.response.status, 401);
     await client.close();
   } finally {
+    server.close();
+  }
+});
+
+test("clients given one dispatcher share its connections, and closing a client leaves it open", async () => {
+  const connections: number[] = [];
+  const server = createServer((_request, response) => response.end("ok"));
+  server.on("connection", () => connections.push(1));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const dispatcher = new Agent();
+  try {
+    for (let scenario = 0; scenario < 6; scenario++) {
+      const client = new HttpClient({ timeoutMs: 5000, dispatcher });
+      assert.equal((await client.send("GET", url)).response.body, "ok");
+      await client.close();
+    }
+    // A connection is handed back a moment after its reply is read, so a second may open.
+    const shared = connections.length;
+    assert.ok(shared <= 2, `${shared} connections for six clients in turn`);
+    const own = new HttpClient({ timeoutMs: 5000 });
+    await own.send("GET", url);
+    await own.close();
+    assert.equal(connections.length, shared + 1, "a client without a dispatcher opens its own");
+  } finally {
+    await dispatcher.destroy();
     server.close();
   }
 });

@@ -57,6 +57,11 @@ export interface HttpClientOptions {
   extraHeaders?: (url: string) => Headers;
   /** `sxd/<version>`, so a server's logs show who asked. */
   userAgent?: string;
+  /**
+   * Connections kept by the caller and shared with other clients (one per process, so each
+   * scenario does not open new ones); close() leaves it open. Default: the client's own.
+   */
+  dispatcher?: Dispatcher;
 }
 
 export class HttpClient {
@@ -72,8 +77,7 @@ export class HttpClient {
   constructor(private readonly options: HttpClientOptions) {
     this.timeoutMs = options.timeoutMs;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const timeoutMs = this.timeoutMs;
-    this.agent = targetDispatcher(timeoutMs, options.tls);
+    this.agent = options.dispatcher ?? targetDispatcher(this.timeoutMs, options.tls);
   }
 
   get last(): Answered | undefined {
@@ -193,7 +197,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.destroy();
+    if (!this.options.dispatcher) await this.agent.destroy();
   }
 }
 

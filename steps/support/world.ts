@@ -2,8 +2,9 @@
  * The per-scenario world: the target description, an HTTP client that records every
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
-import { Before, type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
-import type { TlsSettings } from "../../harness/dispatcher.ts";
+import { AfterAll, Before, type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
+import type { Dispatcher } from "undici";
+import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
 import type { Answered } from "../../harness/exchange.ts";
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { RateLimits, type RateParameters } from "../../harness/rate-limits.ts";
@@ -39,7 +40,11 @@ export class SxdWorld extends World<SuiteParameters> {
     const { timeoutMs, maxBodyBytes, limits, rate, tls, userAgent, target } = this.parameters;
     this.limits = new RunLimits(limits);
     const extraHeaders = (url: string) => headersFor(target, url);
+    // One process runs its scenarios one after another: they share connections, as a browser
+    // would, instead of each opening its own (a round trip each over a slow network).
+    connections ??= targetDispatcher(timeoutMs, tls);
     this.http = new HttpClient({
+      dispatcher: connections,
       timeoutMs,
       maxBodyBytes,
       guard: this.limits,
@@ -87,7 +92,14 @@ export class SxdWorld extends World<SuiteParameters> {
   }
 }
 
+let connections: Dispatcher | undefined;
+
 setWorldConstructor(SxdWorld);
+
+AfterAll(async () => {
+  await connections?.destroy();
+  connections = undefined;
+});
 
 // Past the deadline, or once the target stopped answering, the scenarios left are not run.
 Before({ name: "the run's deadline and breaker" }, function (this: SxdWorld) {

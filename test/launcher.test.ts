@@ -1,0 +1,54 @@
+// bin/sxd.js in a source checkout: the compiled dist/ while no source changed since its build
+// started, else the TypeScript through tsx; SXD_FROM_SOURCE=1 always the TypeScript.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { PACKAGE_ROOT } from "../harness/package.ts";
+import { tempDir } from "./support/cli.ts";
+
+/** A checkout in miniature: the real launcher, a main in cli/ and one in dist/ that say which they are. */
+function checkout(): string {
+  const root = tempDir();
+  mkdirSync(join(root, "bin"));
+  copyFileSync(join(PACKAGE_ROOT, "bin/sxd.js"), join(root, "bin/sxd.js"));
+  symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(root, "node_modules"));
+  writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
+  for (const folder of ["cli", "lib", "dist/cli"]) mkdirSync(join(root, folder), { recursive: true });
+  const main = (which: string) => `export async function main() { console.log("${which}"); return 0; }\n`;
+  writeFileSync(join(root, "cli/main.ts"), main("source"));
+  writeFileSync(join(root, "lib/codec.ts"), "export const x: number = 1;\n");
+  writeFileSync(join(root, "dist/cli/main.js"), main("dist"));
+  return root;
+}
+
+function launch(root: string, env: Record<string, string> = {}): string {
+  const { SXD_FROM_SOURCE: _, ...inherited } = process.env;
+  const run = spawnSync(process.execPath, [join(root, "bin/sxd.js")], {
+    env: { ...inherited, ...env },
+    encoding: "utf8",
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout.trim();
+}
+
+test("a checkout without a build runs the TypeScript", () => {
+  assert.equal(launch(checkout()), "source");
+});
+
+test("a build newer than every source runs dist/, unless SXD_FROM_SOURCE=1", () => {
+  const root = checkout();
+  writeFileSync(join(root, "dist/.built"), String(Date.now() + 1000));
+  assert.equal(launch(root), "dist");
+  assert.equal(launch(root, { SXD_FROM_SOURCE: "1" }), "source");
+});
+
+test("a source file changed after the build started makes the build stale", () => {
+  const root = checkout();
+  const builtAt = Date.now();
+  writeFileSync(join(root, "dist/.built"), String(builtAt));
+  const later = new Date(builtAt + 5000);
+  utimesSync(join(root, "lib/codec.ts"), later, later);
+  assert.equal(launch(root), "source");
+});
