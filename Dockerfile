@@ -5,7 +5,8 @@
 FROM node:20-slim AS pack
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# The sources are not here yet: prepare's build runs at npm pack, below.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
 RUN npm pack --pack-destination /tmp && mv /tmp/sxd-*.tgz /tmp/sxd.tgz
 
