@@ -302,7 +302,7 @@ export async function benchDigest(): Promise<void> {
     const ratios =
       name === reference
         ? ""
-        : `   reference ${(perSecond(reference) / perSecond(name)).toFixed(2)}x the requests/s, ${(cpu(name) / cpu(reference)).toFixed(2)}x less CPU per request`;
+        : `   reference: ${(perSecond(reference) / perSecond(name)).toFixed(2)}x the requests/s, ${(cpu(reference) / cpu(name)).toFixed(2)}x the CPU per request`;
     process.stdout.write(
       `  ${name.padEnd(30)} ${perSecond(name).toFixed(0).padStart(7)} requests/s ${cpu(name).toFixed(0).padStart(5)} µs${ratios}\n`,
     );
