@@ -157,6 +157,7 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   if (!foreign && !uncounted && !faults.has("dig-replay-allowed")) {
     const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
     if (use === "stale") return refused("this nonce is used up or expired", !faults.has("dig-no-stale"));
+    return grant(settings, algorithm, given, input.ha1, input, settings.nonces.successorDue(input.nonce));
   }
   return grant(settings, algorithm, given, input.ha1, input);
 }
@@ -167,6 +168,8 @@ function grant(
   given: ReadonlyMap<string, string>,
   ha1: string,
   input?: ResponseInput,
+  /** Whether to hand out the next nonce (nextnonce): where the nonce's uses are not counted, always. */
+  successor = true,
 ): Verdict {
   const computed: ResponseInput = input ?? {
     algorithm,
@@ -192,7 +195,7 @@ function grant(
             { name: "cnonce", value: computed.cnonce ?? "", quoted: true },
             { name: "nc", value: computed.nc ?? "", quoted: false },
           ]),
-      { name: "nextnonce", value: settings.nonces.issue(), quoted: true },
+      ...(successor ? [{ name: "nextnonce", value: settings.nonces.issue(), quoted: true }] : []),
     ],
   };
 }

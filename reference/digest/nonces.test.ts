@@ -97,4 +97,36 @@ describe("NonceStore", () => {
     for (let i = 0; i < 1000; i++) nonces.issue();
     assert.equal(nonces.size, 0);
   });
+
+  it("asks for a successor when a nonce is spent or two thirds of its lifetime are gone, not before", () => {
+    const once = store("one-time").nonces;
+    const single = once.issue();
+    once.use(single, 1);
+    assert.equal(once.successorDue(single), true);
+
+    const { nonces: limited } = store({ uses: 3 });
+    const three = limited.issue();
+    const due = [1, 2, 3].map((nc) => {
+      limited.use(three, nc);
+      return limited.successorDue(three);
+    });
+    assert.deepEqual(due, [false, false, true]);
+
+    const { clock, nonces } = store("unlimited");
+    const nonce = nonces.issue();
+    nonces.use(nonce, 1);
+    assert.equal(nonces.successorDue(nonce), false);
+    clock.now += 40_001;
+    assert.equal(nonces.use(nonce, 2), "accepted");
+    assert.equal(nonces.successorDue(nonce), true);
+  });
+
+  it("still refuses a logged nonce's replay and a forgery of it, though it checks the MAC of a logged nonce only once", () => {
+    const { nonces } = store("unlimited");
+    const nonce = nonces.issue();
+    assert.equal(nonces.use(nonce, 1), "accepted");
+    assert.equal(nonces.origin(nonce), "issued");
+    assert.equal(nonces.use(nonce, 1), "stale");
+    assert.equal(nonces.origin(`${nonce.slice(0, -2)}AA`), "unknown");
+  });
 });

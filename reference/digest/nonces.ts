@@ -10,8 +10,10 @@
  * Cheap per request (a nonce is issued and checked on every authenticated GET): the MAC is
  * SHA-256 over the secret then the payload, hashed in one call from a buffer that holds the
  * secret once; with a payload of fixed length, a length-extension forgery has the wrong length
- * and is refused before the MAC is checked. Random bytes come from a pool refilled every 512 nonces, and the
- * nonce just checked is remembered, so checking its origin and then its use verifies it once.
+ * and is refused before the MAC is checked. Random bytes come from a pool refilled every 512
+ * nonces, and the nonce just checked is remembered, so checking its origin and then its use
+ * verifies it once; a nonce in the log is not verified again. A nonce that may serve again is
+ * not replaced on every use: nextnonce is sent when it is spent or ageing (successorDue).
  */
 import { hash, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto";
 import type { NoncePolicy } from "../../lib/digest-math.ts";
@@ -130,6 +132,17 @@ export class NonceStore {
     return "accepted";
   }
 
+  /**
+   * Whether the client should be handed the next nonce now (nextnonce, RFC 7616 §3.5): this one
+   * has no use left, or two thirds of its lifetime are gone. Asked after an accepted use; a
+   * nonce that may serve again is left to serve, which spares issuing one per request.
+   */
+  successorDue(nonce: string): boolean {
+    const entry = this.log.get(nonce);
+    if (!entry) return true;
+    return entry.uses >= this.rules.maxUses || this.now() - entry.issuedAt > (this.rules.lifetimeMs * 2) / 3;
+  }
+
   /** Entries in the log: what the memory measurement watches. */
   get size(): number {
     return this.log.size;
@@ -160,6 +173,9 @@ export class NonceStore {
   }
 
   private decode(nonce: string): Decoded | undefined {
+    // A nonce in the log was verified when it entered it.
+    const logged = this.log.get(nonce);
+    if (logged) return logged;
     if (this.lastChecked?.nonce !== nonce) this.lastChecked = { nonce, decoded: this.verify(nonce) };
     return this.lastChecked.decoded;
   }

@@ -2,8 +2,9 @@
  * The digest-protected resource of the base server (RFC 7616). Without credentials: 401,
  * one challenge per offered algorithm (SHA-256 first, then MD5) and the XML error body.
  * With good credentials: 200, an XML body and Authentication-Info (rspauth, qop, cnonce,
- * nc, nextnonce). Malformed credentials: 400; wrong ones: 401 with a fresh challenge,
- * stale=true where the digest was right but the nonce is spent.
+ * nc, and nextnonce once the nonce is spent or ageing: with one-time nonces, every time).
+ * Malformed credentials: 400; wrong ones: 401 with a fresh challenge, stale=true where the
+ * digest was right but the nonce is spent.
  *
  * The alternative variant makes the other choices the spec leaves open: MD5 only, qop auth
  * only, no opaque, and 401 (as Apache does) for malformed credentials, except a uri that
