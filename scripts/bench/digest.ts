@@ -24,10 +24,13 @@ import {
 } from "../../steps/support/digest-client.ts";
 
 const CONNECTIONS = 16;
-/** Before each measurement; a fresh node process needs seconds before its JIT has settled. */
+/** Before a server's first measurement: a fresh node process needs seconds before its JIT has settled. */
 const WARM_UP_MS = 3000;
-const MEASURE_MS = Number(process.env.SXD_BENCH_MS ?? 5000);
-const ROUNDS = Number(process.env.SXD_BENCH_ROUNDS ?? 3);
+/** Before each later one: the connections are new, the server is not. */
+const SETTLE_MS = 500;
+const MEASURE_MS = Number(process.env.SXD_BENCH_MS ?? 3000);
+/** Many short rounds in turns: a shared machine's speed drifts by a third over tens of seconds. */
+const ROUNDS = Number(process.env.SXD_BENCH_ROUNDS ?? 7);
 const PATH = "/protected";
 
 interface Server {
@@ -220,16 +223,16 @@ async function drive(pool: Pool, until: () => boolean, load: Load, counting: () 
   }
 }
 
-async function measure(server: Server): Promise<Load> {
+async function measure(server: Server, warmUpMs: number): Promise<Load> {
   const pool = new Pool(server.origin, { connections: CONNECTIONS, pipelining: 1 });
   const load: Load = { granted: 0, rechallenged: 0, failed: 0, perSecond: 0 };
   const started = Date.now();
-  const countFrom = started + WARM_UP_MS;
+  const countFrom = started + warmUpMs;
   const stopAt = countFrom + MEASURE_MS;
   let cpuAtStart: number | undefined;
   setTimeout(() => {
     cpuAtStart = server.pid === undefined ? undefined : cpuSeconds(server.pid);
-  }, WARM_UP_MS);
+  }, warmUpMs);
   await Promise.all(
     Array.from({ length: CONNECTIONS }, () =>
       drive(
@@ -282,7 +285,7 @@ export async function benchDigest(): Promise<void> {
     );
     for (let round = 1; round <= ROUNDS; round++) {
       for (const server of round % 2 === 1 ? servers : [...servers].reverse()) {
-        const load = await measure(server);
+        const load = await measure(server, round === 1 ? WARM_UP_MS : SETTLE_MS);
         rounds.set(server.name, [...(rounds.get(server.name) ?? []), load]);
         process.stdout.write(
           `  round ${round}  ${server.name.padEnd(34)} ${load.perSecond.toFixed(0).padStart(7)} requests/s` +
