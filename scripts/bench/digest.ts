@@ -1,12 +1,14 @@
 // npm run bench -- digest: digest-authenticated GETs per second against the reference (as it
 // ships, with one-time nonces, and with --nonce-policy unlimited: nonces reused with nc
-// counting up, as Apache reuses them by default), a bare node:http server (no checking at all: the ceiling for node) and, where apache2 is
-// installed, Apache httpd with mod_auth_digest, configured here in a temp dir. One load
+// counting up, as Apache reuses them by default), a bare node:http server (no checking at
+// all: the ceiling for node) and, where apache2 is installed, Apache httpd with
+// mod_auth_digest, configured here in a temp dir. One load
 // generator drives each in turn in this process (16 connections, MD5, qop auth, each
 // connection following nextnonce where the server sends one, else counting nc up); every
 // server runs in a process of its own, in turns, over several rounds. Prints requests/s and
-// server CPU per request for each round, then the median of the rounds and its ratios (the
-// median, not the best: a shared machine gives some rounds a lucky second); asserts nothing.
+// server CPU per request for each round, then the medians, and the reference's ratios taken
+// round by round (a shared machine's speed drifts between rounds; the median, not the best);
+// asserts nothing.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -303,18 +305,31 @@ export async function benchDigest(): Promise<void> {
       (rounds.get(name) ?? []).flatMap((load) => (load.cpuMicroseconds === undefined ? [] : [load.cpuMicroseconds])),
     );
   const references = REFERENCES.map((r) => r.name);
-  process.stdout.write("median of the rounds (requests/s; server CPU per request), and each reference's ratios:\n");
+  process.stdout.write("median of the rounds (requests/s; server CPU per request):\n");
   for (const name of rounds.keys()) {
     process.stdout.write(
       `  ${name.padEnd(34)} ${perSecond(name).toFixed(0).padStart(7)} requests/s ${cpu(name).toFixed(0).padStart(5)} µs\n`,
     );
   }
+  // Each ratio is taken within a round, where the two servers ran seconds apart, then the
+  // median over the rounds: the machine's drift between rounds cancels out.
+  const paired = (a: string, b: string, figure: (load: Load) => number | undefined) => {
+    const ratios = (rounds.get(a) ?? []).flatMap((load, round) => {
+      const mine = figure(load);
+      const theirs = figure((rounds.get(b) ?? [])[round]);
+      return mine === undefined || theirs === undefined ? [] : [mine / theirs];
+    });
+    const low = Math.min(...ratios).toFixed(2);
+    const high = Math.max(...ratios).toFixed(2);
+    return `${median(ratios).toFixed(2)}x (rounds ${low}–${high})`;
+  };
+  process.stdout.write("each reference against each other server, round by round (median, and range):\n");
   for (const reference of references) {
     for (const name of rounds.keys()) {
       if (references.includes(name)) continue;
       process.stdout.write(
-        `  ${reference} / ${name}: ${(perSecond(reference) / perSecond(name)).toFixed(2)}x the requests/s,` +
-          ` ${(cpu(reference) / cpu(name)).toFixed(2)}x the CPU per request\n`,
+        `  ${reference} / ${name}: ${paired(reference, name, (l) => l.perSecond)} the requests/s,` +
+          ` ${paired(reference, name, (l) => l.cpuMicroseconds)} the CPU per request\n`,
       );
     }
   }
