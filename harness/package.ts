@@ -1,7 +1,7 @@
 /**
- * Where the package's files are. The source checkout runs the TypeScript in place (through
- * tsx); the installed package runs the JavaScript that `tsc -p tsconfig.build.json` compiled
- * into dist/, one folder deeper. The data (features/, catalogue/, package.json) stays at the
+ * Where the package's files are. The TypeScript runs in place (through tsx, in a checkout
+ * whose dist/ is stale); the JavaScript that `tsc -p tsconfig.build.json` compiled into dist/
+ * (the installed package, a checkout with a fresh build) runs one folder deeper. The data (features/, catalogue/, package.json) stays at the
  * package root in both, and cucumber must load the step definitions of the same kind.
  */
 import { fileURLToPath } from "node:url";

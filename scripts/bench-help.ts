@@ -1,29 +1,36 @@
 // npm run bench:help: how long `sxd --help` takes from the installed tarball, beside a bare
-// `node --import tsx -e 0` (what the source checkout pays before any of sxd's code runs) and
-// the source checkout's own `node bin/sxd.js --help`. The commands take turns, so a machine
+// `node --import tsx -e 0` (what the checkout pays before any of sxd's code runs through tsx)
+// and the checkout's own `node bin/sxd.js --help`, from dist/ (npm pack has just built it)
+// and from the TypeScript (SXD_FROM_SOURCE=1). The commands take turns, so a machine
 // whose speed drifts slows them alike; prints medians and the ratio to the bare node.
 // Asserts nothing: timing is for people.
 import { spawnSync } from "node:child_process";
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/package.ts";
+import { median } from "./bench/stats.ts";
 import { folderBytes, packAndInstall } from "./install-tarball.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
 const installed = packAndInstall();
-const commands: Record<string, { args: string[]; cwd: string }> = {
+const commands: Record<string, { args: string[]; cwd: string; env?: NodeJS.ProcessEnv }> = {
   "sxd --help (installed tarball)": {
     args: [join(installed.app, "node_modules/sxd/bin/sxd.js"), "--help"],
     cwd: installed.app,
   },
   "node --import tsx -e 0": { args: ["--import", "tsx", "-e", "0"], cwd: PACKAGE_ROOT },
-  "sxd --help (source checkout)": { args: [join(PACKAGE_ROOT, "bin/sxd.js"), "--help"], cwd: PACKAGE_ROOT },
+  "sxd --help (checkout, dist/ fresh)": { args: [join(PACKAGE_ROOT, "bin/sxd.js"), "--help"], cwd: PACKAGE_ROOT },
+  "sxd --help (checkout, TypeScript)": {
+    args: [join(PACKAGE_ROOT, "bin/sxd.js"), "--help"],
+    cwd: PACKAGE_ROOT,
+    env: { ...process.env, SXD_FROM_SOURCE: "1" },
+  },
 };
 
-function seconds({ args, cwd }: { args: string[]; cwd: string }): number {
+function seconds({ args, cwd, env }: { args: string[]; cwd: string; env?: NodeJS.ProcessEnv }): number {
   const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, args, { cwd, stdio: "ignore" });
+  const run = spawnSync(process.execPath, args, { cwd, env, stdio: "ignore" });
   if (run.status !== 0) throw new Error(`${args.join(" ")} exited with ${run.status}`);
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
@@ -34,7 +41,6 @@ for (let run = 0; run < RUNS; run++) {
   for (const [name, command] of Object.entries(commands)) times.get(name)?.push(seconds(command));
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const bare = median(times.get("node --import tsx -e 0") ?? []);
 console.log(`${RUNS} runs each, taking turns; median wall time`);
 for (const [name, values] of times) {

@@ -4,6 +4,7 @@
 // network (the suite over a 50 ms round trip at several --parallel values), storage (a flood
 // of PUTs against the default limits under a 1 GiB heap), gateway (the suite behind a rate-limiting
 // proxy, with and without --rate). Default: all.
+import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 
 // Each section loads only what it needs when it runs: the gateway section's cucumber, loaded
@@ -23,6 +24,10 @@ if (unknown !== undefined) {
   process.stderr.write(`bench: unknown section "${unknown}"; sections: ${Object.keys(SECTIONS).join(", ")}\n`);
   process.exit(2);
 }
+// The sections that start sxd (bin/sxd.js) measure the compiled code users install: build it
+// now, so that they never measure the TypeScript through tsx because dist/ was stale.
+const build = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+if (build.status !== 0) process.exit(build.status ?? 1);
 process.stdout.write(`${cpus().length} cores, node ${process.version}\n`);
 for (const name of asked.length > 0 ? asked : Object.keys(SECTIONS)) {
   process.stdout.write(`\n== ${name} ==\n`);

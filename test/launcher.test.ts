@@ -2,7 +2,7 @@
 // started, else the TypeScript through tsx; SXD_FROM_SOURCE=1 always the TypeScript.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { PACKAGE_ROOT } from "../harness/package.ts";
@@ -15,6 +15,7 @@ function checkout(): string {
   copyFileSync(join(PACKAGE_ROOT, "bin/sxd.js"), join(root, "bin/sxd.js"));
   symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(root, "node_modules"));
   writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
+  writeFileSync(join(root, "tsconfig.build.json"), JSON.stringify({ include: ["cli", "lib"] }));
   for (const folder of ["cli", "lib", "dist/cli"]) mkdirSync(join(root, folder), { recursive: true });
   const main = (which: string) => `export async function main() { console.log("${which}"); return 0; }\n`;
   writeFileSync(join(root, "cli/main.ts"), main("source"));
@@ -50,5 +51,33 @@ test("a source file changed after the build started makes the build stale", () =
   writeFileSync(join(root, "dist/.built"), String(builtAt));
   const later = new Date(builtAt + 5000);
   utimesSync(join(root, "lib/codec.ts"), later, later);
+  assert.equal(launch(root), "source");
+});
+
+/** A checkout with a build stamped a moment after its sources were written. */
+function built(): string {
+  const root = checkout();
+  writeFileSync(join(root, "lib/codec.test.ts"), "export {};\n");
+  const past = new Date(Date.now() - 10_000);
+  for (const path of ["cli", "lib", "cli/main.ts", "lib/codec.ts", "lib/codec.test.ts"])
+    utimesSync(join(root, path), past, past);
+  writeFileSync(join(root, "dist/.built"), String(Date.now() - 5000));
+  return root;
+}
+
+test("a source file removed after the build makes it stale; a test file changed does not", () => {
+  const root = built();
+  assert.equal(launch(root), "dist");
+  writeFileSync(join(root, "lib/codec.test.ts"), "export const changed = 1;\n");
+  assert.equal(launch(root), "dist");
+  rmSync(join(root, "lib/codec.ts"));
+  assert.equal(launch(root), "source");
+});
+
+test("a source folder it cannot read through (a dangling link, say) runs the TypeScript, no crash", () => {
+  const root = built();
+  symlinkSync(join(root, "nowhere"), join(root, "lib/.#codec.ts"));
+  const past = new Date(Date.now() - 10_000);
+  utimesSync(join(root, "lib"), past, past);
   assert.equal(launch(root), "source");
 });

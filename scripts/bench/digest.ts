@@ -24,6 +24,7 @@ import {
   type DigestChallenge,
   digestChallenges,
 } from "../../steps/support/digest-client.ts";
+import { median } from "./stats.ts";
 
 const CONNECTIONS = 16;
 /** Before a server's first measurement: a fresh node process needs seconds before its JIT has settled. */
@@ -308,7 +309,7 @@ export async function benchDigest(): Promise<void> {
   process.stdout.write("median of the rounds (requests/s; server CPU per request):\n");
   for (const name of rounds.keys()) {
     process.stdout.write(
-      `  ${name.padEnd(34)} ${perSecond(name).toFixed(0).padStart(7)} requests/s ${cpu(name).toFixed(0).padStart(5)} µs\n`,
+      `  ${name.padEnd(34)} ${perSecond(name).toFixed(0).padStart(7)} requests/s ${Number.isNaN(cpu(name)) ? "  n/a" : cpu(name).toFixed(0).padStart(5)} µs\n`,
     );
   }
   // Each ratio is taken within a round, where the two servers ran seconds apart, then the
@@ -319,6 +320,7 @@ export async function benchDigest(): Promise<void> {
       const theirs = figure((rounds.get(b) ?? [])[round]);
       return mine === undefined || theirs === undefined ? [] : [mine / theirs];
     });
+    if (ratios.length === 0) return "n/a";
     const low = Math.min(...ratios).toFixed(2);
     const high = Math.max(...ratios).toFixed(2);
     return `${median(ratios).toFixed(2)}x (rounds ${low}–${high})`;
@@ -333,11 +335,4 @@ export async function benchDigest(): Promise<void> {
       );
     }
   }
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
