@@ -4,7 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { formatParams, parseChallenges, parseParamList } from "../../lib/auth-params.ts";
-import { type Algorithm, hashA1, hashOf, type Qop, responseDigest, rspauthDigest } from "../../lib/digest-math.ts";
+import {
+  type Algorithm,
+  formatNc,
+  hashA1,
+  hashOf,
+  type Qop,
+  responseDigest,
+  rspauthDigest,
+} from "../../lib/digest-math.ts";
 import type { ReferenceContext } from "../context.ts";
 import type { FaultName } from "../faults.ts";
 import type { Reply, ServerRequest } from "../http/reply.ts";
@@ -112,6 +120,26 @@ describe("the digest-protected resource", () => {
         assert.equal(info.value.get("nc"), "00000001");
         assert.ok(info.value.get("nextnonce"));
       }
+    }
+  });
+
+  it("hands out the next nonce only where the one used is spent: every time with one-time nonces, not with reused ones", async () => {
+    for (const { policy, nextnonce } of [
+      { policy: "one-time", nextnonce: [true] },
+      { policy: "unlimited", nextnonce: [false, false, false] },
+      { policy: { uses: 2 }, nextnonce: [false, true] },
+    ] as const) {
+      const ask = server("standard", [], { noncePolicy: policy });
+      const challenge = await ask();
+      const given = [];
+      for (let nc = 1; nc <= nextnonce.length; nc++) {
+        const reply = await ask(answer(challenge, { nc: formatNc(nc) }).header);
+        assert.equal(reply.status, 200, `${JSON.stringify(policy)}, use ${nc}`);
+        const info = parseParamList(String(reply.headers?.["authentication-info"]));
+        assert.ok(info.ok);
+        given.push(info.value.has("nextnonce"));
+      }
+      assert.deepEqual(given, nextnonce, JSON.stringify(policy));
     }
   });
 

@@ -170,8 +170,10 @@ export function listen(routes: Route[], options: ListenOptions): Promise<Listeni
 async function answer(routes: Route[], incoming: IncomingMessage, outgoing: ServerResponse, bodyLimit: number) {
   const reply = await dispatch(routes, toServerRequest(incoming, bodyLimit));
   const body = reply.body ?? "";
-  // One writeHead with every field: cheaper than a setHeader per field on the hot path.
-  const headers: OutgoingHttpHeaders = { ...reply.headers };
+  // One writeHead with every field: cheaper than a setHeader per field on the hot path. Names
+  // in lower case, so that the length and connection set below replace a route's own.
+  const headers: OutgoingHttpHeaders = {};
+  for (const name in reply.headers) headers[name.toLowerCase()] = reply.headers[name];
   if (reply.status !== 204 && reply.status !== 304) headers["content-length"] = Buffer.byteLength(body);
   const payload = incoming.method === "HEAD" || reply.status === 204 ? undefined : body;
   if (incoming.complete) {

@@ -145,3 +145,28 @@ test("clients given one dispatcher share its connections, and closing a client l
     server.close();
   }
 });
+
+test("closing a client ends its request still waiting on a shared dispatcher, and the breaker hears nothing of it", async () => {
+  const server = createServer(() => undefined); // never answers
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const dispatcher = new Agent();
+  const heard: boolean[] = [];
+  try {
+    const client = new HttpClient({
+      timeoutMs: 60_000,
+      dispatcher,
+      guard: { refusal: () => undefined, record: (answered) => heard.push(answered) },
+    });
+    const pending = client.send("GET", url);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.close();
+    await assert.rejects(pending, TransportError);
+    assert.match(client.exchanges[0].error ?? "", /^abandoned: the scenario ended/);
+    assert.deepEqual(heard, []);
+  } finally {
+    await dispatcher.destroy();
+    server.closeAllConnections();
+    server.close();
+  }
+});

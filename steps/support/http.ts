@@ -73,6 +73,8 @@ export class HttpClient {
   private readonly maxBodyBytes: number;
   /** Nonces of Digest credentials the target answered (not refused) in this scenario. */
   private readonly answeredNonces = new Set<string>();
+  /** Aborted by close(): a request a timed-out step left running ends with its scenario. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: HttpClientOptions) {
     this.timeoutMs = options.timeoutMs;
@@ -174,7 +176,7 @@ export class HttpClient {
         headers: sent,
         body: exchange.requestBody,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.closing.signal]),
       });
       const headers = normaliseHeaders(reply.headers);
       const body = await readCapped(reply.body, headers["content-length"]?.[0], this.maxBodyBytes);
@@ -186,6 +188,9 @@ export class HttpClient {
         // The target answered; only its size is wrong.
         this.options.guard?.record(true);
         exchange.error = error.message;
+      } else if (this.closing.signal.aborted) {
+        // sxd ended it, not the target: the breaker hears nothing of it.
+        exchange.error = "abandoned: the scenario ended before the reply came";
       } else {
         this.options.guard?.record(false);
         exchange.error = describeTransportError(error, this.timeoutMs);
@@ -197,6 +202,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    this.closing.abort();
     if (!this.options.dispatcher) await this.agent.destroy();
   }
 }

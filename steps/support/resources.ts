@@ -98,6 +98,6 @@ async function letTheSecondPass(world: SxdWorld, url: string, reply: Answered): 
   const lastModified = parseHttpDate(headerOf(reply, "last-modified"));
   const date = parseHttpDate(headerOf(reply, "date")) ?? new Date();
   if (lastModified && lastModified.getTime() >= date.getTime()) {
-    await untilServerSecondAfter(world, url, headerOf(reply, "last-modified"));
+    await untilServerSecondAfter(world.http, url, headerOf(reply, "last-modified"));
   }
 }

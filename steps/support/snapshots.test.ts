@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { HttpClient } from "./http.ts";
 import { type ScratchResource, snapshotUrl, untilServerSecondAfter, versionNumbered } from "./snapshots.ts";
-import type { SxdWorld } from "./world.ts";
 
 test("an update keeps exactly the fields it is told to keep", () => {
   const first = versionNumbered(1);
@@ -47,18 +46,43 @@ const READ = "Mon, 23 Nov 2026 10:00:00 GMT";
 const NEXT = "Mon, 23 Nov 2026 10:00:01 GMT";
 const EARLIER = "Mon, 23 Nov 2026 09:59:59 GMT";
 
-for (const { name, dates, gets } of [
-  { name: "asks the server's clock until its second is past Last-Modified", dates: [READ, READ, READ, NEXT], gets: 4 },
-  { name: "goes on at once where the server's clock is already past it", dates: [NEXT], gets: 1 },
-  { name: "asks once and waits a fixed time where the server sends no Date", dates: [undefined], gets: 1 },
-  { name: "asks once and waits a fixed time where the Date is before Last-Modified", dates: [EARLIER], gets: 1 },
+for (const { name, dates, gets, sleeps } of [
+  {
+    name: "asks the server's clock until its second is past Last-Modified",
+    dates: [READ, READ, READ, NEXT],
+    gets: 4,
+    sleeps: [100, 100, 100],
+  },
+  { name: "goes on at once where the server's clock is already past it", dates: [NEXT], gets: 1, sleeps: [] },
+  {
+    name: "asks once and waits a fixed time where the server sends no Date",
+    dates: [undefined],
+    gets: 1,
+    sleeps: [1100],
+  },
+  {
+    name: "asks once and waits a fixed time where the Date is before Last-Modified",
+    dates: [EARLIER],
+    gets: 1,
+    sleeps: [1100],
+  },
+  {
+    name: "gives up after 20 asks where the server's clock stays in that second",
+    dates: [READ],
+    gets: 20,
+    sleeps: Array(20).fill(100),
+  },
 ]) {
   test(`the wait for a later second ${name}`, async () => {
     const server = await clockServer(dates);
     const http = new HttpClient({ timeoutMs: 5000 });
+    const slept: number[] = [];
     try {
-      await untilServerSecondAfter({ http } as unknown as SxdWorld, server.url, READ);
+      await untilServerSecondAfter(http, server.url, READ, async (ms) => {
+        slept.push(ms);
+      });
       assert.equal(server.asked(), gets);
+      assert.deepEqual(slept, sleeps);
       assert.ok(
         http.exchanges.every((exchange) => exchange.note?.includes(READ)),
         "each GET says why it was sent",
@@ -69,3 +93,13 @@ for (const { name, dates, gets } of [
     }
   });
 }
+
+test("the wait for a later second is a fixed one where no Last-Modified was read", async () => {
+  const http = new HttpClient({ timeoutMs: 5000 });
+  const slept: number[] = [];
+  await untilServerSecondAfter(http, "http://127.0.0.1:9/never-asked", undefined, async (ms) => {
+    slept.push(ms);
+  });
+  assert.deepEqual(slept, [1100]);
+  assert.equal(http.exchanges.length, 0);
+});

@@ -18,6 +18,7 @@ import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import { type EntryView, readEntry } from "./atom.ts";
 import { fail } from "./expect.ts";
+import type { HttpClient } from "./http.ts";
 import type { SxdWorld } from "./world.ts";
 
 export interface EntryVersion {
@@ -150,28 +151,35 @@ export function pause(ms: number): Promise<void> {
 }
 
 const CLOCK_POLL_MS = 100;
-/** Longer than a second: a server whose Date never passes its Last-Modified is not waited on for ever. */
-const CLOCK_WAIT_MS = 2000;
+/** Two seconds of asking: a server whose Date never passes its Last-Modified is not waited on for ever. */
+const CLOCK_POLLS = 20;
+/** Where the server's clock cannot tell: more than the one second HTTP dates resolve. */
+export const FIXED_WAIT_MS = 1100;
 
 /**
  * Waits until the server's own clock, as its Date header shows it, is past the whole second
  * of `lastModified`: an update made then gets a later HTTP date (whole seconds) than the one
  * read. Asks with GET every 100 ms, so the wait is what is left of the server's second, not
- * a fixed second; a server that sends no Date gets a fixed 1.1 s, and a date that cannot be
- * read (none, or not an HTTP date) the same.
+ * a fixed second. Where the clock cannot tell (no Date, a date that cannot be read, a
+ * Last-Modified later than the server's own Date) the wait is a fixed 1.1 s. A Date set by
+ * another clock than Last-Modified's (a proxy's) may end the wait early: the caller checks.
  */
-export async function untilServerSecondAfter(world: SxdWorld, url: string, lastModified?: string): Promise<void> {
+export async function untilServerSecondAfter(
+  http: HttpClient,
+  url: string,
+  lastModified: string | undefined,
+  sleep: (ms: number) => Promise<void> = pause,
+): Promise<void> {
   const read = parseHttpDate(lastModified);
-  if (read === undefined) return pause(1100);
-  const giveUpAt = Date.now() + CLOCK_WAIT_MS;
-  while (Date.now() < giveUpAt) {
-    const reply = await world.http.send("GET", url, {
+  if (read === undefined) return sleep(FIXED_WAIT_MS);
+  for (let poll = 0; poll < CLOCK_POLLS; poll++) {
+    const reply = await http.send("GET", url, {
       note: `reads the server's clock (Date) until it is past the Last-Modified read, ${lastModified}`,
     });
     const now = parseHttpDate(headerOf(reply, "date"));
-    if (now === undefined || now.getTime() < read.getTime()) return pause(1100);
+    if (now === undefined || now.getTime() < read.getTime()) return sleep(FIXED_WAIT_MS);
     if (now.getTime() > read.getTime()) return undefined;
-    await pause(CLOCK_POLL_MS);
+    await sleep(CLOCK_POLL_MS);
   }
   return undefined;
 }
