@@ -58,6 +58,13 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/**
+ * The name of the error a step throws for an exchange that got no usable reply (steps/support/
+ * http.ts). Only its message is sxd's own words: an assertion's message quotes the target's
+ * reply, which may say anything, "not sent" included.
+ */
+export const TRANSPORT_ERROR = "TransportError";
+
 /** How an exchange sxd gave up before sending says so: the run stopped trying the target. */
 const NOT_SENT = "not sent: ";
 

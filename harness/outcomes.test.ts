@@ -16,8 +16,8 @@ const FEATURE = `Feature: Defects
       | uri  | /another/path/that/is/rather/long/for/a/test/name  |
 `;
 
-/** The envelopes cucumber would send for the feature, every scenario run for `ms` and passed. */
-function run(ms: number): Envelope[] {
+/** The envelopes cucumber would send for the feature, every scenario run for `ms`, with `result` (default: passed). */
+function run(ms: number, result: object = { status: "PASSED" }): Envelope[] {
   const source = generateMessages(FEATURE, "features/d.feature", SourceMediaType.TEXT_X_CUCUMBER_GHERKIN_PLAIN, {
     includeGherkinDocument: true,
     includePickles: true,
@@ -32,7 +32,7 @@ function run(ms: number): Envelope[] {
       testStepFinished: {
         testCaseStartedId: `s${i}`,
         testStepId: "x",
-        testStepResult: { status: "PASSED", duration: at(ms) },
+        testStepResult: { ...result, duration: at(ms) },
         timestamp: at(1000 + ms),
       },
     },
@@ -75,4 +75,21 @@ test("names that repeat get their Examples row, and names that still repeat thei
     { ...base, name: "B", location: "g:9" },
   ];
   assert.deepEqual(caseNames(cases), ["A (nc) [nc: 1]", "A (nc) [nc: 2]", "A (uri)", "B (g:3)", "B (g:9)"]);
+});
+
+test("a request not sent is not run only where sxd's transport error says so, never where the target's reply does", () => {
+  const words = "GET http://t/x: not sent: the target stopped answering: 3 transport failures in a row";
+  const statusOf = (exception: { type: string; message: string }) => {
+    const collector = new OutcomeCollector();
+    for (const envelope of run(5, { status: "FAILED", message: exception.message, exception })) collector.add(envelope);
+    const [first] = collector.outcomes();
+    return [first.status, first.message];
+  };
+  assert.deepEqual(statusOf({ type: "TransportError", message: words }), [
+    "not run",
+    "the target stopped answering: 3 transport failures in a row",
+  ]);
+  // An assertion quoting a reply whose body happens to hold the same words is the target's failure.
+  const quoted = `expected status 303\nbut got status 500\nin the exchange:\n   < <error>${words}</error>`;
+  assert.equal(statusOf({ type: "Error", message: quoted })[0], "failed");
 });

@@ -4,7 +4,7 @@
  */
 import { type Envelope, getWorstTestStepResult, type TestStepResult, TestStepResultStatus } from "@cucumber/messages";
 import { type Level, readTags } from "./catalogue.ts";
-import { notSentReason } from "./exchange.ts";
+import { notSentReason, TRANSPORT_ERROR } from "./exchange.ts";
 import { rateLimitedLine } from "./rate-limits.ts";
 import { collectLines } from "./scenarios.ts";
 
@@ -160,7 +160,9 @@ function summarise(
   attachments: ScenarioOutcome["attachments"],
 ): { status: ScenarioStatus; message?: string } {
   // The target (or its gateway) refused for too long: sxd could not check the row, which did not fail it.
-  const failure = results.find((r) => r.status === TestStepResultStatus.FAILED)?.message;
+  // Read only from sxd's transport errors: an assertion's message quotes the target's reply.
+  const failed = results.find((r) => r.status === TestStepResultStatus.FAILED);
+  const failure = failed?.exception?.type === TRANSPORT_ERROR ? failed.exception.message : undefined;
   const rateLimited = rateLimitedLine(failure);
   if (rateLimited) return { status: "not run", message: rateLimited.replace(/^\w*Error: /, "") };
   // A request sxd chose not to send (the run gave up on the target): not the target's failure.

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Agent } from "undici";
-import { formatExchange, recordable } from "../../harness/exchange.ts";
+import { formatExchange, recordable, TRANSPORT_ERROR } from "../../harness/exchange.ts";
 import { RateLimits } from "../../harness/rate-limits.ts";
 import { httpHostile, stream } from "../../test/support/hostile.ts";
 import { HttpClient, TransportError } from "./http.ts";
@@ -169,4 +169,8 @@ test("closing a client ends its request still waiting on a shared dispatcher, an
     server.closeAllConnections();
     server.close();
   }
+});
+
+test("its transport error is the one the outcome reader trusts", () => {
+  assert.equal(new TransportError("GET http://t/x: not sent: why").constructor.name, TRANSPORT_ERROR);
 });

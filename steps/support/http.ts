@@ -15,6 +15,7 @@ import {
   type Headers,
   masked,
   notSent,
+  TRANSPORT_ERROR,
 } from "../../harness/exchange.ts";
 import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
 
@@ -33,10 +34,11 @@ export class MessageOnlyError extends Error {
 }
 
 /** The target did not answer. The message says how; the stack would only show our code. */
+/** Its class name is TRANSPORT_ERROR: the outcome reader trusts only these messages' phrases. */
 export class TransportError extends MessageOnlyError {
   constructor(message: string) {
     super(message);
-    this.name = "TransportError";
+    this.name = TRANSPORT_ERROR;
   }
 }
 
