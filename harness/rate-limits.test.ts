@@ -27,6 +27,9 @@ test("429 is a refusal; 503 only with Retry-After, else it is the server's answe
   assert.equal(isRefusal(refusal(503, "2")), true);
   assert.equal(isRefusal(refusal(503)), false);
   assert.equal(isRefusal(refusal(401)), false);
+  // Where the spec wants a 5xx (an export while the contacts server is down), any 503 answers.
+  assert.equal(isRefusal(refusal(503, "2"), true), false);
+  assert.equal(isRefusal(refusal(429), true), true);
 });
 
 test("Retry-After in seconds or as an HTTP date", () => {

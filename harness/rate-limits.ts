@@ -34,9 +34,14 @@ const REFUSALS = "refusals";
 /** Status and headers of a reply; enough to tell a refusal. */
 type Reply = { status: number; headers: Record<string, string[]> };
 
-/** 429, or 503 with Retry-After: "not now", not an answer. A 503 without it is the server's answer. */
-export function isRefusal(reply: Reply): boolean {
-  return reply.status === 429 || (reply.status === 503 && reply.headers["retry-after"] !== undefined);
+/**
+ * 429, or 503 with Retry-After: "not now", not an answer. A 503 without it is the server's
+ * answer, and so is any 503 to a request whose answer the spec wants to be a 5xx (an export
+ * while the contacts server is down): `unavailableIsAnswer`.
+ */
+export function isRefusal(reply: Reply, unavailableIsAnswer = false): boolean {
+  if (reply.status === 429) return true;
+  return reply.status === 503 && !unavailableIsAnswer && reply.headers["retry-after"] !== undefined;
 }
 
 /** Retry-After as milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */

@@ -41,14 +41,16 @@ test("the result is read where export.result says: a path there that holds nothi
   assert.match(scenariosOf(nowhere, "EXP-5")[0].message ?? "", /\(export\.result\).*\nbut got status 404/);
 });
 
-test("a result the description calls unreadable leaves EXP-5 and EXP-7 not run, and the run incomplete", async () => {
+test("a result the description calls unreadable leaves EXP-5, EXP-7 and EXP-8 not run, and the run incomplete", async () => {
   const run = await runAgainstReference({
     faults: ["exp-import-stores-nothing"],
-    tags: "@EXP-5 or @EXP-7",
+    tags: "@EXP-5 or @EXP-7 or @EXP-8",
     strict: false,
     layers: [{ export: { user: "alice", result: false } }],
   });
-  assert.deepEqual(rowsWith(run, "not run"), ["EXP-5", "EXP-7"]);
+  assert.deepEqual(rowsWith(run, "not run"), ["EXP-5", "EXP-7", "EXP-8"]);
+  const [outage] = scenariosOf(run, "EXP-8");
+  assert.match(outage.message ?? "", /nothing half imported cannot be checked: .*cannot be read/);
   for (const s of [...scenariosOf(run, "EXP-5"), ...scenariosOf(run, "EXP-7")]) {
     assert.match(s.message ?? "", /export result cannot be read \(export\.result: false\)/);
   }

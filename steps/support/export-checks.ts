@@ -2,6 +2,7 @@
  * What the export steps keep and do beyond one request: the scenario's state (the list read,
  * the link, the export result), where and how the result is read, the outage commands.
  */
+import type { TlsSettings } from "../../harness/dispatcher.ts";
 import { type Answered, headerOf } from "../../harness/exchange.ts";
 import { probe } from "../../harness/probe.ts";
 import type { OutageCommands } from "../../harness/target.ts";
@@ -88,7 +89,7 @@ export async function stopContactsServer(world: SxdWorld, state: ExportState, co
   state.restart = async () => {
     const started = await runCommand(commands.start, timeoutMs);
     world.attach(describeRun(started), "text/plain");
-    const problem = await untilAnswer(state.contactsUrl, timeoutMs, (answers) => answers);
+    const problem = await untilAnswer(state.contactsUrl, timeoutMs, world.parameters.tls, (answers) => answers);
     return problem === undefined
       ? undefined
       : `the contacts server ${state.contactsUrl} does not answer again within ${timeoutMs} ms after export.outage.start (${problem}; ${summary(started)}): the scenarios after this one may fail for that reason`;
@@ -96,7 +97,7 @@ export async function stopContactsServer(world: SxdWorld, state: ExportState, co
   const stopped = await runCommand(commands.stop, timeoutMs);
   world.attach(describeRun(stopped), "text/plain");
   if (!succeeded(stopped)) return world.notRun(`export.outage.stop did not succeed: ${summary(stopped)}`);
-  const stillUp = await untilAnswer(state.contactsUrl, timeoutMs, (answers) => !answers);
+  const stillUp = await untilAnswer(state.contactsUrl, timeoutMs, world.parameters.tls, (answers) => !answers);
   return stillUp
     ? world.notRun(`the contacts server ${state.contactsUrl} still answers after export.outage.stop`)
     : undefined;
@@ -104,16 +105,18 @@ export async function stopContactsServer(world: SxdWorld, state: ExportState, co
 
 /**
  * Probes `url` until `wanted(answers)` holds or `timeoutMs` passes; returns undefined when
- * it held, else what the last probe found.
+ * it held, else what the last probe found. With the run's TLS settings (--ca, --insecure),
+ * so that a certificate sxd was told to trust does not read as a server that is down.
  */
 export async function untilAnswer(
   url: string,
   timeoutMs: number,
+  tls: TlsSettings | undefined,
   wanted: (answers: boolean) => boolean,
 ): Promise<string | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const problem = await probe(url, Math.min(2000, timeoutMs));
+    const problem = await probe(url, Math.min(2000, timeoutMs), tls);
     if (wanted(problem === undefined)) return undefined;
     if (Date.now() >= deadline) return problem ?? "it answers";
     await new Promise((resolve) => setTimeout(resolve, 200));

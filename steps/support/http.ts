@@ -92,7 +92,13 @@ export class HttpClient {
   async send(
     method: string,
     url: string,
-    options: { headers?: Headers; body?: string; note?: string } = {},
+    options: {
+      headers?: Headers;
+      body?: string;
+      note?: string;
+      /** A 503 with Retry-After is this request's answer, not "not now" (see isRefusal). */
+      unavailableIsAnswer?: boolean;
+    } = {},
   ): Promise<Answered> {
     const own = options.headers ?? {};
     const ownNames = new Set(Object.keys(own).map((name) => name.toLowerCase()));
@@ -126,7 +132,9 @@ export class HttpClient {
       await this.options.rate?.pace();
       const reply = await this.attempt(exchange, sent);
       const rate = this.options.rate;
-      if (!rate || !isRefusal(reply.response)) return this.checkedAfterRefusals(reply, waitedMs);
+      if (!rate || !isRefusal(reply.response, options.unavailableIsAnswer)) {
+        return this.checkedAfterRefusals(reply, waitedMs);
+      }
       // Not an answer (RFC 6585 §4): the transcript keeps it, and the same request goes again.
       const wait = rate.waitBeforeRetry(reply.response, waitedMs, attempt);
       const { status, headers } = reply.response;
