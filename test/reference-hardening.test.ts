@@ -114,20 +114,6 @@ describe("the reference against misbehaving clients", () => {
     assert.equal((await fetch(`${base}/entries/r1/s3`)).status, 404);
   });
 
-  it("answers 507 to an upload past the messaging server's limit of users, and holds nothing for that user", async () => {
-    const upload = (user: string) =>
-      fetch(`${reference.urls.messaging}/user/${user}/contacts`, {
-        method: "POST",
-        headers: { "content-type": "application/xml" },
-        body: "<contacts><contact><name>Ann</name></contact></contacts>",
-        redirect: "manual",
-      });
-    const statuses: number[] = [];
-    for (const user of ["u1", "u2", "u3", "u4"]) statuses.push((await upload(user)).status);
-    assert.deepEqual(statuses, [303, 303, 303, 507]);
-    assert.equal((await fetch(`${reference.urls.messaging}/user/u4`)).status, 404);
-  });
-
   it("refuses characters XML forbids with 400 and stores nothing", async () => {
     const forbidden = ["&#0;", "\u0001", "&#x1B;", "\uFFFE", "&#xD800;"];
     for (const [i, bad] of forbidden.entries()) {
@@ -190,6 +176,38 @@ describe("the reference's sockets", () => {
   after(async () => {
     console.error = consoleError;
     await listening.close();
+  });
+
+  it("answers 507 to an upload or an export past the messaging server's limit of users, and holds nothing for that user", async () => {
+    // A reference of its own: the messaging server holds contacts for at most two users.
+    const full = await startReference({
+      host: "127.0.0.1",
+      ports: { base: 0, contacts: 0, messaging: 0 },
+      storage: { maxResources: 2 },
+    });
+    const upload = (user: string) =>
+      fetch(`${full.urls.messaging}/user/${user}/contacts`, {
+        method: "POST",
+        headers: { "content-type": "application/xml" },
+        body: "<contacts><contact><name>Ann</name></contact></contacts>",
+        redirect: "manual",
+      });
+    try {
+      const statuses: number[] = [];
+      for (const user of ["u1", "u2", "u3"]) statuses.push((await upload(user)).status);
+      assert.deepEqual(statuses, [303, 303, 507]);
+      assert.equal((await fetch(`${full.urls.messaging}/user/u3`)).status, 404);
+      // The export link makes the messaging server fetch and store the list itself: the same limit.
+      const list = await (await fetch(`${full.urls.contacts}/user/alice/contacts`)).text();
+      const link = /href="([^"]*\/import[^"]*)"/.exec(list)?.[1];
+      assert.ok(link, list);
+      const exported = await fetch(link.replaceAll("&amp;", "&"), { method: "POST", redirect: "manual" });
+      assert.equal(exported.status, 507);
+      assert.match(await exported.text(), /<error><message>[^<]*2 users/);
+      assert.equal((await fetch(`${full.urls.messaging}/user/alice`)).status, 404);
+    } finally {
+      await full.close();
+    }
   });
 
   it("logs an upload cut off mid-body as one line, and answers nothing", async () => {

@@ -163,6 +163,9 @@ export function messagingRoutes(context: ReferenceContext): Route {
       const fetched = await fetchContacts(context.urls.contacts, user, {
         timeoutMs: context.backendTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS,
       });
+      // The upload's limits hold for an import too: past them, 507 and nothing stored.
+      const refused = fetched.ok ? store.refusal(user, fetched.contacts) : undefined;
+      if (refused !== undefined) throw new HttpError(507, refused);
       if (!fetched.ok) {
         if (has("exp-outage-drops-copy")) store.replace(user, []);
         if (has("exp-outage-no-error-body")) return { status: fetched.status };
