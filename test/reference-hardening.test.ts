@@ -9,6 +9,7 @@ import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
 import { type Listening, listen } from "../reference/http/serve.ts";
 import { type RunningReference, startReference } from "../reference/server.ts";
 import { snapshotRoutes } from "../reference/snapshots/routes.ts";
+import { DEFAULT_STORAGE_LIMITS } from "../reference/snapshots/store.ts";
 import { SXD } from "./support/cli.ts";
 
 const ENTRY_ID = "urn:uuid:5d0c1f0e-0000-4000-8000-0000000000aa";
@@ -183,7 +184,7 @@ describe("the reference's sockets", () => {
     const full = await startReference({
       host: "127.0.0.1",
       ports: { base: 0, contacts: 0, messaging: 0 },
-      storage: { maxResources: 2 },
+      storage: { ...DEFAULT_STORAGE_LIMITS, maxResources: 2 },
     });
     const upload = (user: string) =>
       fetch(`${full.urls.messaging}/user/${user}/contacts`, {
