@@ -61,7 +61,7 @@ export type Answers = Record<Question, string>;
 export type Ask = (question: string) => Promise<string>;
 
 /** The starter description: what was answered, with a note on each part and on what else it may say. */
-export function starterDescription(answers: Answers, schemaRef: string): Record<string, unknown> {
+function starterDescription(answers: Answers, schemaRef: string): Record<string, unknown> {
   const optional = (value: string) => (value === "" ? undefined : value);
   return {
     $schema: schemaRef,

@@ -7,6 +7,7 @@ import { loadRows } from "../harness/catalogue.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
 import { type Io, runConformance, type SuiteRun, type SuiteSession } from "../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { parseJsonText } from "../lib/json-text.ts";
 import { REFERENCE_DESCRIPTION, type RunningReference, referenceMode, startReference } from "../reference/index.ts";
 import type { TestSettings } from "./options.ts";
 import { DEFAULT_DEADLINE_SECONDS } from "./test-options.ts";
@@ -98,12 +99,15 @@ function readCertificates(path: string): string {
 }
 
 function readExpectedFailures(path: string): Map<string, string> {
-  let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
+    text = readFileSync(path, "utf8");
   } catch (error) {
     throw new UsageError(`cannot read the expected-failure list ${path}: ${fileProblem(error)}`);
   }
+  const json = parseJsonText(text);
+  if (!json.ok) throw new UsageError(`${path}${json.place}: not valid JSON (${json.reason})`);
+  const parsed: unknown = json.value;
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new UsageError(`${path}: expected an object of row IDs to reasons, e.g. {"SNAP-11": "fixed in 2.1"}`);
   }

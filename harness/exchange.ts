@@ -81,7 +81,7 @@ export function notSentReason(message: string | undefined): string | undefined {
   return line?.slice(line.indexOf(`: ${NOT_SENT}`) + NOT_SENT.length + 2);
 }
 
-export const NOT_HTTP = "the reply is not HTTP (is the target HTTPS?)";
+const NOT_HTTP = "the reply is not HTTP (is the target HTTPS?)";
 
 export function describeTransportError(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };

@@ -25,7 +25,7 @@ export interface RateParameters {
 /** Waiting one request may spend on refusals before its scenario is not run. */
 export const REQUEST_WAIT_MS = 30_000;
 /** Waiting the whole run may spend on refusals, summed over its workers. */
-export const RUN_WAIT_MS = 300_000;
+const RUN_WAIT_MS = 300_000;
 /** The first wait when the refusal names none; it doubles up to the last. */
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
 

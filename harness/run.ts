@@ -54,7 +54,7 @@ export interface SuiteRun {
 const REPORT_FILES = ["conformance.json", "conformance.html", "junit.xml", "cucumber.html", "messages.ndjson"];
 
 /** What a shell exits with after a signal: 128 + its number. */
-export const SIGNAL_EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+const SIGNAL_EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
 export interface ConformanceRun {
   target: TargetDescription;
@@ -129,7 +129,6 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
               timeoutMs: run.timeoutMs,
               outageMessagingUrl: run.outageMessagingUrl,
               maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-              limits: runLimits(run.deadlineSeconds, stateDir),
               rate: { stateDir, rate: run.rate },
               tls: run.tls,
               userAgent: `sxd/${suiteVersion()}`,

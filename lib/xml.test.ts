@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ATOM_NS, attribute, childElement, errorDocument, parseXml, XML_NS } from "./xml.ts";
+import { ATOM_NS, attribute, childElement, errorDocument, parseXml, XML_NS, xmlCharactersOnly } from "./xml.ts";
 
 test("elements are resolved by namespace, whatever the prefix", () => {
   for (const text of [
@@ -56,4 +56,8 @@ test("characters XML forbids are refused, written out or as references; a lone s
   const allowed = parseXml("<x>tab\t &#x9; &#xD7FF; &#x1F600; \u{1F600} \uFFFD</x>");
   assert.ok(allowed.ok);
   assert.equal(allowed.root.text, "tab\t \t \uD7FF \u{1F600} \u{1F600} \uFFFD");
+});
+
+test("characters XML cannot carry are shown as U+FFFD, the rest kept", () => {
+  assert.equal(xmlCharactersOnly("a\u0000b\u001Bc\uFFFEd\uD800e\tf😀"), "a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\tf😀");
 });

@@ -50,6 +50,11 @@ const parser = new XMLParser({
  */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
+/** The text with every character XML cannot carry (see NOT_XML_CHAR) shown as U+FFFD. */
+export function xmlCharactersOnly(text: string): string {
+  return text.replace(new RegExp(NOT_XML_CHAR.source, "gu"), "\uFFFD");
+}
+
 function forbiddenCharacter(text: string): string | undefined {
   const found = NOT_XML_CHAR.exec(text);
   if (!found) return undefined;

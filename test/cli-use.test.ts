@@ -55,6 +55,7 @@ test("every usage error exits 2 with one line, before the target is asked and wi
     [["test", ...target, "--har", join(dir, "no-folder", "run.har")], /no-folder does not exist$/],
     [["test", ...target, "--config", join(dir, "gone.json")], /gone\.json: no such file$/],
     [["test", ...target, "--config", broken], /broken\.json:2:29: not valid JSON \(/],
+    [["test", ...target, "--expect-fail", broken], /broken\.json:2:29: not valid JSON \(/],
     [["test", ...target], /^sxd: SXD_STRICT=maybe: say on\/off/, { SXD_STRICT: "maybe" }],
     [["test", ...target, "--tgas", "@must"], /^sxd: unknown option --tgas; did you mean --tags\?$/],
     [["tset"], /did you mean sxd test\?/],

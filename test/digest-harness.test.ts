@@ -8,7 +8,9 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { loadRows } from "../harness/catalogue.ts";
 import { sxd, tempDir } from "./support/cli.ts";
+import { behaviourTags } from "./support/suite.ts";
 
 interface ReportRow {
   id: string;
@@ -28,7 +30,10 @@ async function digestRun(digest: object, tags: string, faults: string[] = []): P
   return new Map(report.rows.map((row) => [row.id, row]));
 }
 
-const ALL_DIGEST = Array.from({ length: 12 }, (_, i) => `@DIG-${i + 1}`).join(" or ");
+const ALL_DIGEST = behaviourTags(
+  "DIG",
+  loadRows().map((r) => r.id),
+);
 
 // Each case starts its own reference through the command; they run side by side.
 describe("the digest harness on a described reference", { concurrency: true }, () => {

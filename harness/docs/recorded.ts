@@ -56,6 +56,6 @@ function maskExchange(exchange: Exchange, secrets: readonly string[]): Exchange 
   ) as Exchange;
 }
 
-export function mask(text: string, secrets: readonly string[]): string {
+function mask(text: string, secrets: readonly string[]): string {
   return secrets.filter((s) => s.length > 0).reduce((kept, secret) => kept.split(secret).join(MASK), text);
 }

@@ -3,9 +3,12 @@ import type { ConformanceDocument } from "./conformance-json.ts";
 
 /** HAR 1.2 of every recorded exchange, in the order they were sent. */
 export function harDocument(doc: ConformanceDocument) {
+  // A scenario that checks several rows is listed under each: its traffic goes in once.
+  const seen = new Set<string>();
   const exchanges = doc.rows
-    .flatMap((r) => r.scenarios.flatMap((s) => s.exchanges))
-    .filter((e, i, all) => all.indexOf(e) === i)
+    .flatMap((r) => r.scenarios)
+    .filter((s) => !seen.has(s.location) && seen.add(s.location))
+    .flatMap((s) => s.exchanges)
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   const pairs = (headers: Record<string, string | string[]>) =>
     Object.entries(headers).flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ name, value })));

@@ -5,7 +5,7 @@
  * beside a pass, and what was not run or does not apply is <skipped> with the reason. Valid
  * against the Ant/Jenkins junit schema (junit-10.xsd).
  */
-import { escapeXml } from "../../lib/xml.ts";
+import { escapeXml, xmlCharactersOnly } from "../../lib/xml.ts";
 import { caseNames, type ScenarioOutcome } from "../outcomes.ts";
 import { caseVerdict, type Judgement, type RowResult } from "../verdicts.ts";
 
@@ -104,11 +104,9 @@ function seconds(value: number): string {
   return value.toFixed(3);
 }
 
-/** Characters XML 1.0 cannot carry at all (a target may send any bytes): shown as U+FFFD. */
-const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
+/** A target may send any bytes: what XML 1.0 cannot carry at all is shown as U+FFFD. */
 function text(value: string): string {
-  return escapeXml(value.replace(NOT_XML, "\uFFFD"));
+  return escapeXml(xmlCharactersOnly(value));
 }
 
 /** Attribute values keep their line breaks and tabs only as character references. */

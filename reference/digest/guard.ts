@@ -1,6 +1,6 @@
 /**
  * The pure core of the reference's digest protection: builds challenges and judges an
- * Authorization header (RFC 7616). No sockets; the route in index.ts turns verdicts into
+ * Authorization header (RFC 7616). No sockets; the route in routes.ts turns verdicts into
  * replies. Faults, when switched on, lapse one check each.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";

@@ -25,8 +25,8 @@ export const DEFAULT_MAX_CONNECTIONS = 1000;
  * `Keep-Alive: timeout` hint leaves it more than a second, so a short one means a new
  * connection per request.
  */
-export const KEEP_ALIVE_TIMEOUT_MS = 10_000;
-export const HEADERS_TIMEOUT_MS = 10_000;
+const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+const HEADERS_TIMEOUT_MS = 10_000;
 /** How long the process-wide log stays quiet after saying the connection cap was hit. */
 const CAP_LOG_INTERVAL_MS = 10_000;
 
@@ -52,7 +52,7 @@ export interface Listening {
 }
 
 /** The client went away before its request body was complete: nobody is left to answer. */
-export class ClientGone extends Error {}
+class ClientGone extends Error {}
 
 export async function dispatch(routes: Route[], request: ServerRequest): Promise<Reply> {
   try {

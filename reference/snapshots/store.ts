@@ -25,11 +25,11 @@ export const DEFAULT_STORAGE_LIMITS: StorageLimits = {
 };
 
 /** What a version costs beyond its text: objects, the ETag, the date (measured, rounded up). */
-export const VERSION_OVERHEAD_BYTES = 512;
+const VERSION_OVERHEAD_BYTES = 512;
 
 export interface Version {
   entry: Entry;
-  /** Milliseconds, whole seconds, strictly greater than the previous version's (see index.ts). */
+  /** Milliseconds, whole seconds, strictly greater than the previous version's (see routes.ts). */
   lastModified: number;
   /** Strong entity tag, quoted, unique for this incarnation and version. */
   etag: string;
@@ -54,7 +54,7 @@ export interface SnapshotStore {
   refusal(resource: string, version: Version): string | undefined;
 }
 
-export function versionBytes(version: Version): number {
+function versionBytes(version: Version): number {
   const { entry } = version;
   const texts = [entry.id, entry.title, entry.authorName, entry.content.text, entry.content.type, entry.content.lang];
   return texts.reduce((sum, text) => sum + (text === undefined ? 0 : Buffer.byteLength(text)), VERSION_OVERHEAD_BYTES);
@@ -83,11 +83,6 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   get(resource: string): StoredResource | undefined {
     return this.resources.get(resource);
-  }
-
-  /** Bytes held now, as the limit counts them. */
-  get size(): number {
-    return this.bytes;
   }
 
   refusal(resource: string, version: Version): string | undefined {

@@ -2,6 +2,7 @@
 // Each operation is timed on a short chain and on a long one, through the reference's
 // HTTP handler without sockets, and the ratio long/short is printed (about 1 is the goal:
 // no operation walks the chain). Prints ratios, asserts nothing: timing is for people.
+import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import type { ReferenceContext } from "../../reference/context.ts";
 import type { Reply, ServerRequest } from "../../reference/http/reply.ts";
 import { dispatch } from "../../reference/http/serve.ts";
@@ -17,7 +18,6 @@ const context: ReferenceContext = {
   variant: "standard",
 };
 const routes = [snapshotRoutes(context)];
-const ENTRY_TYPE = "application/atom+xml;type=entry;charset=UTF-8";
 
 function request(method: string, path: string, headers: Record<string, string> = {}, body = ""): ServerRequest {
   return { method, target: path, path, headers, body: async () => Buffer.from(body) };
@@ -37,12 +37,12 @@ async function send(req: ServerRequest): Promise<Reply> {
 async function update(path: string, version: number): Promise<void> {
   const current = await send(request("GET", path));
   const etag = String(current.headers?.etag);
-  await send(request("PUT", path, { "content-type": ENTRY_TYPE, "if-match": etag }, entry(version)));
+  await send(request("PUT", path, { "content-type": ATOM_ENTRY_TYPE, "if-match": etag }, entry(version)));
 }
 
 async function chain(name: string, length: number): Promise<string> {
   const path = `${COLLECTION}${name}`;
-  await send(request("PUT", path, { "content-type": ENTRY_TYPE, "if-none-match": "*" }, entry(0)));
+  await send(request("PUT", path, { "content-type": ATOM_ENTRY_TYPE, "if-none-match": "*" }, entry(0)));
   for (let v = 1; v <= length; v++) await update(path, v);
   return path;
 }

@@ -3,13 +3,14 @@
 // PUTs 255 KB entries (new resources, then updates making snapshots) until they get 507, and
 // prints how many were stored, the server's resident memory, and whether it still
 // answers. Asserts nothing; the test suite checks the 507 itself with small limits.
+
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
+import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 
 const ENTRY_KB = 255;
 const CONCURRENCY = 4;
-const TYPE = "application/atom+xml;type=entry;charset=UTF-8";
 
 function entry(name: string, fill: string): string {
   return `<entry xmlns="http://www.w3.org/2005/Atom"><author><name>flood</name></author><title>${name}</title><id>urn:sxd:flood:${name}</id><content>${fill}</content></entry>`;
@@ -46,7 +47,7 @@ export async function benchStorage(): Promise<void> {
     const reply = await pool.request({
       method: "PUT",
       path: `/entries/${name}`,
-      headers: { "content-type": TYPE, ...headers },
+      headers: { "content-type": ATOM_ENTRY_TYPE, ...headers },
       body: entry(name, fill),
     });
     await reply.body.dump();

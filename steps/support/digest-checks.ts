@@ -4,7 +4,7 @@
  */
 import type { Answered } from "../../harness/exchange.ts";
 import { parseCredentials } from "../../lib/auth-params.ts";
-import { answerChallenge, type DigestChallenge } from "./digest-client.ts";
+import { answerChallenge, chooseChallenge, type DigestChallenge } from "./digest-client.ts";
 import type { Flawed } from "./digest-flaws.ts";
 import {
   answering,
@@ -79,14 +79,22 @@ export async function sendFlawed(world: SxdWorld, build: (login: Login) => Flawe
   return notApplicable === undefined ? world.notRun(CONTROL_REFUSED) : world.notApplicable(notApplicable);
 }
 
-/** The login's request again, over the current challenge, with an nc above any used so far. */
+/**
+ * The login's request again, over the current challenge: with nc 1 on a nonce not used yet,
+ * as the login sent it, so that only the flaw differs; past every nc used on a nonce the
+ * server handed out again (some issue one nonce until it is used), so that it is no replay.
+ */
 export function answeringLike(world: SxdWorld, login: Login) {
-  const used = state(world).logins.map((l) => Number.parseInt(l.answer.input.nc ?? "1", 16));
+  const { logins, challenges } = state(world);
+  const nonce = chooseChallenge(challenges, login.algorithm)?.challenge.params.get("nonce");
+  const used = logins
+    .filter((l) => l.answer.input.nonce === nonce)
+    .map((l) => Number.parseInt(l.answer.input.nc ?? "1", 16));
   return answering(world, login.algorithm, {
     body: login.body,
     qop: login.qop,
     formula: login.formula,
-    nc: Math.max(1, ...used) + 1,
+    nc: used.length === 0 ? 1 : Math.max(...used) + 1,
   });
 }
 
