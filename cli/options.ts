@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { fileProblem } from "../harness/errors.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/exchange.ts";
+import type { ConformanceRun } from "../harness/run.ts";
 import { type RunSettings, resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { parseDescription } from "../harness/target-check.ts";
 import type { Result } from "../lib/result.ts";
@@ -13,40 +14,30 @@ import { isHttpUrl } from "../lib/uri.ts";
 import { BOOLEAN_SPELLINGS, withSuggestion } from "./spelling.ts";
 import { DEFAULT_DEADLINE_SECONDS, TEST_OPTIONS } from "./test-options.ts";
 
-export interface TestSettings {
+/**
+ * What `sxd test` runs with: the harness's run settings (harness/run.ts), less what the shell
+ * works out itself (the target, the expected failures, the outage server, the TLS material),
+ * plus what it reads from files and the options for the bundled reference.
+ */
+export type TestSettings = Omit<
+  ConformanceRun,
+  "target" | "expectedFailures" | "outageMessagingUrl" | "tls" | "deadlineSeconds"
+> & {
   /** Undefined when no URL was given anywhere: the bundled reference is started. */
   target: TargetDescription | undefined;
   /** The description layers without URLs, for when the bundled reference provides them. */
   layers: Partial<TargetDescription>[];
-  tags: string | undefined;
-  strict: boolean;
-  /** An incomplete run (a MUST row sxd could not run) exits 0 instead of 3. */
-  allowIncomplete?: boolean;
-  reportDir: string;
-  timeoutMs: number;
-  parallel: number;
-  expectFailFile: string | undefined;
-  harFile: string | undefined;
-  /** Where the docs site is published (--docs-url): reports link each row there. */
-  docsUrl?: string;
-  /** Reply bodies beyond this many bytes fail the request; absent: DEFAULT_MAX_BODY_BYTES. */
-  maxBodyBytes?: number;
-  /** No scenario starts after this many seconds; absent: DEFAULT_DEADLINE_SECONDS. */
+  /** Absent: DEFAULT_DEADLINE_SECONDS. */
   deadlineSeconds?: number;
-  /** At most this many requests per second across all workers; absent: no cap. */
-  rate?: number;
-  /** Seconds to keep retrying the probe while the target does not answer yet; 0: one try. */
-  waitSeconds?: number;
+  expectFailFile: string | undefined;
   /** TLS: a PEM file of the authority that signed the target's certificate. */
   caFile?: string;
   /** TLS: certificates are not checked (a warning in the summary and the report). */
   insecure?: boolean;
-  /** Cucumber's own failure dump on the console as well. */
-  verbose?: boolean;
   /** For testing the suite itself: faults and variant of the bundled reference. */
   referenceFaults: string[];
   referenceVariant: string | undefined;
-}
+};
 
 /** The keys of the description's run section, by the flag they stand in for. */
 const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = {

@@ -25,25 +25,15 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
       outageMessagingUrl = bundled.outageMessagingUrl;
       target = bundled.target;
     }
+    const { layers, expectFailFile, caFile, insecure, referenceFaults, referenceVariant, ...run } = settings;
     return await runConformance(
       {
+        ...run,
         target,
-        tags: settings.tags,
-        strict: settings.strict,
-        allowIncomplete: settings.allowIncomplete,
-        reportDir: settings.reportDir,
-        timeoutMs: settings.timeoutMs,
-        parallel: settings.parallel,
-        harFile: settings.harFile,
-        docsUrl: settings.docsUrl,
-        maxBodyBytes: settings.maxBodyBytes,
         deadlineSeconds: settings.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
-        rate: settings.rate,
         expectedFailures,
         outageMessagingUrl,
-        waitSeconds: settings.waitSeconds,
-        tls: { ca, insecure: settings.insecure },
-        verbose: settings.verbose,
+        tls: { ca, insecure },
       },
       io,
       session,

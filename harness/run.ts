@@ -60,14 +60,17 @@ export interface ConformanceRun {
   target: TargetDescription;
   tags: string | undefined;
   strict: boolean;
+  /** An incomplete run (a MUST row sxd could not run) exits 0 instead of 3. */
   allowIncomplete?: boolean;
   reportDir: string;
   timeoutMs: number;
   parallel: number;
   harFile: string | undefined;
-  /** Where the docs site is published: the reports link each row to its section. */
+  /** Where the docs site is published (--docs-url): the reports link each row to its section. */
   docsUrl?: string;
+  /** Reply bodies beyond this many bytes fail the request; absent: DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /** No scenario starts after this many seconds. */
   deadlineSeconds: number;
   /** Rows known to fail, with the reason. */
   expectedFailures?: Map<string, string>;
@@ -75,7 +78,7 @@ export interface ConformanceRun {
   outageMessagingUrl?: string;
   /** At most this many requests per second across all workers (--rate); absent: no cap. */
   rate?: number;
-  /** Seconds to keep retrying the probe (`--wait`). */
+  /** Seconds to keep retrying the probe while the target does not answer yet (`--wait`); 0: one try. */
   waitSeconds?: number;
   tls?: TlsSettings;
   /** Cucumber's own failure dump too, on stderr. */
