@@ -2,7 +2,9 @@
  * Steps of nonce use (DIG-9, DIG-10), staged as the target description states the server's
  * policy: uses of one nonce, a nonce count used once, a lifetime sxd can wait out.
  */
+
 import { Given, Then, When } from "@cucumber/cucumber";
+import { sleep } from "../harness/rate-limits.ts";
 import {
   answeringLike,
   CONTROL_REFUSED,
@@ -104,6 +106,6 @@ Given("a nonce the target no longer takes", { timeout: (LONGEST_WAIT_S + 30) * 1
     );
   const login = await needLogin(this, CONTROL_REFUSED);
   if (login === "skipped") return login;
-  await new Promise((resolve) => setTimeout(resolve, (lifetime + 1) * 1000));
+  await sleep((lifetime + 1) * 1000);
   return undefined;
 });

@@ -1,7 +1,9 @@
 /**
  * Steps of updating and creating (SNAP-2, SNAP-11, SNAP-12, SNAP-13): a stale or defective
  * update counts as refused only where the same update without the defect then gets in.
- */ import { Given, Then, When } from "@cucumber/cucumber";
+ */
+import { Given, Then, When } from "@cucumber/cucumber";
+import { sleep } from "../harness/rate-limits.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { linksByRel, sameUri } from "./support/atom.ts";
 import { expectThat, fail } from "./support/expect.ts";
@@ -22,7 +24,6 @@ import {
   fetchEntry,
   isSuccess,
   nextVersion,
-  pause,
   readCurrent,
   resourceOf,
   untilServerSecondAfter,
@@ -40,7 +41,7 @@ Given("a second later, another client has updated the resource", async function 
   // then the other client updates once more, a full second later.
   await readCurrent(this, resource);
   if (sameSecond(resource.lastRead?.lastModified, read)) {
-    await pause(FIXED_WAIT_MS);
+    await sleep(FIXED_WAIT_MS);
     return updateTimes(this, 1, []);
   }
   return undefined;

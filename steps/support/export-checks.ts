@@ -5,6 +5,7 @@
 import type { TlsSettings } from "../../harness/dispatcher.ts";
 import { type Answered, headerOf } from "../../harness/exchange.ts";
 import { probe } from "../../harness/probe.ts";
+import { sleep } from "../../harness/rate-limits.ts";
 import type { OutageCommands } from "../../harness/target.ts";
 import { type CommandRun, describeRun, runCommand, succeeded } from "./commands.ts";
 import {
@@ -119,7 +120,7 @@ export async function untilAnswer(
     const problem = await probe(url, Math.min(2000, timeoutMs), tls);
     if (wanted(problem === undefined)) return undefined;
     if (Date.now() >= deadline) return problem ?? "it answers";
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
 }
 

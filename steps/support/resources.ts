@@ -2,12 +2,14 @@
  * Where a scenario's resource comes from: one it creates (SNAP-13's request), or one the target
  * description names in snapshots.resources, claimed so that no two scenarios update it at once.
  */
+
 import { type Answered, headerOf } from "../../harness/exchange.ts";
+import { sleep } from "../../harness/rate-limits.ts";
 import type { FixedResource } from "../../harness/target.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { linksByRel, readEntry, sameUri } from "./atom.ts";
 import { tryClaim } from "./claims.ts";
-import { createScratch, isSuccess, pause, untilServerSecondAfter, useResource } from "./snapshots.ts";
+import { createScratch, isSuccess, untilServerSecondAfter, useResource } from "./snapshots.ts";
 import type { SxdWorld } from "./world.ts";
 
 /**
@@ -56,7 +58,7 @@ async function claimFixed(world: SxdWorld, candidates: FixedResource[]): Promise
       return `no resource named in snapshots.resources can be worked on: ${[...gone.values()].join("; ")}${hint}`;
     }
     if (Date.now() > deadline) return "every resource named in snapshots.resources stayed in use by other scenarios";
-    await pause(CLAIM_POLL_MS);
+    await sleep(CLAIM_POLL_MS);
   }
 }
 

@@ -13,6 +13,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { type Answered, headerOf } from "../../harness/exchange.ts";
+import { sleep } from "../../harness/rate-limits.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
@@ -146,10 +147,6 @@ export async function createScratch(world: SxdWorld): Promise<{ resource: Scratc
   return { resource, reply };
 }
 
-export function pause(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
-}
-
 const CLOCK_POLL_MS = 100;
 /** Two seconds of asking: a server whose Date never passes its Last-Modified is not waited on for ever. */
 const CLOCK_POLLS = 20;
@@ -168,18 +165,18 @@ export async function untilServerSecondAfter(
   http: HttpClient,
   url: string,
   lastModified: string | undefined,
-  sleep: (ms: number) => Promise<void> = pause,
+  wait: (ms: number) => Promise<void> = sleep,
 ): Promise<void> {
   const read = parseHttpDate(lastModified);
-  if (read === undefined) return sleep(FIXED_WAIT_MS);
+  if (read === undefined) return wait(FIXED_WAIT_MS);
   for (let poll = 0; poll < CLOCK_POLLS; poll++) {
     const reply = await http.send("GET", url, {
       note: `reads the server's clock (Date) until it is past the Last-Modified read, ${lastModified}`,
     });
     const now = parseHttpDate(headerOf(reply, "date"));
-    if (now === undefined || now.getTime() < read.getTime()) return sleep(FIXED_WAIT_MS);
+    if (now === undefined || now.getTime() < read.getTime()) return wait(FIXED_WAIT_MS);
     if (now.getTime() > read.getTime()) return undefined;
-    await sleep(CLOCK_POLL_MS);
+    await wait(CLOCK_POLL_MS);
   }
   return undefined;
 }
@@ -214,7 +211,7 @@ export async function updateScratch(
       return reply;
     }
     if (reply.response.status !== 412 || attempt >= RETRIES) return reply;
-    await pause(RETRY_PAUSE_MS);
+    await sleep(RETRY_PAUSE_MS);
   }
 }
 
