@@ -18,6 +18,7 @@ import {
   TRANSPORT_ERROR,
 } from "../../harness/exchange.ts";
 import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
+import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 
 /**
  * An error whose message is the whole story: what the target did, with the exchange. It has
@@ -161,11 +162,16 @@ export class HttpClient {
    */
   private checkedAfterRefusals(reply: Answered, waitedMs: number): Answered {
     const authorization = Object.entries(reply.requestHeaders).find(([name]) => name.toLowerCase() === "authorization");
-    const nonce = authorization?.[1].match(/^Digest\s.*\bnonce="([^"]*)"/i)?.[1];
+    const credentials = authorization === undefined ? undefined : parseCredentials(authorization[1]);
+    const nonce =
+      credentials?.ok && credentials.value.scheme.toLowerCase() === "digest"
+        ? credentials.value.params.get("nonce")
+        : undefined;
     if (nonce === undefined) return reply;
     const firstUse = !this.answeredNonces.has(nonce);
     this.answeredNonces.add(nonce);
-    const stale = /\bstale\s*=\s*"?true/i.test(reply.response.headers["www-authenticate"]?.join(", ") ?? "");
+    const challenges = parseChallenges(reply.response.headers["www-authenticate"] ?? []);
+    const stale = challenges.ok && challenges.value.some((c) => c.params.get("stale")?.toLowerCase() === "true");
     const [refusal] = reply.refusals ?? [];
     if (!refusal || !firstUse || reply.response.status !== 401 || !stale) return reply;
     const reason = rateLimitedReason(
