@@ -39,6 +39,8 @@ export async function probeUntil(
     problem = await probe(url, options.timeoutMs, options.tls);
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  options.progress(problem === undefined ? `${url} answered after ${seconds} s` : `gave up after ${seconds} s`);
+  options.progress(
+    problem === undefined ? `${url} answered after ${seconds} s` : `gave up on ${url} after ${seconds} s`,
+  );
   return problem;
 }

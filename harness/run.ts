@@ -22,6 +22,7 @@ import { writeReports } from "./report/index.ts";
 import type { ProgressOptions } from "./report/progress.ts";
 import { type RateSummary, summaryText, uniformReplyLine } from "./report/summary.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
+import { rowsOfPlan } from "./scenarios.ts";
 import type { TargetDescription } from "./target.ts";
 import { type Judgement, judge } from "./verdicts.ts";
 
@@ -147,15 +148,21 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
         run.tags ? `no scenario matches the tag expression ${run.tags}` : "the suite has no scenarios",
       );
     }
-    for (const url of [target.baseUrl, target.contactsUrl, target.messagingUrl]) {
-      if (!url) continue;
-      const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
-      const problem = await probeUntil(url, { ...run, waitSeconds: run.waitSeconds ?? 0, progress });
-      if (problem) throw new UsageError(`cannot reach ${url}: ${problem}`);
-    }
+    // The servers are asked at once: one after another, each would add its round trips.
+    const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
+    const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
+    const problems = await Promise.all(
+      urls.map((url) => probeUntil(url, { ...run, waitSeconds: run.waitSeconds ?? 0, progress })),
+    );
+    const unreachable = problems.findIndex((problem) => problem !== undefined);
+    if (unreachable >= 0) throw new UsageError(`cannot reach ${urls[unreachable]}: ${problems[unreachable]}`);
     // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
-    const parameters = runConfiguration.runtime.worldParameters as unknown as { limits: RunLimitsParameters };
+    const parameters = runConfiguration.runtime.worldParameters as unknown as {
+      limits: RunLimitsParameters;
+      plannedRows: string[];
+    };
     parameters.limits = runLimits(run.deadlineSeconds, stateDir);
+    parameters.plannedRows = rowsOfPlan(PACKAGE_ROOT, plan);
     const startedAt = new Date().toISOString();
     process.on("SIGINT", onSignal).on("SIGTERM", onSignal);
     const collector = new OutcomeCollector();
