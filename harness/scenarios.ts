@@ -59,3 +59,16 @@ export function collectLines(node: unknown, lines: Map<string, number>): void {
   if (typeof record.id === "string" && record.location?.line) lines.set(record.id, record.location.line);
   for (const value of Object.values(node)) collectLines(value, lines);
 }
+
+/**
+ * The rows of the scenarios a run has planned (cucumber's plan: each scenario's file and
+ * line), so that support code can prepare what only some scenarios need.
+ */
+export function rowsOfPlan(root: string, plan: ReadonlyArray<{ uri: string; location: { line: number } }>): string[] {
+  const planned = new Set(plan.map((p) => `${p.uri}:${p.location.line}`));
+  const rows = new Set<string>();
+  for (const scenario of loadScenarios(root)) {
+    if (planned.has(scenario.location)) for (const id of scenario.rows) rows.add(id);
+  }
+  return [...rows].sort();
+}

@@ -2,11 +2,12 @@
  * Steps of updating and creating (SNAP-2, SNAP-11, SNAP-12, SNAP-13): a stale or defective
  * update counts as refused only where the same update without the defect then gets in.
  */
-import { Given, Then, When } from "@cucumber/cucumber";
+import { AfterAll, BeforeAll, Given, Then, When } from "@cucumber/cucumber";
 import { sleep } from "../harness/rate-limits.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { linksByRel, sameUri } from "./support/atom.ts";
 import { expectThat, fail } from "./support/expect.ts";
+import { dropEarlyResource, freshResource, makeEarlyResource, takeEarlyResource } from "./support/resources.ts";
 import {
   attemptOf,
   expectVersion,
@@ -28,7 +29,21 @@ import {
   resourceOf,
   untilServerSecondAfter,
 } from "./support/snapshots.ts";
+import type { SuiteParameters } from "./support/suite-client.ts";
 import type { SxdWorld } from "./support/world.ts";
+
+// The lost update (SNAP-11) needs a resource whose Last-Modified lies in an earlier second than
+// the other client's update: where the run plans it, the resource is made before any scenario.
+BeforeAll(async function () {
+  const parameters = this.parameters as unknown as SuiteParameters;
+  if (parameters.plannedRows?.includes("SNAP-11")) await makeEarlyResource(parameters, "SNAP-11: the lost update");
+});
+
+AfterAll(dropEarlyResource);
+
+Given("a fresh entry resource made before the run's first scenario", async function (this: SxdWorld) {
+  return (await takeEarlyResource(this)) ? undefined : freshResource(this, false);
+});
 
 Given("a second later, another client has updated the resource", async function (this: SxdWorld) {
   // A later second than the client's read: whole-second dates can then tell the versions apart.

@@ -7,7 +7,7 @@ import { headerOf } from "../harness/exchange.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { linksByRel } from "./support/atom.ts";
 import { expectThat } from "./support/expect.ts";
-import { prepareResource } from "./support/resources.ts";
+import { freshResource } from "./support/resources.ts";
 import {
   expectGone,
   expectLink,
@@ -29,15 +29,12 @@ import {
 } from "./support/snapshots.ts";
 import type { SxdWorld } from "./support/world.ts";
 
-Given("a fresh entry resource", async function (this: SxdWorld) {
-  const problem = await prepareResource(this, false);
-  // Creation is only SNAP-13's SHOULD: a server without it leaves these rows unchecked, not failed.
-  return problem === undefined ? undefined : this.notRun(problem);
+Given("a fresh entry resource", function (this: SxdWorld) {
+  return freshResource(this, false);
 });
 
-Given("a fresh entry resource that the client may delete", async function (this: SxdWorld) {
-  const problem = await prepareResource(this, true);
-  return problem === undefined ? undefined : this.notRun(problem);
+Given("a fresh entry resource that the client may delete", function (this: SxdWorld) {
+  return freshResource(this, true);
 });
 
 Given("the resource has been updated {int} time(s)", async function (this: SxdWorld, times: number) {

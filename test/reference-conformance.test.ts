@@ -3,6 +3,9 @@
 // MUST failure.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import type { Exchange } from "../harness/exchange.ts";
+import { EXCHANGES_MEDIA_TYPE } from "../harness/outcomes.ts";
+import type { SuiteRun } from "../harness/run.ts";
 import { rowsWith, runAgainstReference } from "./support/suite.ts";
 
 test("the standard reference is conformant on every row, under --strict", async () => {
@@ -16,4 +19,22 @@ test("the alternative reference has no failed MUST row", async () => {
   const run = await runAgainstReference({ variant: "alternative", strict: false });
   assert.deepEqual(rowsWith(run, "failed"), []);
   assert.equal(run.exitCode, 0);
+});
+
+test("the lost update's resource is made before the first scenario, and its transcript opens with that request", async () => {
+  const exchangesOf = (run: SuiteRun, id: string) =>
+    run.judgement.rows
+      .find((r) => r.row.id === id)
+      ?.scenarios.flatMap((s) => s.attachments.filter((a) => a.mediaType === EXCHANGES_MEDIA_TYPE))
+      .flatMap((a) => JSON.parse(a.body) as Exchange[]) ?? [];
+  const run = await runAgainstReference({ tags: "@SNAP-11 or @SNAP-3" });
+  assert.deepEqual(rowsWith(run, "passed"), ["SNAP-11", "SNAP-3"]);
+  const [made] = exchangesOf(run, "SNAP-11");
+  assert.equal(made.method, "PUT");
+  assert.match(made.note ?? "", /before the run's first scenario/);
+  const others = exchangesOf(run, "SNAP-3");
+  assert.ok(others.length > 0 && others.every((e) => e.startedAt > made.startedAt));
+  // Without the lost update in the plan, nothing is made early.
+  const without = await runAgainstReference({ tags: "@SNAP-3" });
+  assert.ok(exchangesOf(without, "SNAP-3").every((e) => !/before the run's first scenario/.test(e.note ?? "")));
 });

@@ -7,8 +7,13 @@ Feature: A stale update is refused
   A refusal alone proves nothing: the same update sent again with the Last-Modified read
   after the other client's update must get in. Where it does not, the case is not run.
 
+  HTTP dates count whole seconds, so the other client's update must come in a later second
+  than the resource was made. sxd makes this scenario's resource before the run's first
+  scenario; by the time the scenario runs, that second has usually passed, and where it has
+  not, the scenario waits for the server's clock.
+
   Background:
-    Given a fresh entry resource
+    Given a fresh entry resource made before the run's first scenario
     And the client has read the resource
     And a second later, another client has updated the resource
     And the resource's Last-Modified is now later than the one the client read

@@ -3,13 +3,23 @@
  * description names in snapshots.resources, claimed so that no two scenarios update it at once.
  */
 
-import { type Answered, headerOf } from "../../harness/exchange.ts";
+import { type Answered, type Exchange, headerOf } from "../../harness/exchange.ts";
 import { sleep } from "../../harness/rate-limits.ts";
 import type { FixedResource } from "../../harness/target.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { linksByRel, readEntry, sameUri } from "./atom.ts";
 import { tryClaim } from "./claims.ts";
-import { createScratch, isSuccess, untilServerSecondAfter, useResource } from "./snapshots.ts";
+import type { HttpClient } from "./http.ts";
+import {
+  createScratch,
+  isSuccess,
+  newScratch,
+  putScratch,
+  type ScratchResource,
+  untilServerSecondAfter,
+  useResource,
+} from "./snapshots.ts";
+import { type SuiteParameters, suiteClient } from "./suite-client.ts";
 import type { SxdWorld } from "./world.ts";
 
 /**
@@ -24,6 +34,13 @@ export async function prepareResource(world: SxdWorld, deletes: boolean): Promis
   return isSuccess(reply)
     ? undefined
     : `the suite could not create a resource to work on: PUT with If-None-Match: * under ${world.target.snapshots.collection} answered ${status} (SNAP-13); a server without creation can name existing resources in snapshots.resources`;
+}
+
+/** A fresh resource for the scenario, or the scenario not run, with the reason (a step's return value). */
+export async function freshResource(world: SxdWorld, deletes: boolean): Promise<"skipped" | undefined> {
+  const problem = await prepareResource(world, deletes);
+  // Creation is only SNAP-13's SHOULD: a server without it leaves these rows unchecked, not failed.
+  return problem === undefined ? undefined : world.notRun(problem);
 }
 
 function byDeletableLast(resources: FixedResource[]): FixedResource[] {
@@ -101,5 +118,59 @@ async function letTheSecondPass(world: SxdWorld, url: string, reply: Answered): 
   const date = parseHttpDate(headerOf(reply, "date")) ?? new Date();
   if (lastModified && lastModified.getTime() >= date.getTime()) {
     await untilServerSecondAfter(world.http, url, headerOf(reply, "last-modified"));
+  }
+}
+
+/**
+ * A resource made before the first scenario, for a scenario whose update must come in a later
+ * second than the resource's Last-Modified (HTTP dates have whole seconds). Made early, it
+ * ages while the other scenarios run, so the scenario seldom waits for the server's next
+ * second. The exchange that made it opens the transcript of the scenario that takes it; one
+ * that no scenario took is deleted after the run. Where it cannot be made, the scenario makes
+ * its own resource, as any other does, and reports what it gets.
+ */
+let early: { resource: ScratchResource; made: Exchange; http: HttpClient } | undefined;
+
+export async function makeEarlyResource(parameters: SuiteParameters, forScenario: string): Promise<void> {
+  // A description that names its resources has none made; a worker makes at most one.
+  if (parameters.target.snapshots.resources || early) return;
+  const { http } = suiteClient(parameters);
+  http.scenario = forScenario;
+  const resource = newScratch(parameters.target);
+  try {
+    const made = await putScratch(http, resource, "made before the run's first scenario, so that it has aged by now");
+    if (isSuccess(made)) {
+      early = { resource, made, http };
+      return;
+    }
+  } catch {
+    // No reply: the scenario sends the same request itself and reports what it gets.
+  }
+  await http.close();
+}
+
+/** Gives the scenario the resource made early, if there is one; false if not. */
+export async function takeEarlyResource(world: SxdWorld): Promise<boolean> {
+  if (!early) return false;
+  const { resource, made, http } = early;
+  early = undefined;
+  world.http.exchanges.unshift(made);
+  useResource(world, resource);
+  world.onCleanup(() => world.http.send("DELETE", resource.url));
+  await http.close();
+  return true;
+}
+
+/** Deletes the resource made early that no scenario took. */
+export async function dropEarlyResource(): Promise<void> {
+  if (!early) return;
+  const { resource, http } = early;
+  early = undefined;
+  try {
+    await http.send("DELETE", resource.url);
+  } catch {
+    // The target stopped answering: nothing more can be done about it.
+  } finally {
+    await http.close();
   }
 }

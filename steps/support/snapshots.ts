@@ -14,6 +14,7 @@
 import { randomBytes } from "node:crypto";
 import { type Answered, headerOf } from "../../harness/exchange.ts";
 import { sleep } from "../../harness/rate-limits.ts";
+import type { TargetDescription } from "../../harness/target.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
@@ -83,10 +84,6 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
 }
 
-export function newResourceUrl(world: SxdWorld): string {
-  return `${world.target.baseUrl}${world.target.snapshots.collection}${uniqueName("sxd")}`;
-}
-
 export function snapshotUrl(resource: ScratchResource, n: number): string {
   return `${resource.url}/s${resource.base + n}`;
 }
@@ -132,19 +129,29 @@ export function entryBody(id: string, version: EntryVersion): string {
 
 /** Creates a resource at a fresh address (SNAP-13's request) and deletes it after the scenario. */
 export async function createScratch(world: SxdWorld): Promise<{ resource: ScratchResource; reply: Answered }> {
-  const resource: ScratchResource = {
-    url: newResourceUrl(world),
+  const resource = newScratch(world.target);
+  scratch.set(world, resource);
+  world.onCleanup(() => world.http.send("DELETE", resource.url));
+  return { resource, reply: await putScratch(world.http, resource) };
+}
+
+/** A resource not made yet, at a fresh address under the description's collection. */
+export function newScratch(target: TargetDescription): ScratchResource {
+  return {
+    url: `${target.baseUrl}${target.snapshots.collection}${uniqueName("sxd")}`,
     id: `urn:uuid:${crypto.randomUUID()}`,
     versions: [versionNumbered(1)],
     base: 0,
   };
-  scratch.set(world, resource);
-  world.onCleanup(() => world.http.send("DELETE", resource.url));
-  const reply = await world.http.send("PUT", resource.url, {
+}
+
+/** SNAP-13's request: the resource's first version, with If-None-Match: *. */
+export function putScratch(http: HttpClient, resource: ScratchResource, note?: string): Promise<Answered> {
+  return http.send("PUT", resource.url, {
     headers: { "content-type": ATOM_ENTRY_TYPE, "if-none-match": "*" },
     body: entryBody(resource.id, resource.versions[0]),
+    ...(note === undefined ? {} : { note }),
   });
-  return { resource, reply };
 }
 
 const CLOCK_POLL_MS = 100;

@@ -3,32 +3,12 @@
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
 import { AfterAll, Before, type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
-import type { Dispatcher } from "undici";
-import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
 import type { Answered } from "../../harness/exchange.ts";
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
-import { RateLimits, type RateParameters } from "../../harness/rate-limits.ts";
-import { RunLimits, type RunLimitsParameters } from "../../harness/run-limits.ts";
-import { headersFor, type TargetDescription } from "../../harness/target.ts";
-import { HttpClient } from "./http.ts";
-
-export interface SuiteParameters {
-  target: TargetDescription;
-  /** Per HTTP request. */
-  timeoutMs: number;
-  /**
-   * A messaging server whose configured contacts server is down (EXP-8). The CLI starts one
-   * beside the bundled reference; for an external target it is absent and EXP-8 is not run.
-   */
-  outageMessagingUrl?: string;
-  /** Reply bodies beyond this many bytes fail the request. */
-  maxBodyBytes: number;
-  limits: RunLimitsParameters;
-  rate: RateParameters;
-  tls?: TlsSettings;
-  /** `sxd/<version>`. */
-  userAgent?: string;
-}
+import type { RunLimits } from "../../harness/run-limits.ts";
+import type { TargetDescription } from "../../harness/target.ts";
+import type { HttpClient } from "./http.ts";
+import { closeConnections, type SuiteParameters, suiteClient } from "./suite-client.ts";
 
 export class SxdWorld extends World<SuiteParameters> {
   readonly http: HttpClient;
@@ -37,22 +17,7 @@ export class SxdWorld extends World<SuiteParameters> {
 
   constructor(options: IWorldOptions<SuiteParameters>) {
     super(options);
-    const { timeoutMs, maxBodyBytes, limits, rate, tls, userAgent, target } = this.parameters;
-    this.limits = new RunLimits(limits);
-    const extraHeaders = (url: string) => headersFor(target, url);
-    // One process runs its scenarios one after another: they share connections, as a browser
-    // would, instead of each opening its own (a round trip each over a slow network).
-    connections ??= targetDispatcher(timeoutMs, tls);
-    this.http = new HttpClient({
-      dispatcher: connections,
-      timeoutMs,
-      maxBodyBytes,
-      guard: this.limits,
-      rate: new RateLimits(rate),
-      tls,
-      userAgent,
-      extraHeaders,
-    });
+    ({ http: this.http, limits: this.limits } = suiteClient(this.parameters));
   }
 
   get target(): TargetDescription {
@@ -92,14 +57,9 @@ export class SxdWorld extends World<SuiteParameters> {
   }
 }
 
-let connections: Dispatcher | undefined;
-
 setWorldConstructor(SxdWorld);
 
-AfterAll(async () => {
-  await connections?.destroy();
-  connections = undefined;
-});
+AfterAll(closeConnections);
 
 // Past the deadline, or once the target stopped answering, the scenarios left are not run.
 Before({ name: "the run's deadline and breaker" }, function (this: SxdWorld) {
