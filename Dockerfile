@@ -5,6 +5,8 @@
 FROM node:20-slim AS pack
 WORKDIR /src
 COPY package.json package-lock.json ./
+# The lock file links this package in place of a dependency's polyfill (package.json overrides).
+COPY overrides ./overrides
 # The sources are not here yet: prepare's build runs at npm pack, below.
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
