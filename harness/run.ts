@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Writable } from "node:stream";
-import { type IRunOptions, loadConfiguration, loadSources, runCucumber } from "@cucumber/cucumber/api";
+import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { parse as parseTags } from "@cucumber/tag-expressions";
 import { loadRows } from "./catalogue.ts";
 import type { TlsSettings } from "./dispatcher.ts";
@@ -22,7 +22,7 @@ import { writeReports } from "./report/index.ts";
 import type { ProgressOptions } from "./report/progress.ts";
 import { type RateSummary, summaryText, uniformReplyLine } from "./report/summary.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
-import { rowsOfPlan } from "./scenarios.ts";
+import { loadScenarios, plannedScenarios, rowsOf, runOrder } from "./scenarios.ts";
 import type { TargetDescription } from "./target.ts";
 import { type Judgement, judge } from "./verdicts.ts";
 
@@ -110,11 +110,12 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       expectedFailures: [...(run.expectedFailures?.keys() ?? [])],
     };
     const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
+    const scenarios = loadScenarios(PACKAGE_ROOT);
     const { runConfiguration } = await loadConfiguration(
       {
         file: false,
         provided: {
-          paths: ["features/**/*.feature"],
+          paths: runOrder(scenarios),
           import: SUPPORT_MODULES,
           tags: run.tags ?? "",
           parallel: run.parallel > 1 ? run.parallel : 0,
@@ -142,8 +143,8 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       },
       environment,
     );
-    const { plan } = await loadSources(runConfiguration.sources, environment);
-    if (plan.length === 0) {
+    const planned = plannedScenarios(scenarios, run.tags);
+    if (planned.length === 0) {
       throw new UsageError(
         run.tags ? `no scenario matches the tag expression ${run.tags}` : "the suite has no scenarios",
       );
@@ -162,7 +163,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       plannedRows: string[];
     };
     parameters.limits = runLimits(run.deadlineSeconds, stateDir);
-    parameters.plannedRows = rowsOfPlan(PACKAGE_ROOT, plan);
+    parameters.plannedRows = rowsOf(planned);
     const startedAt = new Date().toISOString();
     process.on("SIGINT", onSignal).on("SIGTERM", onSignal);
     const collector = new OutcomeCollector();

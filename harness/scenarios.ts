@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { generateMessages } from "@cucumber/gherkin";
 import { IdGenerator, SourceMediaType } from "@cucumber/messages";
+import { parse as parseTagExpression } from "@cucumber/tag-expressions";
 import { type Level, readTags } from "./catalogue.ts";
 
 export interface ScenarioInfo {
@@ -60,15 +61,31 @@ export function collectLines(node: unknown, lines: Map<string, number>): void {
   for (const value of Object.values(node)) collectLines(value, lines);
 }
 
+/** A feature tagged so runs after every other: its scenarios need the time the others take. */
+export const RUNS_LAST_TAG = "@runs-last";
+
+/** The feature files in the order a run takes them: by path, those tagged @runs-last at the end. */
+export function runOrder(scenarios: readonly ScenarioInfo[]): string[] {
+  const files = [...new Set(scenarios.map(fileOf))].sort();
+  const last = new Set(scenarios.filter((s) => s.tags.includes(RUNS_LAST_TAG)).map(fileOf));
+  return [...files.filter((f) => !last.has(f)), ...files.filter((f) => last.has(f))];
+}
+
+function fileOf(scenario: ScenarioInfo): string {
+  return scenario.location.slice(0, scenario.location.lastIndexOf(":"));
+}
+
 /**
- * The rows of the scenarios a run has planned (cucumber's plan: each scenario's file and
- * line), so that support code can prepare what only some scenarios need.
+ * The scenarios a run with this tag expression takes, as cucumber chooses them (a run filters
+ * by tags alone), read from the features already parsed instead of parsing them once more.
  */
-export function rowsOfPlan(root: string, plan: ReadonlyArray<{ uri: string; location: { line: number } }>): string[] {
-  const planned = new Set(plan.map((p) => `${p.uri}:${p.location.line}`));
-  const rows = new Set<string>();
-  for (const scenario of loadScenarios(root)) {
-    if (planned.has(scenario.location)) for (const id of scenario.rows) rows.add(id);
-  }
-  return [...rows].sort();
+export function plannedScenarios(scenarios: readonly ScenarioInfo[], tags: string | undefined): ScenarioInfo[] {
+  if (!tags) return [...scenarios];
+  const expression = parseTagExpression(tags);
+  return scenarios.filter((s) => expression.evaluate(s.tags));
+}
+
+/** The rows of these scenarios, so that support code can prepare what only some scenarios need. */
+export function rowsOf(scenarios: readonly ScenarioInfo[]): string[] {
+  return [...new Set(scenarios.flatMap((s) => s.rows))].sort();
 }

@@ -1,3 +1,4 @@
+@runs-last
 Feature: A stale update is refused
   If-Unmodified-Since carries the Last-Modified the client last read. When the resource has
   changed since, the update must not overwrite the newer version: HTTP answers 412
@@ -9,8 +10,8 @@ Feature: A stale update is refused
 
   HTTP dates count whole seconds, so the other client's update must come in a later second
   than the resource was made. sxd makes this scenario's resource before the run's first
-  scenario; by the time the scenario runs, that second has usually passed, and where it has
-  not, the scenario waits for the server's clock.
+  scenario and runs this feature after the others (@runs-last): by then that second has
+  usually passed, and where it has not, the scenario waits for the server's clock.
 
   Background:
     Given a fresh entry resource made before the run's first scenario

@@ -27,7 +27,7 @@ export interface SuiteParameters {
   tls?: TlsSettings;
   /** `sxd/<version>`. */
   userAgent?: string;
-  /** The rows of the scenarios this run has planned (harness/scenarios.ts rowsOfPlan). */
+  /** The rows of the scenarios this run takes (harness/scenarios.ts plannedScenarios). */
   plannedRows?: string[];
 }
 
