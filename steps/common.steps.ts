@@ -2,10 +2,11 @@
  * Steps every behaviour shares: the status, the media type and the error body of the
  * last reply. Phrased as the spec phrases replies.
  */
-import { defineParameterType, Then } from "@cucumber/cucumber";
+
 import { headerOf } from "../harness/exchange.ts";
 import { mediaTypeMatches } from "../lib/media-type.ts";
 import { childElement, parseXml } from "../lib/xml.ts";
+import { defineParameterType, Then } from "./support/cucumber.ts";
 import { expectThat, fail } from "./support/expect.ts";
 import type { SxdWorld } from "./support/world.ts";
 

@@ -3,8 +3,8 @@
  * policy: uses of one nonce, a nonce count used once, a lifetime sxd can wait out.
  */
 
-import { Given, Then, When } from "@cucumber/cucumber";
 import { sleep } from "../harness/rate-limits.ts";
+import { Given, Then, When } from "./support/cucumber.ts";
 import {
   answeringLike,
   CONTROL_REFUSED,

@@ -2,7 +2,7 @@
  * Steps of the refusals (DIG-6, DIG-8, DIG-12): each wrong answer is sent only after the same
  * answer without the flaw got in, in the same scenario, and differs from it by the flaw alone.
  */
-import { Given, Then, When } from "@cucumber/cucumber";
+import { Given, Then, When } from "./support/cucumber.ts";
 import {
   answeredNonce,
   answeringLike,

@@ -2,11 +2,12 @@
  * Steps of the digest rows about the challenge and a good login (DIG-1..5, DIG-7, DIG-11): a
  * client asks for the protected resource, answers the challenge, and reads what comes back.
  */
-import { Given, Then, When } from "@cucumber/cucumber";
+
 import { type Answered, headerOf } from "../harness/exchange.ts";
 import { parseChallenges } from "../lib/auth-params.ts";
 import type { Qop } from "../lib/digest-math.ts";
 import { mediaTypeMatches } from "../lib/media-type.ts";
+import { Given, Then, When } from "./support/cucumber.ts";
 import { answeredNonce, expectLogin, NEEDS_LOGIN, needLogin, newChallenges } from "./support/digest-checks.ts";
 import { answerableAlgorithms, authenticationInfoProblems } from "./support/digest-client.ts";
 import { challengeFrom, challengesOf, logIn, loginHints, sendProtected, state } from "./support/digest-session.ts";

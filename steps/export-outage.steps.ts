@@ -2,8 +2,9 @@
  * Steps of the contacts server's outage (EXP-8), staged by the description's commands or, for
  * the bundled reference, by a messaging server whose contacts server is down; and of the
  * fallback upload (EXP-9), where the target takes one.
- */ import { After, Given, Then, When } from "@cucumber/cucumber";
+ */
 import { withoutTrailingSlashes } from "../lib/uri.ts";
+import { After, Given, Then, When } from "./support/cucumber.ts";
 import { expectThat } from "./support/expect.ts";
 import {
   freshUserName,

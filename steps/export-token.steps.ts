@@ -2,7 +2,7 @@
  * Steps of the link token (EXP-6): each flawed POST differs from the accepted one by its token
  * alone, and counts only where that same POST with the token as served got in.
  */
-import { Given, Then, When } from "@cucumber/cucumber";
+import { Given, Then, When } from "./support/cucumber.ts";
 import { expectThat, fail } from "./support/expect.ts";
 import { expectNoneHeld, exported, linkOf, listOf, resultUri, stateOf } from "./support/export-checks.ts";
 import { forgedLike, randomToken, tailChanged } from "./support/tokens.ts";

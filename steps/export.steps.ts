@@ -4,11 +4,12 @@
  * and what the messaging server holds afterwards. Addresses, the user, the relation and
  * the upload come from the target description; nothing here knows the reference's choices.
  */
-import { Given, setParallelCanAssign, Then, When } from "@cucumber/cucumber";
+
 import { headerOf } from "../harness/exchange.ts";
 import { isAbsoluteUri } from "../lib/uri.ts";
 import { mayStartBeside } from "./support/alone.ts";
 import { countOccurrences, importToken } from "./support/contact-list.ts";
+import { Given, setParallelCanAssign, Then, When } from "./support/cucumber.ts";
 import { expectThat, fail } from "./support/expect.ts";
 import {
   contactListOf,

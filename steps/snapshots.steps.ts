@@ -2,10 +2,11 @@
  * Steps for snapshots on update: a resource, its versions, the snapshots that keep them and
  * the links between them. Every scenario works on a resource of its own (see support/snapshots.ts).
  */
-import { type DataTable, Given, Then, When } from "@cucumber/cucumber";
+
 import { headerOf } from "../harness/exchange.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { linksByRel } from "./support/atom.ts";
+import { type DataTable, Given, Then, When } from "./support/cucumber.ts";
 import { expectThat } from "./support/expect.ts";
 import { freshResource } from "./support/resources.ts";
 import {

@@ -2,11 +2,12 @@
  * The per-scenario world: the target description, an HTTP client that records every
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
-import { AfterAll, Before, type IWorldOptions, setWorldConstructor, World } from "@cucumber/cucumber";
+
 import type { Answered } from "../../harness/exchange.ts";
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import type { RunLimits } from "../../harness/run-limits.ts";
 import type { TargetDescription } from "../../harness/target.ts";
+import { AfterAll, Before, type IWorldOptions, setWorldConstructor, World } from "./cucumber.ts";
 import type { HttpClient } from "./http.ts";
 import { closeConnections, type SuiteParameters, suiteClient } from "./suite-client.ts";
 
