@@ -2,10 +2,11 @@
  * Steps of updating and creating (SNAP-2, SNAP-11, SNAP-12, SNAP-13): a stale or defective
  * update counts as refused only where the same update without the defect then gets in.
  */
-import { AfterAll, BeforeAll, Given, Then, When } from "@cucumber/cucumber";
+
 import { sleep } from "../harness/rate-limits.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { linksByRel, sameUri } from "./support/atom.ts";
+import { AfterAll, BeforeAll, Given, Then, When } from "./support/cucumber.ts";
 import { expectThat, fail } from "./support/expect.ts";
 import { dropEarlyResource, freshResource, makeEarlyResource, takeEarlyResource } from "./support/resources.ts";
 import {
@@ -34,9 +35,9 @@ import type { SxdWorld } from "./support/world.ts";
 
 // The lost update (SNAP-11) needs a resource whose Last-Modified lies in an earlier second than
 // the other client's update: where the run plans it, the resource is made before any scenario.
-BeforeAll(async function () {
+BeforeAll(function () {
   const parameters = this.parameters as unknown as SuiteParameters;
-  if (parameters.plannedRows?.includes("SNAP-11")) await makeEarlyResource(parameters, "SNAP-11: the lost update");
+  if (parameters.plannedRows?.includes("SNAP-11")) makeEarlyResource(parameters, "SNAP-11: the lost update");
 });
 
 AfterAll(dropEarlyResource);

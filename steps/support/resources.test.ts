@@ -12,16 +12,29 @@ import { resourceOf } from "./snapshots.ts";
 import { closeConnections, type SuiteParameters } from "./suite-client.ts";
 import type { SxdWorld } from "./world.ts";
 
-/** A target that answers every PUT with `putStatus` and every other request 204, and logs them. */
-async function recordingTarget(putStatus: number): Promise<{ url: string; log: string[]; server: Server }> {
+/**
+ * A target that answers every PUT with `putStatus` (after `putDelayMs`) and every other
+ * request 204, and logs them.
+ */
+async function recordingTarget(
+  putStatus: number,
+  putDelayMs = 0,
+): Promise<{ url: string; log: string[]; answered: () => number; server: Server }> {
   const log: string[] = [];
+  let answered = 0;
   const server = createServer((request, response) => {
     log.push(`${request.method} ${request.url}`);
     request.resume();
-    response.writeHead(request.method === "PUT" ? putStatus : 204).end();
+    setTimeout(
+      () => {
+        answered++;
+        response.writeHead(request.method === "PUT" ? putStatus : 204).end();
+      },
+      request.method === "PUT" ? putDelayMs : 0,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, answered: () => answered, server };
 }
 
 function parametersFor(baseUrl: string, layer: object = {}): SuiteParameters {
@@ -59,17 +72,17 @@ afterEach(async () => {
 test("a resource made early and taken by no scenario is deleted after the run", async () => {
   const target = await recordingTarget(201);
   servers.push(target.server);
-  await makeEarlyResource(parametersFor(target.url), "test");
-  assert.equal(target.log.length, 1);
-  assert.match(target.log[0], /^PUT \/entries\/sxd-/);
+  makeEarlyResource(parametersFor(target.url), "test");
   await dropEarlyResource();
-  assert.deepEqual(target.log, [target.log[0], target.log[0].replace("PUT", "DELETE")]);
+  assert.equal(target.log.length, 2);
+  assert.match(target.log[0], /^PUT \/entries\/sxd-/);
+  assert.equal(target.log[1], target.log[0].replace("PUT", "DELETE"));
 });
 
 test("the scenario that takes it gets its creation first in its transcript, and deletes it itself", async () => {
   const target = await recordingTarget(201);
   servers.push(target.server);
-  await makeEarlyResource(parametersFor(target.url), "test");
+  makeEarlyResource(parametersFor(target.url), "test");
   const world = fakeWorld();
   assert.equal(await takeEarlyResource(world), true);
   const [made] = world.http.exchanges;
@@ -87,7 +100,7 @@ test("the scenario that takes it gets its creation first in its transcript, and 
 test("a refused creation leaves nothing to take: the scenario makes its own", async () => {
   const target = await recordingTarget(405);
   servers.push(target.server);
-  await makeEarlyResource(parametersFor(target.url), "test");
+  makeEarlyResource(parametersFor(target.url), "test");
   assert.equal(await takeEarlyResource(fakeWorld()), false);
   await dropEarlyResource();
   assert.deepEqual(
@@ -99,14 +112,24 @@ test("a refused creation leaves nothing to take: the scenario makes its own", as
 test("a target that does not answer leaves nothing to take, and the hook does not throw", async () => {
   const target = await recordingTarget(201);
   target.server.close();
-  await makeEarlyResource(parametersFor(target.url), "test");
+  makeEarlyResource(parametersFor(target.url), "test");
   assert.equal(await takeEarlyResource(fakeWorld()), false);
 });
 
 test("a description that names its resources has none made", async () => {
   const target = await recordingTarget(201);
   servers.push(target.server);
-  await makeEarlyResource(parametersFor(target.url, { snapshots: { resources: [{ path: "/entries/a" }] } }), "test");
+  makeEarlyResource(parametersFor(target.url, { snapshots: { resources: [{ path: "/entries/a" }] } }), "test");
   assert.deepEqual(target.log, []);
   assert.equal(await takeEarlyResource(fakeWorld()), false);
+});
+
+test("the hook does not wait for the reply: the scenario that takes the resource does", async () => {
+  const target = await recordingTarget(201, 300);
+  servers.push(target.server);
+  makeEarlyResource(parametersFor(target.url), "test");
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(target.answered(), 0);
+  assert.equal(await takeEarlyResource(fakeWorld()), true);
+  assert.equal(target.answered(), 1);
 });

@@ -129,31 +129,47 @@ async function letTheSecondPass(world: SxdWorld, url: string, reply: Answered): 
  * that no scenario took is deleted after the run. Where it cannot be made, the scenario makes
  * its own resource, as any other does, and reports what it gets.
  */
-let early: { resource: ScratchResource; made: Exchange; http: HttpClient } | undefined;
+let early: Promise<Made | undefined> | undefined;
 
-export async function makeEarlyResource(parameters: SuiteParameters, forScenario: string): Promise<void> {
+interface Made {
+  resource: ScratchResource;
+  made: Exchange;
+  http: HttpClient;
+}
+
+/** Starts making it; the hook does not wait for the reply: the first scenarios run meanwhile. */
+export function makeEarlyResource(parameters: SuiteParameters, forScenario: string): void {
   // A description that names its resources has none made; a worker makes at most one.
   if (parameters.target.snapshots.resources || early) return;
+  early = make(parameters, forScenario);
+}
+
+async function make(parameters: SuiteParameters, forScenario: string): Promise<Made | undefined> {
   const { http } = suiteClient(parameters);
   http.scenario = forScenario;
   const resource = newScratch(parameters.target);
   try {
     const made = await putScratch(http, resource, "made before the run's first scenario, so that it has aged by now");
-    if (isSuccess(made)) {
-      early = { resource, made, http };
-      return;
-    }
+    if (isSuccess(made)) return { resource, made, http };
   } catch {
     // No reply: the scenario sends the same request itself and reports what it gets.
   }
   await http.close();
+  return undefined;
+}
+
+/** The resource made early, once its request is done, for the caller alone. */
+async function claimEarly(): Promise<Made | undefined> {
+  const pending = early;
+  early = undefined;
+  return pending;
 }
 
 /** Gives the scenario the resource made early, if there is one; false if not. */
 export async function takeEarlyResource(world: SxdWorld): Promise<boolean> {
-  if (!early) return false;
-  const { resource, made, http } = early;
-  early = undefined;
+  const taken = await claimEarly();
+  if (!taken) return false;
+  const { resource, made, http } = taken;
   world.http.exchanges.unshift(made);
   useResource(world, resource);
   world.onCleanup(() => world.http.send("DELETE", resource.url));
@@ -163,9 +179,9 @@ export async function takeEarlyResource(world: SxdWorld): Promise<boolean> {
 
 /** Deletes the resource made early that no scenario took. */
 export async function dropEarlyResource(): Promise<void> {
-  if (!early) return;
-  const { resource, http } = early;
-  early = undefined;
+  const taken = await claimEarly();
+  if (!taken) return;
+  const { resource, http } = taken;
   try {
     await http.send("DELETE", resource.url);
   } catch {
