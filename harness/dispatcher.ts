@@ -3,7 +3,7 @@
  * `--insecure`, and the proxy of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), as
  * curl and most HTTP tools read it. The probe and every scenario's client use the same one.
  */
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from "./undici.ts";
 
 export interface TlsSettings {
   /** PEM text of the authority that signed the target's certificate (`--ca FILE`). */

@@ -1,7 +1,8 @@
 /** One request to a target's root before any scenario runs: any HTTP reply means it is there. */
-import { request } from "undici";
+
 import { type TlsSettings, targetDispatcher } from "./dispatcher.ts";
 import { describeTransportError, discard } from "./exchange.ts";
+import { request } from "./undici.ts";
 
 /** Returns undefined when the URL answers, else why it does not. */
 export async function probe(url: string, timeoutMs: number, tls: TlsSettings = {}): Promise<string | undefined> {

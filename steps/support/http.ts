@@ -2,7 +2,7 @@
  * The suite's HTTP client: undici underneath, every exchange recorded so that a failure
  * can show exactly what was sent and what came back.
  */
-import { type Dispatcher, request } from "undici";
+
 import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
 import {
   type Answered,
@@ -18,6 +18,7 @@ import {
   TRANSPORT_ERROR,
 } from "../../harness/exchange.ts";
 import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
+import { type Dispatcher, request } from "../../harness/undici.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 
 /**

@@ -3,11 +3,12 @@
  * runs its scenarios one after another: they share connections, as a browser would, instead
  * of each opening its own (a round trip each over a slow network).
  */
-import type { Dispatcher } from "undici";
+
 import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
 import { RateLimits, type RateParameters } from "../../harness/rate-limits.ts";
 import { RunLimits, type RunLimitsParameters } from "../../harness/run-limits.ts";
 import { headersFor, type TargetDescription } from "../../harness/target.ts";
+import type { Dispatcher } from "../../harness/undici.ts";
 import { HttpClient } from "./http.ts";
 
 /** The world parameters of a run (harness/run.ts sets them). */
