@@ -15,14 +15,14 @@ import { fileProblem, UsageError } from "./errors.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./exchange.ts";
 import { OutcomeCollector } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES } from "./package.ts";
-import { probeUntil } from "./probe.ts";
+import { firstUnreachable } from "./probe.ts";
 import { readRefusals } from "./rate-limits.ts";
 import { suiteVersion } from "./report/conformance-json.ts";
 import { writeReports } from "./report/index.ts";
 import type { ProgressOptions } from "./report/progress.ts";
 import { type RateSummary, summaryText, uniformReplyLine } from "./report/summary.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
-import { loadScenarios, plannedScenarios, rowsOf, runOrder } from "./scenarios.ts";
+import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
 import type { TargetDescription } from "./target.ts";
 import { type Judgement, judge } from "./verdicts.ts";
 
@@ -115,7 +115,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       {
         file: false,
         provided: {
-          paths: runOrder(scenarios),
+          paths: runOrder(scenarios, run.parallel > 1),
           import: SUPPORT_MODULES,
           tags: run.tags ?? "",
           parallel: run.parallel > 1 ? run.parallel : 0,
@@ -149,21 +149,17 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
         run.tags ? `no scenario matches the tag expression ${run.tags}` : "the suite has no scenarios",
       );
     }
-    // The servers are asked at once: one after another, each would add its round trips.
     const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
     const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
-    const problems = await Promise.all(
-      urls.map((url) => probeUntil(url, { ...run, waitSeconds: run.waitSeconds ?? 0, progress })),
-    );
-    const unreachable = problems.findIndex((problem) => problem !== undefined);
-    if (unreachable >= 0) throw new UsageError(`cannot reach ${urls[unreachable]}: ${problems[unreachable]}`);
+    const unreachable = await firstUnreachable(urls, { ...run, waitSeconds: run.waitSeconds ?? 0, progress });
+    if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
     // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
     const parameters = runConfiguration.runtime.worldParameters as unknown as {
       limits: RunLimitsParameters;
-      plannedRows: string[];
+      earlyResourceFor?: string;
     };
     parameters.limits = runLimits(run.deadlineSeconds, stateDir);
-    parameters.plannedRows = rowsOf(planned);
+    parameters.earlyResourceFor = earlyResourceFor(planned, run.parallel > 1);
     const startedAt = new Date().toISOString();
     process.on("SIGINT", onSignal).on("SIGTERM", onSignal);
     const collector = new OutcomeCollector();

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { loadConfiguration, loadSources } from "@cucumber/cucumber/api";
-import { loadRows } from "./catalogue.ts";
 import { PACKAGE_ROOT } from "./package.ts";
-import { loadScenarios, plannedScenarios, rowsOf, runOrder } from "./scenarios.ts";
+import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
 
 const scenarios = loadScenarios(PACKAGE_ROOT);
 
@@ -11,7 +10,7 @@ const scenarios = loadScenarios(PACKAGE_ROOT);
 async function cucumberPlan(tags: string): Promise<string[]> {
   const environment = { cwd: PACKAGE_ROOT };
   const { runConfiguration } = await loadConfiguration(
-    { file: false, provided: { paths: runOrder(scenarios), tags } },
+    { file: false, provided: { paths: runOrder(scenarios, false), tags } },
     environment,
   );
   const { plan } = await loadSources(runConfiguration.sources, environment);
@@ -29,34 +28,41 @@ test("a run takes the scenarios cucumber would plan for its tags, outlines' Exam
   }
 });
 
-test("the rows of a run are those of its scenarios", () => {
-  assert.deepEqual(rowsOf(plannedScenarios(scenarios, "@SNAP-12 or @DIG-3")), ["DIG-3", "SNAP-12"]);
-  assert.deepEqual(rowsOf(plannedScenarios(scenarios, "@SNAP-11")), ["SNAP-11"]);
-  assert.deepEqual(
-    rowsOf(plannedScenarios(scenarios, undefined)),
-    loadRows()
-      .map((row) => row.id)
-      .sort(),
-  );
-  assert.deepEqual(rowsOf([]), []);
+test("a resource is made early for the @clock scenario where one process runs them, and only then", () => {
+  const all = plannedScenarios(scenarios, undefined);
+  assert.match(earlyResourceFor(all, false) ?? "", /^SNAP-11: An update with the Last-Modified read before/);
+  assert.equal(earlyResourceFor(all, true), undefined);
+  assert.equal(earlyResourceFor(plannedScenarios(scenarios, "@SNAP-3"), false), undefined);
+  assert.equal(earlyResourceFor([], false), undefined);
 });
 
-test("features run in path order, those tagged @runs-last after the others", async () => {
-  const order = runOrder(scenarios);
-  assert.equal(order.at(-1), "features/snapshots/lost-update.feature");
-  assert.deepEqual(order.slice(0, -1), [...order.slice(0, -1)].sort());
-  assert.equal(new Set(order).size, order.length);
+test("one process takes the @clock features last, parallel workers take them first", async () => {
+  const serial = runOrder(scenarios, false);
+  assert.deepEqual(serial.slice(-1), ["features/snapshots/lost-update.feature"]);
+  assert.deepEqual(serial.slice(0, -1), [...serial.slice(0, -1)].sort());
+  assert.equal(new Set(serial).size, serial.length);
+  const parallel = runOrder(scenarios, true);
+  assert.deepEqual(parallel, [serial.at(-1), ...serial.slice(0, -1)]);
   // Cucumber takes the files in that order: the lost update is the run's last scenario.
   assert.match((await cucumberPlan("")).at(-1) ?? "", /lost-update\.feature:\d+$/);
 });
 
-test("a feature tagged @runs-last moves as a whole, whatever its place by path", () => {
+test("a feature with a @clock scenario moves as a whole, whatever its place by path", () => {
   const at = (location: string, tags: string[]) => ({ name: "", location, tags, rows: [], levels: [] });
-  const order = runOrder([
-    at("features/a/first.feature:3", ["@runs-last"]),
-    at("features/a/first.feature:9", ["@runs-last"]),
+  const features = [
+    at("features/a/first.feature:3", ["@clock"]),
+    at("features/a/first.feature:9", []),
     at("features/b/second.feature:3", []),
     at("features/a/third.feature:4", []),
+  ];
+  assert.deepEqual(runOrder(features, false), [
+    "features/a/third.feature",
+    "features/b/second.feature",
+    "features/a/first.feature",
   ]);
-  assert.deepEqual(order, ["features/a/third.feature", "features/b/second.feature", "features/a/first.feature"]);
+  assert.deepEqual(runOrder(features, true), [
+    "features/a/first.feature",
+    "features/a/third.feature",
+    "features/b/second.feature",
+  ]);
 });

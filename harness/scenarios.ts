@@ -61,18 +61,30 @@ export function collectLines(node: unknown, lines: Map<string, number>): void {
   for (const value of Object.values(node)) collectLines(value, lines);
 }
 
-/** A feature tagged so runs after every other: its scenarios need the time the others take. */
-export const RUNS_LAST_TAG = "@runs-last";
+/**
+ * Scenarios that wait for the target's clock to pass a whole second (HTTP dates have no finer
+ * grain). One process running the scenarios one after another takes their features last, so
+ * that a resource made before the first scenario has aged by then; parallel workers take them
+ * first, so that the wait passes while the other workers run.
+ */
+export const CLOCK_TAG = "@clock";
 
-/** The feature files in the order a run takes them: by path, those tagged @runs-last at the end. */
-export function runOrder(scenarios: readonly ScenarioInfo[]): string[] {
+/** The feature files in the order a run takes them: by path, those with @clock scenarios last or first. */
+export function runOrder(scenarios: readonly ScenarioInfo[], parallel: boolean): string[] {
   const files = [...new Set(scenarios.map(fileOf))].sort();
-  const last = new Set(scenarios.filter((s) => s.tags.includes(RUNS_LAST_TAG)).map(fileOf));
-  return [...files.filter((f) => !last.has(f)), ...files.filter((f) => last.has(f))];
+  const clock = new Set(scenarios.filter((s) => s.tags.includes(CLOCK_TAG)).map(fileOf));
+  const waiting = files.filter((f) => clock.has(f));
+  const others = files.filter((f) => !clock.has(f));
+  return parallel ? [...waiting, ...others] : [...others, ...waiting];
 }
 
 function fileOf(scenario: ScenarioInfo): string {
   return scenario.location.slice(0, scenario.location.lastIndexOf(":"));
+}
+
+/** How a scenario's requests name it (X-Sxd-Scenario): its rows and its name, in visible ASCII. */
+export function scenarioLabel(rows: readonly string[], name: string): string {
+  return `${rows.join(" ")}: ${name}`.replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
 }
 
 /**
@@ -85,7 +97,12 @@ export function plannedScenarios(scenarios: readonly ScenarioInfo[], tags: strin
   return scenarios.filter((s) => expression.evaluate(s.tags));
 }
 
-/** The rows of these scenarios, so that support code can prepare what only some scenarios need. */
-export function rowsOf(scenarios: readonly ScenarioInfo[]): string[] {
-  return [...new Set(scenarios.flatMap((s) => s.rows))].sort();
+/**
+ * Where one process runs the scenarios and one that waits for the clock (@clock) is among
+ * them: its label, for the resource made for it before the first scenario. Parallel workers
+ * make none: the scenario runs first there, and every worker would make one for nothing.
+ */
+export function earlyResourceFor(planned: readonly ScenarioInfo[], parallel: boolean): string | undefined {
+  const waiting = parallel ? undefined : planned.find((s) => s.tags.includes(CLOCK_TAG));
+  return waiting && scenarioLabel(waiting.rows, waiting.name);
 }

@@ -4,11 +4,12 @@
  */
 
 import { sleep } from "../harness/rate-limits.ts";
+import { CLOCK_TAG } from "../harness/scenarios.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { linksByRel, sameUri } from "./support/atom.ts";
-import { AfterAll, BeforeAll, Given, Then, When } from "./support/cucumber.ts";
+import { AfterAll, Before, BeforeAll, Given, Then, When } from "./support/cucumber.ts";
 import { expectThat, fail } from "./support/expect.ts";
-import { dropEarlyResource, freshResource, makeEarlyResource, takeEarlyResource } from "./support/resources.ts";
+import { dropEarlyResource, makeEarlyResource, waitsForClock } from "./support/resources.ts";
 import {
   attemptOf,
   expectVersion,
@@ -33,18 +34,19 @@ import {
 import type { SuiteParameters } from "./support/suite-client.ts";
 import type { SxdWorld } from "./support/world.ts";
 
-// The lost update (SNAP-11) needs a resource whose Last-Modified lies in an earlier second than
-// the other client's update: where the run plans it, the resource is made before any scenario.
+// Where one process runs the scenarios, the harness asks for a resource made before the first
+// one, for the scenario that waits for the target's clock (@clock: the lost update, SNAP-11).
 BeforeAll(function () {
-  const parameters = this.parameters as unknown as SuiteParameters;
-  if (parameters.plannedRows?.includes("SNAP-11")) makeEarlyResource(parameters, "SNAP-11: the lost update");
+  const { earlyResourceFor } = this.parameters as unknown as SuiteParameters;
+  if (earlyResourceFor !== undefined)
+    makeEarlyResource(this.parameters as unknown as SuiteParameters, earlyResourceFor);
+});
+
+Before({ tags: CLOCK_TAG }, function (this: SxdWorld) {
+  waitsForClock(this);
 });
 
 AfterAll(dropEarlyResource);
-
-Given("a fresh entry resource made before the run's first scenario", async function (this: SxdWorld) {
-  return (await takeEarlyResource(this)) ? undefined : freshResource(this, false);
-});
 
 Given("a second later, another client has updated the resource", async function (this: SxdWorld) {
   // A later second than the client's read: whole-second dates can then tell the versions apart.

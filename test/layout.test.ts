@@ -101,3 +101,13 @@ test(`no source file is over ${MAX_LINES} lines`, () => {
     .map(({ f, lines }) => `${relative(ROOT, join(ROOT, f))}: ${lines} lines`);
   assert.deepEqual(long, []);
 });
+
+test("undici and cucumber's index are imported at run time only through their doors", () => {
+  // Each loads far more than sxd uses (harness/undici.ts, steps/support/cucumber.ts and
+  // harness/report/cucumber-formatter.ts say what), in the run and in every parallel worker.
+  const heavy = /^\s*(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*["'](undici|@cucumber\/cucumber)["']/gm;
+  const wrong = files.flatMap((file) =>
+    [...readFileSync(join(ROOT, file), "utf8").matchAll(heavy)].map((match) => `${file} imports ${match[1]}`),
+  );
+  assert.deepEqual(wrong, []);
+});

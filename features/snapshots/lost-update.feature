@@ -1,4 +1,4 @@
-@runs-last
+@clock
 Feature: A stale update is refused
   If-Unmodified-Since carries the Last-Modified the client last read. When the resource has
   changed since, the update must not overwrite the newer version: HTTP answers 412
@@ -9,12 +9,13 @@ Feature: A stale update is refused
   after the other client's update must get in. Where it does not, the case is not run.
 
   HTTP dates count whole seconds, so the other client's update must come in a later second
-  than the resource was made. sxd makes this scenario's resource before the run's first
-  scenario and runs this feature after the others (@runs-last): by then that second has
-  usually passed, and where it has not, the scenario waits for the server's clock.
+  than the resource was made, and the scenario waits for the server's clock to get there
+  (@clock). Where one process runs the scenarios, sxd runs this feature last, on a resource
+  made before the first scenario, so that the second has usually passed by then; parallel
+  workers run it first, while the others work.
 
   Background:
-    Given a fresh entry resource made before the run's first scenario
+    Given a fresh entry resource
     And the client has read the resource
     And a second later, another client has updated the resource
     And the resource's Last-Modified is now later than the one the client read

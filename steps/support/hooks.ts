@@ -4,6 +4,7 @@ import { readTags, rowsById } from "../../harness/catalogue.ts";
 import { formatExchange, recordable } from "../../harness/exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { REQUEST_WAIT_MS } from "../../harness/rate-limits.ts";
+import { scenarioLabel } from "../../harness/scenarios.ts";
 import { After, Before, setDefaultTimeout } from "./cucumber.ts";
 import type { SxdWorld } from "./world.ts";
 
@@ -23,8 +24,7 @@ if (process.env.CUCUMBER_WORKER_ID !== undefined) process.on("SIGINT", () => und
 // Each request names its scenario (X-Sxd-Scenario), so a server's log can be matched with the report.
 Before({ name: "name the scenario in its requests" }, function (this: SxdWorld, { pickle }) {
   const { rows } = readTags(pickle.tags.map((t) => t.name));
-  // A header value is visible ASCII; a scenario name may hold anything.
-  this.http.scenario = `${rows.join(" ")}: ${pickle.name}`.replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
+  this.http.scenario = scenarioLabel(rows, pickle.name);
 });
 
 After(async function (this: SxdWorld, { pickle, result }) {

@@ -11,6 +11,7 @@ import { linksByRel, readEntry, sameUri } from "./atom.ts";
 import { tryClaim } from "./claims.ts";
 import type { HttpClient } from "./http.ts";
 import {
+  adoptScratch,
   createScratch,
   isSuccess,
   newScratch,
@@ -26,7 +27,7 @@ import type { SxdWorld } from "./world.ts";
  * Gives the scenario a resource to work on: one it creates, or one the description names
  * (only those it may delete, when the scenario deletes). Returns why it has none, if so.
  */
-export async function prepareResource(world: SxdWorld, deletes: boolean): Promise<string | undefined> {
+async function prepareResource(world: SxdWorld, deletes: boolean): Promise<string | undefined> {
   const fixed = world.target.snapshots.resources;
   if (fixed) return claimFixed(world, deletes ? fixed.filter((r) => r.delete) : byDeletableLast(fixed));
   const { reply } = await createScratch(world);
@@ -38,6 +39,7 @@ export async function prepareResource(world: SxdWorld, deletes: boolean): Promis
 
 /** A fresh resource for the scenario, or the scenario not run, with the reason (a step's return value). */
 export async function freshResource(world: SxdWorld, deletes: boolean): Promise<"skipped" | undefined> {
+  if (clockScenarios.has(world) && (await takeEarlyResource(world))) return undefined;
   const problem = await prepareResource(world, deletes);
   // Creation is only SNAP-13's SHOULD: a server without it leaves these rows unchecked, not failed.
   return problem === undefined ? undefined : world.notRun(problem);
@@ -122,12 +124,13 @@ async function letTheSecondPass(world: SxdWorld, url: string, reply: Answered): 
 }
 
 /**
- * A resource made before the first scenario, for a scenario whose update must come in a later
- * second than the resource's Last-Modified (HTTP dates have whole seconds). Made early, it
- * ages while the other scenarios run, so the scenario seldom waits for the server's next
- * second. The exchange that made it opens the transcript of the scenario that takes it; one
- * that no scenario took is deleted after the run. Where it cannot be made, the scenario makes
- * its own resource, as any other does, and reports what it gets.
+ * A resource made before the first scenario, for the scenario that waits for the target's
+ * clock (@clock: its update must come in a later second than the resource's Last-Modified,
+ * and HTTP dates have whole seconds). Where one process runs the scenarios, that scenario runs
+ * last, and the resource ages while the others run, so it seldom waits. The exchange that made
+ * it opens the transcript of the scenario that takes it; one that no scenario took (the run
+ * was cut short) is deleted after the run. Where it cannot be made, the scenario makes its own
+ * resource, as any other does, and reports what it gets.
  */
 let early: Promise<Made | undefined> | undefined;
 
@@ -137,11 +140,21 @@ interface Made {
   http: HttpClient;
 }
 
-/** Starts making it; the hook does not wait for the reply: the first scenarios run meanwhile. */
+const clockScenarios = new WeakSet<SxdWorld>();
+
+/** Marks the scenario that takes the resource made early (a Before hook of @clock scenarios). */
+export function waitsForClock(world: SxdWorld): void {
+  clockScenarios.add(world);
+}
+
+/**
+ * Starts making it, its requests named `forScenario` (X-Sxd-Scenario); the hook does not wait
+ * for the reply: the first scenarios run meanwhile.
+ */
 export function makeEarlyResource(parameters: SuiteParameters, forScenario: string): void {
-  // A description that names its resources has none made; a worker makes at most one.
+  // A description that names its resources has none made; a process makes at most one.
   if (parameters.target.snapshots.resources || early) return;
-  early = make(parameters, forScenario);
+  early = make(parameters, forScenario).catch(() => undefined);
 }
 
 async function make(parameters: SuiteParameters, forScenario: string): Promise<Made | undefined> {
@@ -171,13 +184,15 @@ export async function takeEarlyResource(world: SxdWorld): Promise<boolean> {
   if (!taken) return false;
   const { resource, made, http } = taken;
   world.http.exchanges.unshift(made);
-  useResource(world, resource);
-  world.onCleanup(() => world.http.send("DELETE", resource.url));
+  adoptScratch(world, resource);
   await http.close();
   return true;
 }
 
-/** Deletes the resource made early that no scenario took. */
+/**
+ * Deletes the resource made early that no scenario took. An AfterAll hook defined after
+ * world.ts's: cucumber runs those in reverse, so the shared connections are still open.
+ */
 export async function dropEarlyResource(): Promise<void> {
   const taken = await claimEarly();
   if (!taken) return;

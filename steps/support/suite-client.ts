@@ -28,8 +28,11 @@ export interface SuiteParameters {
   tls?: TlsSettings;
   /** `sxd/<version>`. */
   userAgent?: string;
-  /** The rows of the scenarios this run takes (harness/scenarios.ts plannedScenarios). */
-  plannedRows?: string[];
+  /**
+   * Set where one process runs the scenarios and one that waits for the target's clock (@clock)
+   * is planned: a resource is made for it before the first scenario. Its X-Sxd-Scenario label.
+   */
+  earlyResourceFor?: string;
 }
 
 let connections: Dispatcher | undefined;
