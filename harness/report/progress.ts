@@ -4,10 +4,11 @@
  * applicable), and no failure details: the summary prints each failure with its exchanges,
  * once. Loaded by cucumber as a formatter; its options come through formatOptions.sxd.
  */
-import { Formatter, type IFormatterOptions } from "./cucumber-formatter.ts";
+
 import type { Envelope } from "@cucumber/messages";
 import { OutcomeCollector } from "../outcomes.ts";
 import { type JudgeOptions, type RowVerdict, scenarioVerdict } from "../verdicts.ts";
+import { Formatter, type IFormatterOptions } from "./cucumber-formatter.ts";
 
 /** What run-suite hands the formatter; a type, not an interface, so it counts as JSON. */
 export type ProgressOptions = {
