@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { ContactStore, type Fetcher, fetchContacts } from "./import-store.ts";
 
@@ -54,6 +56,61 @@ describe("fetchContacts", () => {
       }
     });
   }
+});
+
+describe("fetchContacts with node's own client (the default)", () => {
+  async function serving(handle: Parameters<typeof createServer>[1]): Promise<{ url: string; server: Server }> {
+    const server = createServer(handle);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  }
+
+  it("reads the list the contacts server serves, asking for XML", async () => {
+    let accept: string | undefined;
+    const { url, server } = await serving((request, response) => {
+      accept = request.headers.accept;
+      response.writeHead(200, { "content-type": "application/xml" }).end(LIST);
+    });
+    try {
+      const outcome = await fetchContacts(url, "alice", { timeoutMs: 2000 });
+      assert.deepEqual(outcome, { ok: true, contacts: ['<contact xmlns=""><name>A</name></contact>'] });
+      assert.equal(accept, "application/xml");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("names the Content-Type of a reply that is not a list, and a status that is not 200", async () => {
+    const { url, server } = await serving((request, response) => {
+      const missing = request.url?.includes("nobody");
+      response.writeHead(missing ? 404 : 200, { "content-type": "text/html" }).end("<html/>");
+    });
+    try {
+      const notAList = await fetchContacts(url, "alice", { timeoutMs: 2000 });
+      assert.equal(notAList.ok, false);
+      if (!notAList.ok) assert.match(notAList.message, /\(text\/html\) is not a contact list/);
+      assert.deepEqual(await fetchContacts(url, "nobody", { timeoutMs: 2000 }), {
+        ok: false,
+        status: 502,
+        message: "the contacts server answered 404",
+      });
+    } finally {
+      server.close();
+    }
+  });
+
+  it("turns a refused connection into a 502 and a reply slower than the timeout into a 504", async () => {
+    const { url, server } = await serving(() => undefined);
+    try {
+      const slow = await fetchContacts(url, "alice", { timeoutMs: 50 });
+      assert.equal(slow.ok === false && slow.status, 504);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    const refused = await fetchContacts(url, "alice", { timeoutMs: 2000 });
+    assert.equal(refused.ok === false && refused.status, 502);
+  });
 });
 
 describe("ContactStore", () => {
