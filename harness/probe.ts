@@ -1,5 +1,4 @@
 /** One request to a target's root before any scenario runs: any HTTP reply means it is there. */
-
 import { type TlsSettings, targetDispatcher } from "./dispatcher.ts";
 import { describeTransportError, discard } from "./exchange.ts";
 import { request } from "./undici.ts";

@@ -2,7 +2,6 @@
  * Steps every behaviour shares: the status, the media type and the error body of the
  * last reply. Phrased as the spec phrases replies.
  */
-
 import { headerOf } from "../harness/exchange.ts";
 import { mediaTypeMatches } from "../lib/media-type.ts";
 import { childElement, parseXml } from "../lib/xml.ts";

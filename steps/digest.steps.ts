@@ -2,7 +2,6 @@
  * Steps of the digest rows about the challenge and a good login (DIG-1..5, DIG-7, DIG-11): a
  * client asks for the protected resource, answers the challenge, and reads what comes back.
  */
-
 import { type Answered, headerOf } from "../harness/exchange.ts";
 import { parseChallenges } from "../lib/auth-params.ts";
 import type { Qop } from "../lib/digest-math.ts";

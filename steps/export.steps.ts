@@ -4,7 +4,6 @@
  * and what the messaging server holds afterwards. Addresses, the user, the relation and
  * the upload come from the target description; nothing here knows the reference's choices.
  */
-
 import { headerOf } from "../harness/exchange.ts";
 import { isAbsoluteUri } from "../lib/uri.ts";
 import { mayStartBeside } from "./support/alone.ts";

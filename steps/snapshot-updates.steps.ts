@@ -2,7 +2,6 @@
  * Steps of updating and creating (SNAP-2, SNAP-11, SNAP-12, SNAP-13): a stale or defective
  * update counts as refused only where the same update without the defect then gets in.
  */
-
 import { sleep } from "../harness/rate-limits.ts";
 import { CLOCK_TAG } from "../harness/scenarios.ts";
 import { parseHttpDate } from "../lib/http-date.ts";

@@ -2,7 +2,6 @@
  * Steps for snapshots on update: a resource, its versions, the snapshots that keep them and
  * the links between them. Every scenario works on a resource of its own (see support/snapshots.ts).
  */
-
 import { headerOf } from "../harness/exchange.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { linksByRel } from "./support/atom.ts";

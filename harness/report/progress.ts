@@ -4,7 +4,6 @@
  * applicable), and no failure details: the summary prints each failure with its exchanges,
  * once. Loaded by cucumber as a formatter; its options come through formatOptions.sxd.
  */
-
 import type { Envelope } from "@cucumber/messages";
 import { OutcomeCollector } from "../outcomes.ts";
 import { type JudgeOptions, type RowVerdict, scenarioVerdict } from "../verdicts.ts";

@@ -2,7 +2,6 @@
  * The suite's HTTP client: undici underneath, every exchange recorded so that a failure
  * can show exactly what was sent and what came back.
  */
-
 import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
 import {
   type Answered,

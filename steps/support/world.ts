@@ -2,7 +2,6 @@
  * The per-scenario world: the target description, an HTTP client that records every
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
-
 import type { Answered } from "../../harness/exchange.ts";
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import type { RunLimits } from "../../harness/run-limits.ts";
