@@ -15,11 +15,14 @@ type Shape =
   | "path"
   | "nonce-policy"
   | "export-result"
+  | "lifetime"
+  | "upload"
   | "outage"
   | "header-map"
   | { [key: string]: Shape }
   | { listOf: { [key: string]: Shape }; required: string };
 
+const UPLOAD_SHAPE: { [key: string]: Shape } = { method: "string", path: "path", contentType: "string" };
 const OUTAGE_SHAPE: { [key: string]: Shape } = { stop: "string", start: "string", timeoutMs: "count" };
 
 const SHAPE: { [key: string]: Shape } = {
@@ -48,14 +51,14 @@ const SHAPE: { [key: string]: Shape } = {
     username: "string",
     password: "string",
     noncePolicy: "nonce-policy",
-    nonceLifetime: "count",
+    nonceLifetime: "lifetime",
     cookies: "boolean",
   },
   export: {
     user: "string",
     otherUser: "string",
     rel: "string",
-    upload: { method: "string", path: "path", contentType: "string" },
+    upload: "upload",
     result: "export-result",
     outage: "outage",
   },
@@ -139,6 +142,12 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
       return value === "location" || value === false || (typeof value === "string" && value.startsWith("/"))
         ? undefined
         : `${path} must be "location", a path starting with "/" (with {user}), or false`;
+    case "lifetime":
+      return value === "unlimited" || (Number.isInteger(value) && (value as number) > 0)
+        ? undefined
+        : `${path} must be a whole number of seconds above 0, or "unlimited"`;
+    case "upload":
+      return value === false ? undefined : check(value, UPLOAD_SHAPE, path);
     case "header-map":
       return isObject(value) &&
         Object.entries(value).every(([name, v]) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && typeof v === "string")

@@ -39,6 +39,8 @@ const GOOD = [
   },
   { export: { outage: { stop: "docker stop contacts", start: "docker start contacts", timeoutMs: 30000 } } },
   { export: { upload: { method: "POST", path: "/user/{user}/contacts" }, result: "location" } },
+  { digest: { noncePolicy: "nc-once", nonceLifetime: "unlimited", cookies: true }, export: { upload: false } },
+  { digest: { nonceLifetime: 300 } },
 ];
 
 const BAD = [
@@ -51,6 +53,9 @@ const BAD = [
   { snapshots: { resources: [{ delete: true }] } },
   { digest: { noncePolicy: { uses: 0 } } },
   { digest: { noncePolicy: "twice" } },
+  { digest: { nonceLifetime: 0 } },
+  { digest: { nonceLifetime: "forever" } },
+  { export: { upload: true } },
   { digest: { username: "" } },
   { export: { result: true } },
   { export: { outage: { stop: "x" } } },

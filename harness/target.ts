@@ -55,10 +55,10 @@ export interface TargetDescription {
     path: string;
     username: string;
     password: string;
-    /** How often a nonce may be used; absent: no limit stated, so DIG-9 is not applicable. */
+    /** How often a nonce may be used; absent: not stated, so DIG-9 is not run ("unlimited" makes it not applicable). */
     noncePolicy?: NoncePolicy;
-    /** Seconds a nonce stays usable; up to 60, DIG-10 waits it out. */
-    nonceLifetime?: number;
+    /** Seconds a nonce stays usable (up to 60, DIG-10 waits it out), or "unlimited": nonces never expire. */
+    nonceLifetime?: number | "unlimited";
     /** Keep the cookies the protected resource sets and send them back, per scenario. Default: none sent. */
     cookies?: boolean;
   };
@@ -73,11 +73,12 @@ export interface TargetDescription {
     /** The export relation URI; without it, the link whose rel is an absolute URI and href on the messaging server. */
     rel?: string;
     /**
-     * The fallback upload (EXP-9); the row runs only where this is given. `{user}` is replaced.
-     * The payload is the contact list as the contacts server served it, sent as `contentType`
-     * (default "application/xml;charset=UTF-8").
+     * The fallback upload (EXP-9): where the row runs. `{user}` is replaced. The payload is
+     * the contact list as the contacts server served it, sent as `contentType` (default
+     * "application/xml;charset=UTF-8"). false states that the server takes no upload (the
+     * row is not applicable); absent, the row is not run.
      */
-    upload?: { method: string; path: string; contentType?: string };
+    upload?: { method: string; path: string; contentType?: string } | false;
     /**
      * How the client reads what the messaging server holds after an export (EXP-5):
      * "location" (default) is a GET on the 303's Location; a path on the messaging server

@@ -9,6 +9,7 @@
 import type { NoncePolicy } from "../lib/digest-math.ts";
 import type { Result } from "../lib/result.ts";
 import type { Variant } from "./context.ts";
+import { DEFAULT_LIFETIME_MS } from "./digest/nonces.ts";
 import { DEFAULT_NONCE_POLICY, DEMO_USER, PROTECTED_PATH, REALM } from "./digest/routes.ts";
 import { type FaultName, isFaultName } from "./faults.ts";
 import { COLLECTION } from "./snapshots/routes.ts";
@@ -40,6 +41,7 @@ export const REFERENCE_DESCRIPTION = {
     username: DEMO_USER.username,
     password: DEMO_USER.password,
     noncePolicy: DEFAULT_NONCE_POLICY as NoncePolicy,
+    nonceLifetime: DEFAULT_LIFETIME_MS / 1000,
   },
   export: { user: "alice", otherUser: "bob", upload: { method: "POST", path: "/user/{user}/contacts" } },
 };

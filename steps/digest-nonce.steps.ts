@@ -8,36 +8,44 @@ import { Given, Then, When } from "./support/cucumber.ts";
 import {
   answeringLike,
   CONTROL_REFUSED,
+  expectWithinLimit,
   LONGEST_WAIT_S,
   MOST_USES,
-  NO_LIMIT,
   needLogin,
   useNonceUp,
   useOfNonce,
 } from "./support/digest-checks.ts";
 import { answerableAlgorithms, answerChallenge } from "./support/digest-client.ts";
-import {
-  answering,
-  challengeFrom,
-  describePolicy,
-  granted,
-  nonceUses,
-  sendAnswer,
-  sendAuthorization,
-  state,
-} from "./support/digest-session.ts";
+import { answering, challengeFrom, granted, sendAnswer, sendAuthorization, state } from "./support/digest-session.ts";
 import { expectThat } from "./support/expect.ts";
+import {
+  describePolicy,
+  describeUse,
+  nonceAllowance,
+  nonceExpiry,
+  STATE_NONCE_LIMITS,
+  STATE_NONCE_POLICY,
+} from "./support/nonce-policy.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 Given("the target limits how often a nonce may be used", function (this: SxdWorld) {
   const policy = this.target.digest.noncePolicy;
-  return policy === undefined || policy === "unlimited" ? this.notApplicable(NO_LIMIT) : undefined;
+  const allowance = nonceAllowance(policy);
+  if (allowance.kind === "unstated") return this.notRun(STATE_NONCE_POLICY);
+  return allowance.kind === "unlimited"
+    ? this.notApplicable(`the target description states no limit on nonces (${describePolicy(policy)})`)
+    : undefined;
 });
 
 Given("the target limits the number of uses of a nonce", function (this: SxdWorld) {
-  return Number.isFinite(nonceUses(this))
+  const policy = this.target.digest.noncePolicy;
+  const allowance = nonceAllowance(policy);
+  if (allowance.kind === "unstated") return this.notRun(STATE_NONCE_POLICY);
+  return allowance.kind === "uses"
     ? undefined
-    : this.notApplicable(`the target description states no limit on the uses of a nonce (${describePolicy(this)})`);
+    : this.notApplicable(
+        `the target description states no limit on the number of uses of a nonce (${describePolicy(policy)})`,
+      );
 });
 
 Given("the client used a nonce as often as the target allows", async function (this: SxdWorld) {
@@ -61,7 +69,7 @@ Then("the replay gets no access", function (this: SxdWorld) {
   const reply = this.reply;
   expectThat(
     !granted(reply),
-    `no access: ${describePolicy(this)} is stated, and this was use ${useOfNonce(this)} of the nonce (the same nonce and nc as an accepted request)`,
+    `no access for the same nonce and nc as an accepted request: this was ${describeUse(this.target.digest.noncePolicy, useOfNonce(this))}`,
     `status ${reply.response.status}`,
     reply,
   );
@@ -71,41 +79,64 @@ Then("the reply to the used-up nonce gets no access", function (this: SxdWorld) 
   const reply = this.reply;
   expectThat(
     !granted(reply),
-    `no access: ${describePolicy(this)} is stated, and this was use ${useOfNonce(this)} of the nonce, with a higher nc`,
+    `no access for a used-up nonce, even with a higher nc: this was ${describeUse(this.target.digest.noncePolicy, useOfNonce(this))}`,
     `status ${reply.response.status}`,
     reply,
   );
 });
 
-Given("the server granted access to credentials without qop", async function (this: SxdWorld) {
-  await challengeFrom(this);
-  const [algorithm] = answerableAlgorithms(state(this).challenges);
-  if (!algorithm) return this.notRun("the server offers only algorithms sxd cannot answer");
-  const a = answering(this, algorithm, { qop: null, formula: "rfc7616" });
-  const answer = answerChallenge(a.challenge, a.algorithm, a.request, a.credentials);
-  const reply = await sendAnswer(this, answer);
-  if (!granted(reply))
-    return this.notApplicable(
-      "the server does not take credentials without qop (RFC 2069 form), as it should not where it offers qop",
-    );
-  state(this).logins.push({ algorithm, formula: "rfc7616", qop: null, answer, reply });
-  return undefined;
-});
+Given(
+  "the server granted access to credentials without qop as often as the target allows",
+  async function (this: SxdWorld) {
+    const policy = this.target.digest.noncePolicy;
+    const allowance = nonceAllowance(policy);
+    // Without qop there is no nonce count: a policy on counts alone cannot tell a replay from a new request.
+    if (allowance.kind !== "uses")
+      return this.notApplicable(
+        `${describePolicy(policy)} limits nonce counts, and credentials without qop (RFC 2069 form) carry none`,
+      );
+    if (allowance.uses > MOST_USES)
+      return this.notRun(
+        `${describePolicy(policy)} allows ${allowance.uses} uses, more than the ${MOST_USES} sxd spends on a nonce`,
+      );
+    await challengeFrom(this);
+    const [algorithm] = answerableAlgorithms(state(this).challenges);
+    if (!algorithm) return this.notRun("the server offers only algorithms sxd cannot answer");
+    const a = answering(this, algorithm, { qop: null, formula: "rfc7616" });
+    const answer = answerChallenge(a.challenge, a.algorithm, a.request, a.credentials);
+    const reply = await sendAnswer(this, answer);
+    if (!granted(reply))
+      return this.notApplicable(
+        "the server does not take credentials without qop (RFC 2069 form), as it should not where it offers qop",
+      );
+    const login = { algorithm, formula: "rfc7616" as const, qop: null, answer, reply };
+    state(this).logins.push(login);
+    for (let use = 2; use <= allowance.uses; use++) {
+      const again = await sendAnswer(this, answer);
+      expectWithinLimit(this, again, "the same Authorization without qop");
+      state(this).logins.push({ ...login, reply: again });
+    }
+    return undefined;
+  },
+);
 
 Given("a nonce the target no longer takes", { timeout: (LONGEST_WAIT_S + 30) * 1000 }, async function (this: SxdWorld) {
-  const lifetime = this.target.digest.nonceLifetime;
-  const waitable = lifetime !== undefined && lifetime <= LONGEST_WAIT_S;
-  if (Number.isFinite(nonceUses(this)) && (nonceUses(this) <= MOST_USES || !waitable)) return useNonceUp(this);
-  if (lifetime === undefined)
+  const { noncePolicy, nonceLifetime } = this.target.digest;
+  const allowance = nonceAllowance(noncePolicy);
+  const expiry = nonceExpiry(nonceLifetime);
+  const waitable = expiry.kind === "after" && expiry.seconds <= LONGEST_WAIT_S;
+  if (allowance.kind === "uses" && (allowance.uses <= MOST_USES || !waitable)) return useNonceUp(this);
+  if (expiry.kind === "never" && allowance.kind !== "unstated")
     return this.notApplicable(
-      "the target description states neither a limit on the uses of a nonce nor a nonce lifetime",
+      `the target description states that nonces never expire (digest.nonceLifetime "unlimited") and sets no limit on their uses (${describePolicy(noncePolicy)})`,
     );
+  if (expiry.kind !== "after") return this.notRun(STATE_NONCE_LIMITS);
   if (!waitable)
     return this.notRun(
-      `the target description states a nonce lifetime of ${lifetime} s, longer than the ${LONGEST_WAIT_S} s sxd waits within a run`,
+      `the target description states a nonce lifetime of ${expiry.seconds} s, longer than the ${LONGEST_WAIT_S} s sxd waits within a run`,
     );
   const login = await needLogin(this, CONTROL_REFUSED);
   if (login === "skipped") return login;
-  await sleep((lifetime + 1) * 1000);
+  await sleep((expiry.seconds + 1) * 1000);
   return undefined;
 });

@@ -91,9 +91,13 @@ Then("that messaging server holds what it held before: nothing half imported", a
 });
 
 Given("the target takes contact uploads", function (this: SxdWorld) {
-  return this.target.export.upload
+  const upload = this.target.export.upload;
+  if (upload === false) return this.notApplicable("the target description states that the server takes no upload");
+  return upload
     ? undefined
-    : this.notApplicable("the target description names no fallback upload (export.upload)");
+    : this.notRun(
+        "state export.upload: where the messaging server takes the fallback upload, or false if it takes none",
+      );
 });
 
 When(

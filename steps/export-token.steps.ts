@@ -1,71 +1,45 @@
 /**
  * Steps of the link token (EXP-6): each flawed POST differs from the accepted one by its token
- * alone, and counts only where that same POST with the token as served got in.
+ * alone, is built on a link the control did not use, and counts only where that same POST
+ * without the flaw got in both before it and right after it. The Then steps judge the
+ * flawed reply, not the one sent after it.
  */
 import { Given, Then, When } from "./support/cucumber.ts";
-import { expectThat, fail } from "./support/expect.ts";
+import { expectThat } from "./support/expect.ts";
 import { expectNoneHeld, exported, linkOf, listOf, resultUri, stateOf } from "./support/export-checks.ts";
-import { forgedLike, randomToken, tailChanged } from "./support/tokens.ts";
+import {
+  type FlawedPost,
+  flawedLink,
+  linkAfterControl,
+  TOKEN_FLAWS,
+  unflawedStillExports,
+} from "./support/token-flaws.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 Given("the same POST with the export link as served exports", async function (this: SxdWorld) {
-  // The control: the flawed requests below differ from this one by their token alone.
-  const state = stateOf(this);
-  const control = await this.http.send("POST", linkOf(state).href);
+  const control = await this.http.send("POST", linkOf(stateOf(this)).href);
   return exported(control.response.status)
     ? undefined
     : this.notRun(`the same request without the defect was refused too (status ${control.response.status}): see EXP-4`);
 });
 
 When(
-  /^the client sends POST with no body to the export link with (no token|an altered token|a forged token of its shape|its token with the tail changed|a random token|its token on another user's import address)$/,
-  async function (this: SxdWorld, variation: string) {
+  new RegExp(`^the client sends POST with no body to the export link with (${Object.keys(TOKEN_FLAWS).join("|")})$`),
+  async function (this: SxdWorld, flaw: string) {
     const state = stateOf(this);
-    const href = linkOf(state).href;
-    // The token is found wherever the link carries it: a link of the wrong shape is EXP-3's failure, not this row's.
-    const found = /([;?&])t=([^;?&#/]*)/.exec(href);
-    if (!found) fail("an export link carrying a token parameter t", `href ${href}`, state.listExchange);
-    const token = found[2];
-    const withToken = (value: string) =>
-      `${href.slice(0, found.index)}${value === "" ? "" : `${found[1]}t=${value}`}${href.slice(found.index + found[0].length)}`;
-    let url: string;
-    switch (variation) {
-      case "no token":
-        url = withToken("");
-        break;
-      case "an altered token": {
-        // The middle character: the ends of an encoded value may carry bits a decoder ignores.
-        const middle = Math.floor(token.length / 2);
-        const swapped = token[middle] === "A" ? "B" : "A";
-        url = withToken(`${token.slice(0, middle)}${swapped}${token.slice(middle + 1)}`);
-        break;
-      }
-      case "a forged token of its shape":
-        url = withToken(forgedLike(token));
-        break;
-      case "its token with the tail changed":
-        url = withToken(tailChanged(token));
-        break;
-      case "a random token":
-        url = withToken(randomToken());
-        break;
-      default: {
-        const otherUser = this.target.export.otherUser;
-        if (!otherUser) {
-          // A user the contacts server does not know may be refused for that alone, whatever the token.
-          return this.notRun("state export.otherUser to check that a token is bound to its user");
-        }
-        const own = `/user/${encodeURIComponent(state.user)}/`;
-        if (!href.includes(own)) {
-          return this.notRun(
-            `the export link ${href} does not carry the user's path ${own} (EXP-3 checks its shape), so there is no import address to put another user in`,
-          );
-        }
-        state.otherUser = otherUser;
-        url = href.replace(own, `/user/${encodeURIComponent(otherUser)}/`);
-      }
-    }
-    await this.http.send("POST", url);
+    const base = await linkAfterControl(this, state);
+    const flawed = flawedLink(flaw, { href: base, user: state.user, otherUser: this.target.export.otherUser });
+    if ("notRun" in flawed) return this.notRun(flawed.notRun);
+    state.otherUser = flawed.otherUser;
+    const post: FlawedPost = {
+      base,
+      reused: base === linkOf(state).href,
+      reply: await this.http.send("POST", flawed.url),
+    };
+    if (exported(post.reply.response.status)) return undefined;
+    const problem = await unflawedStillExports(this, post);
+    if (problem !== undefined) return this.notRun(problem);
+    this.judgeReply(post.reply);
     return undefined;
   },
 );

@@ -61,10 +61,13 @@ describe("the digest harness on a described reference", { concurrency: true }, (
     assert.match(many.get("DIG-9")?.reason ?? "", /1000 uses/);
   });
 
-  it("the nc-once policy replays a used nc; with no lifetime and no use limit, DIG-10 is not applicable", async () => {
+  it("the nc-once policy replays a used nc; with no lifetime stated DIG-10 is not run, with one stated never, not applicable", async () => {
     const rows = await digestRun({ noncePolicy: "nc-once" }, "@DIG-9 or @DIG-10");
     assert.equal(rows.get("DIG-9")?.verdict, "passed");
-    assert.equal(rows.get("DIG-10")?.verdict, "not applicable");
+    assert.equal(rows.get("DIG-10")?.verdict, "not run");
+    assert.match(rows.get("DIG-10")?.reason ?? "", /state digest\.nonceLifetime/);
+    const never = await digestRun({ noncePolicy: "nc-once", nonceLifetime: "unlimited" }, "@DIG-10");
+    assert.equal(never.get("DIG-10")?.verdict, "not applicable");
   });
 
   it("a DIG-9 failure names the policy the description states and the use it was on", async () => {
@@ -74,7 +77,10 @@ describe("the digest harness on a described reference", { concurrency: true }, (
       "failed",
       "the one-time reference refuses the second use it was told of",
     );
-    assert.match(replayed.get("DIG-9")?.reason ?? "", /use 2 of a nonce, as digest\.noncePolicy \{"uses":2\} allows 2/);
+    assert.match(
+      replayed.get("DIG-9")?.reason ?? "",
+      /use 2 of a nonce, where digest\.noncePolicy \{"uses":2\} allows 2 uses/,
+    );
   });
 
   it("the retry with the spec's literal formula is marked in the report", async () => {

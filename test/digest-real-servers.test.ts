@@ -85,7 +85,7 @@ function assertOnlyFaulty(rows: Verdicts, ...expected: string[]): void {
 const NEEDS_LOGIN = /needs a login: see DIG-4/;
 describe("the digest rows against servers that behave like real ones", () => {
   it("the correct server the others are built on passes every digest row it takes", async (t) => {
-    const rows = await verdictsOf(t, "correct", { noncePolicy: "nc-once" });
+    const rows = await verdictsOf(t, "correct", { noncePolicy: "nc-once", nonceLifetime: "unlimited" });
     assertOnlyFaulty(rows);
     for (const [id, row] of rows) assert.ok(["passed", "not applicable"].includes(row.verdict), why(rows, id));
     assertVerdict(rows, "DIG-9", "passed");
@@ -181,5 +181,57 @@ describe("the digest rows against servers that behave like real ones", () => {
     const qopCases = casesOf(rows, "DIG-12", ["no qop", "no nc", "no cnonce", "nc of", "nc not", "unknown qop"]);
     assert.ok(qopCases.length >= 6, why(rows, "DIG-12"));
     for (const s of qopCases) assert.equal(s.status, "not applicable", s.name);
+  });
+});
+
+// Servers that keep state: the control logins spend nonces, and a stated limit is a number of uses.
+describe("the digest rows against servers whose nonces run out", () => {
+  it("a description silent on nonces leaves DIG-9 and DIG-10 not run with the keys to set, never not applicable", async (t) => {
+    const rows = await verdictsOf(t, "correct");
+    assertVerdict(rows, "DIG-9", "not run", /state digest\.noncePolicy/);
+    assertVerdict(rows, "DIG-10", "not run", /state digest\.nonceLifetime/);
+  });
+
+  it("one-time nonces done right pass DIG-6, DIG-8, DIG-9 and DIG-10: every flawed request gets a nonce of its own", async (t) => {
+    const rows = await verdictsOf(t, "one-time-nonces", { noncePolicy: "one-time" });
+    assertOnlyFaulty(rows);
+    for (const id of ["DIG-6", "DIG-8", "DIG-9", "DIG-10", "DIG-12"]) assertVerdict(rows, id, "passed");
+  });
+
+  it("one-time nonces that take any response fail DIG-6 and DIG-8, not as replays", async (t) => {
+    const rows = await verdictsOf(t, "one-time-nonces-any-response", { noncePolicy: "one-time" });
+    assertVerdict(rows, "DIG-6", "failed", /no access, where the same request without the flaw/);
+    // It checks that the nonce is its own and unused, so the forged nonces alone are refused.
+    assertFailedCases(rows, "DIG-6", ["a wrong secret", "an unknown username"]);
+    assertVerdict(rows, "DIG-8", "failed");
+    assertVerdict(rows, "DIG-9", "passed");
+  });
+
+  it("three uses stated, in the RFC 2069 form: the second and third uses get in, the fourth is the replay", async (t) => {
+    const rows = await verdictsOf(t, "three-uses-rfc2069-only", { noncePolicy: { uses: 3 } });
+    assertOnlyFaulty(rows, "DIG-1");
+    assertVerdict(rows, "DIG-9", "passed");
+    assertVerdict(rows, "DIG-10", "passed");
+  });
+
+  it("three uses stated, but replays without qop never run out: DIG-9 fails at use 4 of 3", async (t) => {
+    const rows = await verdictsOf(t, "three-uses-rfc2069-replays-unlimited", { noncePolicy: { uses: 3 } });
+    assertVerdict(
+      rows,
+      "DIG-9",
+      "failed",
+      /this was use 4 of a nonce, where digest\.noncePolicy \{"uses":3\} allows 3 uses/,
+    );
+    assertVerdict(rows, "DIG-10", "warning");
+  });
+
+  it("more uses stated than the server gives: the failure names the use within the limit that was refused", async (t) => {
+    const rows = await verdictsOf(t, "three-uses-rfc2069-only", { noncePolicy: { uses: 5 } });
+    assertVerdict(
+      rows,
+      "DIG-9",
+      "failed",
+      /200 for use 4 of a nonce, where digest\.noncePolicy \{"uses":5\} allows 5 uses/,
+    );
   });
 });

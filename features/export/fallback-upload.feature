@@ -6,6 +6,8 @@ Feature: Fallback: the client carries the contacts over itself
   suite sends the contact list exactly as the contacts server served it, under a fresh user
   name so that no export made elsewhere can put the contacts where it looks. A contact has
   arrived when its fields arrived, whatever namespace, order or attributes they now have.
+  A description that does not name the upload leaves the row not run; one that states
+  export.upload false says the server takes none, and the row does not apply.
 
   Background:
     Given the target has a contacts server and a messaging server

@@ -5,7 +5,11 @@ Feature: The token in the export link guards the export
   404 Not Found, with an error body saying why.
 
   A refusal says something only when the same request with the token as served gets in: each
-  case first sends that request, and where it is refused too the case is not run. The flawed
+  case first sends that request, and where it is refused too the case is not run. That POST
+  may use its link up, so the flawed one is built on a link read from the list afterwards,
+  and right after the flawed POST is refused, sxd sends the same POST without the flaw: only
+  where it still exports was the link good when the flaw was refused. Where it does not (the list
+  hands out one single-use link per user, already spent), the case is not run. The flawed
   token differs from the served one by its value alone where it can: a forged token keeps the
   served token's length and alphabet, so a server cannot refuse it on its shape; a random
   token of another shape is tried as well. Another user's token is tried on the import

@@ -10,17 +10,16 @@ import {
   answering,
   challengeFrom,
   challengesOf,
-  describePolicy,
   type Login,
   type LoginRequest,
   logIn,
   loginHints,
-  nonceUses,
   sendAnswer,
   sendAuthorization,
   state,
 } from "./digest-session.ts";
 import { expectThat, fail } from "./expect.ts";
+import { describePolicy, describeUse, nonceAllowance } from "./nonce-policy.ts";
 import type { SxdWorld } from "./world.ts";
 
 export const NEEDS_LOGIN = "needs a login: see DIG-4";
@@ -132,15 +131,18 @@ export function newChallenges(reply: Answered, answered: string | undefined): Di
   return challenges;
 }
 
-export const NO_LIMIT = "the target description states no nonce limit (digest.noncePolicy)";
-
-/** Logs in, then uses the nonce again with rising counts up to the stated limit (once for "nc-once"). */
+/**
+ * Uses the nonce of a fresh login up to the limit the description states: the stated number
+ * of uses with rising counts, or one use where each count is taken once ("nc-once"). A use
+ * within the limit that is refused fails, naming which use of how many it was.
+ */
 export async function useNonceUp(world: SxdWorld): Promise<"skipped" | undefined> {
-  // "nc-once" allows any number of uses, each count once: one use is enough to replay.
-  const uses = Number.isFinite(nonceUses(world)) ? nonceUses(world) : 1;
+  const policy = world.target.digest.noncePolicy;
+  const allowance = nonceAllowance(policy);
+  const uses = allowance.kind === "uses" ? allowance.uses : 1;
   if (uses > MOST_USES)
     return world.notRun(
-      `${describePolicy(world)} allows ${uses} uses, more than the ${MOST_USES} sxd spends on a nonce`,
+      `${describePolicy(policy)} allows ${uses} uses, more than the ${MOST_USES} sxd spends on a nonce`,
     );
   const login = await needLogin(world, CONTROL_REFUSED);
   if (login === "skipped") return login;
@@ -150,18 +152,25 @@ export async function useNonceUp(world: SxdWorld): Promise<"skipped" | undefined
       world,
       answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, nc }),
     );
-    expectThat(
-      reply.response.status === 200,
-      `200 for use ${nc} of a nonce, as ${describePolicy(world)} allows ${uses} uses`,
-      `status ${reply.response.status} (is the description right?)`,
-      reply,
-    );
+    expectWithinLimit(world, reply, "with a rising nc");
     state(world).logins.push({ ...login, answer: state(world).answer ?? login.answer, reply });
   }
   return undefined;
 }
 
-/** Which use of its nonce the last Authorization was: for messages that name the policy. */
+/** A use the stated policy allows must get in; the message says which use of how many it was. */
+export function expectWithinLimit(world: SxdWorld, reply: Answered, how: string): void {
+  expectThat(
+    reply.response.status === 200,
+    `200 for ${describeUse(world.target.digest.noncePolicy, useOfNonce(world))}, ${how}`,
+    `status ${reply.response.status} (is the description right?)`,
+    reply,
+  );
+}
+
+/** Which use of its nonce the last Authorization sent was: the accepted ones with that nonce, and this one. */
 export function useOfNonce(world: SxdWorld): number {
-  return state(world).logins.length + 1;
+  const { answer, logins } = state(world);
+  const nonce = answer?.input.nonce;
+  return logins.filter((login) => login.answer.input.nonce === nonce).length + (answer === undefined ? 0 : 1);
 }

@@ -5,7 +5,7 @@
  * stale nonce with the same computation (RFC 7616 §3.3).
  */
 import { type Answered, headerOf } from "../../harness/exchange.ts";
-import type { Algorithm, Formula, NoncePolicy, Qop } from "../../lib/digest-math.ts";
+import type { Algorithm, Formula, Qop } from "../../lib/digest-math.ts";
 import {
   answerableAlgorithms,
   answerChallenge,
@@ -266,16 +266,4 @@ export function loginHints(world: SxdWorld): string {
     );
   }
   return hints.join("; ");
-}
-
-/** Uses per nonce the description states: Infinity for none, "unlimited" and "nc-once". */
-export function nonceUses(world: SxdWorld): number {
-  const policy: NoncePolicy | undefined = world.target.digest.noncePolicy;
-  if (policy === undefined || policy === "unlimited" || policy === "nc-once") return Number.POSITIVE_INFINITY;
-  return policy === "one-time" ? 1 : policy.uses;
-}
-
-export function describePolicy(world: SxdWorld): string {
-  const policy = world.target.digest.noncePolicy;
-  return `digest.noncePolicy ${JSON.stringify(policy ?? "(none)")}`;
 }

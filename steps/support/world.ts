@@ -24,11 +24,23 @@ export class SxdWorld extends World<SuiteParameters> {
     return this.parameters.target;
   }
 
-  /** The last exchange that got a reply; a step that reads it before any request is a suite bug. */
+  private judged?: { reply: Answered; sentAfter: Answered | undefined };
+
+  /**
+   * The reply the Then steps judge: the last exchange that got a reply, or the one a step
+   * named with judgeReply until the next request. A step that reads it before any request is
+   * a suite bug.
+   */
   get reply(): Answered {
     const last = this.http.last;
+    if (this.judged && this.judged.sentAfter === last) return this.judged.reply;
     if (!last) throw new Error("no reply recorded yet in this scenario");
     return last;
+  }
+
+  /** Names the reply to judge where a check was sent after it (the same request without its flaw). */
+  judgeReply(reply: Answered): void {
+    this.judged = { reply, sentAfter: this.http.last };
   }
 
   /**

@@ -38,6 +38,8 @@ export interface NonceRecord {
   issuedAt: number;
   /** The highest nonce count used with it so far (0: unused). */
   lastNc: number;
+  /** How many requests it has let in. */
+  uses?: number;
 }
 
 /** How a server hands out nonces and recognises them when they come back. */
@@ -66,6 +68,12 @@ export interface Quirks {
   storedRealm: string;
   /** Asks for userhash=true and knows users only by H(username:realm) in the username directive (RFC 7616 §3.4.4). */
   userhash: boolean;
+  /** How many requests one nonce lets in; a right digest over a used-up nonce gets stale=true. */
+  usesPerNonce: number;
+  /** Whether the uses of credentials without qop (RFC 2069 form) count towards usesPerNonce. */
+  countsUsesWithoutQop: boolean;
+  /** Whether the response directive is compared with the digest at all. */
+  checksResponse: boolean;
 }
 
 /** Nonces the server keeps in memory: random, recognised only when issued here. */
@@ -93,6 +101,9 @@ export const RFC7616: Omit<Quirks, "nonces"> = {
   expectedResponse: responseDigest,
   storedRealm: REALM,
   userhash: false,
+  usesPerNonce: Number.POSITIVE_INFINITY,
+  countsUsesWithoutQop: true,
+  checksResponse: true,
 };
 
 export interface DigestServer {
@@ -166,13 +177,18 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}): Promis
       body,
     };
     const known = username === USER.username;
-    if (!known || quirks.expectedResponse(input) !== field("response").toLowerCase()) {
+    const matches = quirks.expectedResponse(input) === field("response").toLowerCase();
+    if (quirks.checksResponse && (!known || !matches)) {
       return { status: 401, message: "wrong user name or secret", stale: false };
     }
     if (Date.now() - record.issuedAt > quirks.lifetimeMs) return { status: 401, message: "nonce expired", stale: true };
+    const counted = qop !== undefined || quirks.countsUsesWithoutQop;
+    if (counted && (record.uses ?? 0) >= quirks.usesPerNonce)
+      return { status: 401, message: "nonce used up", stale: true };
     if (qop !== undefined && nc <= record.lastNc)
       return { status: 401, message: "nonce count seen before", stale: false };
     record.lastNc = nc;
+    if (counted) record.uses = (record.uses ?? 0) + 1;
     const echoed: Directive[] =
       qop === undefined
         ? []

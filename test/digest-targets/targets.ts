@@ -135,6 +135,24 @@ export const TARGETS = {
     behaviour: "asks for userhash=true and knows its users only as H(username:realm)",
     quirks: () => ({ userhash: true }),
   },
+  "one-time-nonces": {
+    behaviour: "lets each nonce in once, then answers a right digest over it with stale=true",
+    quirks: () => ({ usesPerNonce: 1 }),
+  },
+  "one-time-nonces-any-response": {
+    behaviour:
+      "lets each nonce in once, whatever the response directive says: it checks the nonce and never the digest",
+    quirks: () => ({ usesPerNonce: 1, checksResponse: false }),
+  },
+  "three-uses-rfc2069-only": {
+    behaviour: "speaks RFC 2069 only and lets each nonce in three times",
+    quirks: () => ({ qops: [], usesPerNonce: 3 }),
+  },
+  "three-uses-rfc2069-replays-unlimited": {
+    behaviour:
+      "speaks RFC 2069 only and counts the uses of a nonce only where an nc comes with them: it has none, so a nonce never runs out",
+    quirks: () => ({ qops: [], usesPerNonce: 3, countsUsesWithoutQop: false }),
+  },
   "rfc2069-only": {
     behaviour: "speaks RFC 2069 only: no qop, so no nc and no cnonce",
     quirks: () => ({ qops: [] }),

@@ -1,0 +1,122 @@
+/**
+ * A contacts server and a messaging server written from the spec, unlike the reference in
+ * their token: random, kept in a table, possibly single-use. They share memory instead of a
+ * backend request, which the suite cannot see either way. Each `TokenRules` field is one way
+ * real servers differ; the default is single-use tokens, a new one per read, bound to the user.
+ *
+ *   const pair = await startExportPair({ boundToUser: false });
+ *   pair.description // contactsUrl, messagingUrl and the export users, for the suite
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TargetDescription } from "../../harness/target.ts";
+import { XML_TYPE } from "../../lib/media-type.ts";
+import { errorDocument } from "../../lib/xml.ts";
+
+export interface TokenRules {
+  /** When the list hands out a new token: on every read, once the last was spent, or never (one per user). */
+  issue: "per-read" | "after-spent" | "once-per-user";
+  /** A token exports once. */
+  singleUse: boolean;
+  /** A token exports only the contacts of the user it was issued for. */
+  boundToUser: boolean;
+}
+
+const CONTACTS: Record<string, string[]> = {
+  ada: ["<contact><name>Grace Hopper</name><email>grace@example.org</email></contact>"],
+  lin: ["<contact><name>Alan Kay</name><email>alan@example.org</email></contact>"],
+};
+
+export const EXPORT_REL = "urn:example:rel:export";
+
+export interface ExportPair {
+  description: Pick<TargetDescription, "contactsUrl" | "messagingUrl"> & { export: TargetDescription["export"] };
+  close(): Promise<void>;
+}
+
+export async function startExportPair(overrides: Partial<TokenRules> = {}): Promise<ExportPair> {
+  const rules: TokenRules = { issue: "per-read", singleUse: true, boundToUser: true, ...overrides };
+  const tokens = new Map<string, { user: string; spent: boolean }>();
+  const held = new Map<string, string[]>();
+  let messagingUrl = "";
+
+  const tokenFor = (user: string): string => {
+    const mine = [...tokens].filter(([, t]) => t.user === user);
+    const unspent = mine.find(([, t]) => !t.spent);
+    if (rules.issue === "once-per-user" && mine.length > 0) return mine[0][0];
+    if (rules.issue === "after-spent" && unspent) return unspent[0];
+    const token = randomBytes(12).toString("hex");
+    tokens.set(token, { user, spent: false });
+    return token;
+  };
+
+  const contacts = await listen((url, method, response) => {
+    const user = /^\/user\/([a-z]+)\/contacts$/.exec(url.pathname)?.[1];
+    if (method !== "GET" || !user || !CONTACTS[user]) return refuse(response, 404, "no such list");
+    const body = [
+      `<contacts xmlns:atom="http://www.w3.org/2005/Atom">`,
+      `<atom:link rel="self" href="${url.href}"/>`,
+      `<atom:link rel="${EXPORT_REL}" title="Send to messaging" href="${messagingUrl}/user/${user}/import;t=${tokenFor(user)}"/>`,
+      ...CONTACTS[user],
+      "</contacts>",
+    ].join("");
+    response.writeHead(200, { "content-type": XML_TYPE }).end(body);
+  });
+
+  const messaging = await listen((url, method, response) => {
+    const result = /^\/user\/([a-z]+)$/.exec(url.pathname)?.[1];
+    if (method === "GET" && result) {
+      const list = held.get(result);
+      if (!list) return refuse(response, 404, "nothing imported");
+      return response.writeHead(200, { "content-type": XML_TYPE }).end(`<imported>${list.join("")}</imported>`);
+    }
+    const importing = /^\/user\/([a-z]+)\/import;t=([0-9a-f]*)$/.exec(url.pathname);
+    if (method !== "POST" || !importing) return refuse(response, 404, "no such address");
+    const [, user, token] = importing;
+    const known = tokens.get(token);
+    if (!known) return refuse(response, 403, "unknown token");
+    if (rules.singleUse && known.spent) return refuse(response, 403, "token already used");
+    if (rules.boundToUser && known.user !== user) return refuse(response, 403, "token of another user");
+    known.spent = true;
+    // Not bound: the token opens the user of the address, as a server that signs only the token's own id.
+    held.set(user, [...(CONTACTS[user] ?? [])]);
+    response.writeHead(303, { location: `${messagingUrl}/user/${user}`, "content-type": XML_TYPE }).end("<exported/>");
+  });
+  messagingUrl = messaging.url;
+
+  return {
+    description: {
+      contactsUrl: contacts.url,
+      messagingUrl,
+      export: { user: "ada", otherUser: "lin", rel: EXPORT_REL, upload: false },
+    },
+    close: async () => {
+      await Promise.all([contacts.close(), messaging.close()]);
+    },
+  };
+}
+
+function refuse(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { "content-type": XML_TYPE }).end(errorDocument(message));
+}
+
+async function listen(
+  handle: (url: URL, method: string, response: ServerResponse) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  let origin = "";
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => handle(new URL(request.url ?? "/", origin), request.method ?? "GET", response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: origin,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
