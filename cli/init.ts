@@ -77,14 +77,14 @@ function starterDescription(answers: Answers, schemaRef: string): Record<string,
     },
     digest: {
       $comment:
-        'A resource that answers an authenticated GET with 200 and an XML body. The password computes digests and is never sent. Add "noncePolicy" ("one-time", { "uses": N } or "unlimited") if the server limits nonce use: only then does the replay row run.',
+        'A resource that answers an authenticated GET with 200 and an XML body. The password computes digests and is never sent. Add "noncePolicy" ("one-time", { "uses": N }, "nc-once" or "unlimited") and "nonceLifetime" (seconds, or "unlimited"): until you say, the replay and stale-nonce rows are not run.',
       path: answers["digest-path"],
       username: answers.username,
       password: answers.password,
     },
     export: {
       $comment:
-        'Used only with contactsUrl and messagingUrl. The server may also take: "otherUser" (a second user, for the token check), "rel" (the export relation URI), "upload" (the fallback upload), "result" (where to read the imported contacts), "outage" (commands that stop and start the contacts server).',
+        'Used only with contactsUrl and messagingUrl. The server may also take: "otherUser" (a second user, for the token check), "rel" (the export relation URI), "upload" (the fallback upload, or false if it takes none; until you say, that row is not run), "result" (where to read the imported contacts), "outage" (commands that stop and start the contacts server).',
       user: answers["export-user"],
     },
   };
