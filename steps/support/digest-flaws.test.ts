@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseCredentials } from "../../lib/auth-params.ts";
 import { digestChallenges } from "./digest-client.ts";
-import { type Answering, DEFECTS, type Flawed, forgedTail, MISMATCHES } from "./digest-flaws.ts";
+import { type Answering, DEFECTS, type Flawed, MISMATCHES } from "./digest-flaws.ts";
+import { forgedTail } from "./tokens.ts";
 
 function answering(qop: string | null, algorithm: "MD5" | "SHA-256" = "MD5"): Answering {
   const qopParam = qop === null ? "" : `, qop="${qop}"`;

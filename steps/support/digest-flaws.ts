@@ -16,6 +16,7 @@ import {
   withDirective,
   withoutDirectives,
 } from "./digest-client.ts";
+import { forgedTail } from "./tokens.ts";
 
 export interface Answering {
   challenge: DigestChallenge;
@@ -54,31 +55,6 @@ const NO_QOP =
 /** A flaw in qop, nc or cnonce, which only a challenge with qop has. */
 function withQop(build: Build): Build {
   return (a) => (a.credentials.qop === null ? { notApplicable: NO_QOP } : build(a));
-}
-
-const ALPHABETS = [
-  "0123456789",
-  "0123456789abcdef",
-  "0123456789ABCDEF",
-  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
-  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
-  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
-];
-
-/**
- * A nonce of the server's own shape that it never issued: the last characters (before any
- * base64 padding) each replaced by another of the smallest alphabet the nonce is written in.
- * Four of them, so that bits a decoder ignores at the very end cannot hide the change.
- */
-export function forgedTail(nonce: string): string {
-  const body = nonce.replace(/=+$/, "");
-  const padding = nonce.slice(body.length);
-  const alphabet =
-    ALPHABETS.find((letters) => [...body].every((c) => letters.includes(c))) ??
-    [...new Set(body)].sort().join("").padEnd(2, "x");
-  const cut = Math.max(0, body.length - 4);
-  const tail = [...body.slice(cut)].map((c) => alphabet[(alphabet.indexOf(c) + 1) % alphabet.length]).join("");
-  return `${body.slice(0, cut)}${tail}${padding}`;
 }
 
 /** Well-formed credentials that must not get access (DIG-6). */

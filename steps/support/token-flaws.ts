@@ -11,7 +11,7 @@
 import type { Answered } from "../../harness/exchange.ts";
 import { fail } from "./expect.ts";
 import { type ExportState, exported, exportLinkOf, linkOf } from "./export-checks.ts";
-import { forgedLike, randomToken, tailChanged } from "./tokens.ts";
+import { forgedLike, forgedTail, randomToken } from "./tokens.ts";
 import type { SxdWorld } from "./world.ts";
 
 export interface LinkToFlaw {
@@ -61,7 +61,7 @@ export const TOKEN_FLAWS: Record<string, (link: LinkToFlaw) => FlawedLink> = {
   "no token": ofToken(() => ""),
   "an altered token": ofToken(altered),
   "a forged token of its shape": ofToken(forgedLike),
-  "its token with the tail changed": ofToken(tailChanged),
+  "its token with the tail changed": ofToken(forgedTail),
   "a random token": ofToken(randomToken),
   "its token on another user's import address": onOtherUsersAddress,
 };

@@ -1,8 +1,8 @@
 /**
- * Tokens that differ from a served export token by the token alone (EXP-6). A server may
- * refuse a token on its shape before it checks its value, so besides a token of another
- * shape the suite forges tokens of the real one's length and alphabet: only the value
- * can give those away.
+ * Values that differ from a served export token (EXP-6) or nonce (DIG-6) by the value alone.
+ * A server may refuse a value on its shape before it checks it, so besides a token of another
+ * shape the suite forges values of the real one's length and alphabet: only the value can give
+ * those away.
  */
 import { randomBytes } from "node:crypto";
 
@@ -19,14 +19,17 @@ export function forgedLike(token: string): string {
 }
 
 /**
- * The token with its last characters changed (a quarter of it, at most four), each to
- * another character of the same kind (digit, lower case, upper case) that the token uses:
- * a server that checks only the head of its tokens lets this one through.
+ * A nonce or token of the server's own shape that it never issued: its last characters before
+ * any base64 padding (a quarter of it, at most four) each changed to another character of the
+ * same kind (digit, lower case, upper case) that the value uses. A server that checks only the
+ * head of its values lets this one through; four characters, so that bits a decoder ignores
+ * at the very end cannot hide the change.
  */
-export function tailChanged(token: string): string {
-  const n = Math.min(4, Math.max(1, Math.ceil(token.length / 4)));
-  const tail = Array.from(token.slice(token.length - n), (c) => anotherOfItsKind(c, token));
-  return `${token.slice(0, token.length - n)}${tail.join("")}`;
+export function forgedTail(value: string): string {
+  const body = value.replace(/=+$/, "");
+  const n = Math.min(4, Math.max(1, Math.ceil(body.length / 4)));
+  const tail = Array.from(body.slice(body.length - n), (c) => anotherOfItsKind(c, body));
+  return `${body.slice(0, body.length - n)}${tail.join("")}${value.slice(body.length)}`;
 }
 
 /** Random bytes in hex: a token of a shape the server did not issue. */
