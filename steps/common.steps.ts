@@ -4,9 +4,9 @@
  */
 import { headerOf } from "../harness/exchange.ts";
 import { mediaTypeMatches } from "../lib/media-type.ts";
-import { childElement, parseXml } from "../lib/xml.ts";
 import { defineParameterType, Then } from "./support/cucumber.ts";
-import { expectThat, fail } from "./support/expect.ts";
+import { expectErrorBody } from "./support/error-body.ts";
+import { expectThat } from "./support/expect.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 /** "404 or 410", "400, 401 or 403": a set of statuses the row allows. */
@@ -49,18 +49,5 @@ Then("the reply's Content-Type is {string}", function (this: SxdWorld, expected:
 });
 
 Then("the reply carries an XML error body with a message", function (this: SxdWorld) {
-  const reply = this.reply;
-  const type = headerOf(reply, "content-type");
-  expectThat(
-    mediaTypeMatches(type, "application/xml;charset=UTF-8"),
-    "an error body of type application/xml;charset=UTF-8",
-    `Content-Type ${type ?? "(none)"}`,
-    reply,
-  );
-  const parsed = parseXml(reply.response.body);
-  if (!parsed.ok) fail("an XML error body", `a body that is not XML (${parsed.error})`, reply);
-  const root = parsed.root;
-  if (root.local !== "error") fail("a root element error", `a root element ${root.local}`, reply);
-  const message = childElement(root, root.ns, "message");
-  if (!message || message.text.trim() === "") fail("an error element with a non-empty message child", "none", reply);
+  expectErrorBody(this.reply);
 });

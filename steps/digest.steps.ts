@@ -2,7 +2,7 @@
  * Steps of the digest rows about the challenge and a good login (DIG-1..5, DIG-7, DIG-11): a
  * client asks for the protected resource, answers the challenge, and reads what comes back.
  */
-import { type Answered, headerOf } from "../harness/exchange.ts";
+import { headerOf } from "../harness/exchange.ts";
 import { parseChallenges } from "../lib/auth-params.ts";
 import type { Qop } from "../lib/digest-math.ts";
 import { mediaTypeMatches } from "../lib/media-type.ts";
@@ -125,9 +125,7 @@ Then("no request carried the secret", function (this: SxdWorld) {
 });
 
 Then("no reply asks for the secret in clear text", function (this: SxdWorld) {
-  for (const exchange of this.http.exchanges) {
-    if (!exchange.response) continue;
-    const reply = exchange as Answered;
+  for (const reply of this.http.answered) {
     const field = headerOf(reply, "www-authenticate");
     if (field === undefined) continue;
     const parsed = parseChallenges(field);
@@ -158,9 +156,8 @@ Then(
   function (this: SxdWorld, least: number) {
     const seen = new Set<string>();
     let challenged = 0;
-    for (const exchange of this.http.exchanges) {
-      if (exchange.response?.status !== 401) continue;
-      const reply = exchange as Answered;
+    for (const reply of this.http.answered) {
+      if (reply.response.status !== 401) continue;
       const nonces = new Set(challengesOf(reply).flatMap((c) => c.params.get("nonce") ?? []));
       expectThat(nonces.size > 0, "a Digest challenge with a nonce in every 401 reply", "a 401 without one", reply);
       for (const nonce of nonces) {

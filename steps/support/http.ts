@@ -86,8 +86,12 @@ export class HttpClient {
   }
 
   get last(): Answered | undefined {
-    const last = this.exchanges.at(-1);
-    return last?.response ? (last as Answered) : undefined;
+    return this.answered.at(-1);
+  }
+
+  /** The exchanges of the scenario that got a reply, in the order sent. */
+  get answered(): Answered[] {
+    return this.exchanges.filter((exchange): exchange is Answered => exchange.response !== undefined);
   }
 
   async send(
