@@ -28,7 +28,7 @@ test("a run takes the scenarios cucumber would plan for its tags, outlines' Exam
   }
 });
 
-test("a resource is made early for the @clock scenario where one process runs them, and only then", () => {
+test("a resource is made early for the scenario that waits for the clock where one process runs them, and only then", () => {
   const all = plannedScenarios(scenarios, undefined);
   assert.match(earlyResourceFor(all, false) ?? "", /^SNAP-11: An update with the Last-Modified read before/);
   assert.equal(earlyResourceFor(all, true), undefined);
@@ -36,7 +36,7 @@ test("a resource is made early for the @clock scenario where one process runs th
   assert.equal(earlyResourceFor([], false), undefined);
 });
 
-test("one process takes the @clock features last, parallel workers take them first", async () => {
+test("one process takes the features that wait for the clock last, parallel workers take them first", async () => {
   const serial = runOrder(scenarios, false);
   assert.deepEqual(serial.slice(-1), ["features/snapshots/lost-update.feature"]);
   assert.deepEqual(serial.slice(0, -1), [...serial.slice(0, -1)].sort());
@@ -47,13 +47,20 @@ test("one process takes the @clock features last, parallel workers take them fir
   assert.match((await cucumberPlan("")).at(-1) ?? "", /lost-update\.feature:\d+$/);
 });
 
-test("a feature with a @clock scenario moves as a whole, whatever its place by path", () => {
-  const at = (location: string, tags: string[]) => ({ name: "", location, tags, rows: [], levels: [] });
+test("a feature with a scenario that waits for the clock moves as a whole, whatever its place by path", () => {
+  const at = (location: string, waitsForClock: boolean) => ({
+    name: "",
+    location,
+    tags: [],
+    rows: [],
+    levels: [],
+    waitsForClock,
+  });
   const features = [
-    at("features/a/first.feature:3", ["@clock"]),
-    at("features/a/first.feature:9", []),
-    at("features/b/second.feature:3", []),
-    at("features/a/third.feature:4", []),
+    at("features/a/first.feature:3", true),
+    at("features/a/first.feature:9", false),
+    at("features/b/second.feature:3", false),
+    at("features/a/third.feature:4", false),
   ];
   assert.deepEqual(runOrder(features, false), [
     "features/a/third.feature",

@@ -16,6 +16,8 @@ export interface ScenarioInfo {
   tags: string[];
   rows: string[];
   levels: Level[];
+  /** It has the step that waits for the target's clock to pass a whole second (CLOCK_STEP). */
+  waitsForClock: boolean;
 }
 
 export function featureFiles(root: string): string[] {
@@ -47,6 +49,7 @@ export function loadScenarios(root: string): ScenarioInfo[] {
         location: `${uri}:${lines.get(envelope.pickle.astNodeIds.at(-1) ?? "") ?? 0}`,
         tags,
         ...readTags(tags),
+        waitsForClock: envelope.pickle.steps.some((step) => step.text === CLOCK_STEP),
       });
     }
   }
@@ -67,12 +70,12 @@ export function collectLines(node: unknown, lines: Map<string, number>): void {
  * that a resource made before the first scenario has aged by then; parallel workers take them
  * first, so that the wait passes while the other workers run.
  */
-export const CLOCK_TAG = "@clock";
+export const CLOCK_STEP = "a second later, another client has updated the resource";
 
-/** The feature files in the order a run takes them: by path, those with @clock scenarios last or first. */
+/** The feature files in the order a run takes them: by path, those with scenarios that wait for the clock last or first. */
 export function runOrder(scenarios: readonly ScenarioInfo[], parallel: boolean): string[] {
   const files = [...new Set(scenarios.map(fileOf))].sort();
-  const clock = new Set(scenarios.filter((s) => s.tags.includes(CLOCK_TAG)).map(fileOf));
+  const clock = new Set(scenarios.filter((s) => s.waitsForClock).map(fileOf));
   const waiting = files.filter((f) => clock.has(f));
   const others = files.filter((f) => !clock.has(f));
   return parallel ? [...waiting, ...others] : [...others, ...waiting];
@@ -98,11 +101,11 @@ export function plannedScenarios(scenarios: readonly ScenarioInfo[], tags: strin
 }
 
 /**
- * Where one process runs the scenarios and one that waits for the clock (@clock) is among
+ * Where one process runs the scenarios and one that waits for the clock (CLOCK_STEP) is among
  * them: its label, for the resource made for it before the first scenario. Parallel workers
  * make none: the scenario runs first there, and every worker would make one for nothing.
  */
 export function earlyResourceFor(planned: readonly ScenarioInfo[], parallel: boolean): string | undefined {
-  const waiting = parallel ? undefined : planned.find((s) => s.tags.includes(CLOCK_TAG));
+  const waiting = parallel ? undefined : planned.find((s) => s.waitsForClock);
   return waiting && scenarioLabel(waiting.rows, waiting.name);
 }

@@ -3,7 +3,7 @@
  * update counts as refused only where the same update without the defect then gets in.
  */
 import { sleep } from "../harness/rate-limits.ts";
-import { CLOCK_TAG } from "../harness/scenarios.ts";
+import { CLOCK_STEP } from "../harness/scenarios.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { linksByRel, sameUri } from "./support/atom.ts";
 import { AfterAll, Before, BeforeAll, Given, Then, When } from "./support/cucumber.ts";
@@ -34,20 +34,20 @@ import type { SuiteParameters } from "./support/suite-client.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 // Where one process runs the scenarios, the harness asks for a resource made before the first
-// one, for the scenario that waits for the target's clock (@clock: the lost update, SNAP-11).
+// one, for the scenario that waits for the target's clock (CLOCK_STEP: the lost update, SNAP-11).
 BeforeAll(function () {
   const { earlyResourceFor } = this.parameters as unknown as SuiteParameters;
   if (earlyResourceFor !== undefined)
     makeEarlyResource(this.parameters as unknown as SuiteParameters, earlyResourceFor);
 });
 
-Before({ tags: CLOCK_TAG }, function (this: SxdWorld) {
-  waitsForClock(this);
+Before(function (this: SxdWorld, { pickle }) {
+  if (pickle.steps.some((step) => step.text === CLOCK_STEP)) waitsForClock(this);
 });
 
 AfterAll(dropEarlyResource);
 
-Given("a second later, another client has updated the resource", async function (this: SxdWorld) {
+Given(CLOCK_STEP, async function (this: SxdWorld) {
   // A later second than the client's read: whole-second dates can then tell the versions apart.
   const resource = resourceOf(this);
   const read = resource.remembered?.lastModified;

@@ -1,4 +1,3 @@
-@clock
 Feature: A stale update is refused
   If-Unmodified-Since carries the Last-Modified the client last read. When the resource has
   changed since, the update must not overwrite the newer version: HTTP answers 412
@@ -9,10 +8,7 @@ Feature: A stale update is refused
   after the other client's update must get in. Where it does not, the case is not run.
 
   HTTP dates count whole seconds, so the other client's update must come in a later second
-  than the resource was made, and the scenario waits for the server's clock to get there
-  (@clock). Where one process runs the scenarios, sxd runs this feature last, on a resource
-  made before the first scenario, so that the second has usually passed by then; parallel
-  workers run it first, while the others work.
+  than the resource was made, and the scenario waits for the server's clock to get there.
 
   Background:
     Given a fresh entry resource

@@ -125,7 +125,7 @@ async function letTheSecondPass(world: SxdWorld, url: string, reply: Answered): 
 
 /**
  * A resource made before the first scenario, for the scenario that waits for the target's
- * clock (@clock: its update must come in a later second than the resource's Last-Modified,
+ * clock (CLOCK_STEP: its update must come in a later second than the resource's Last-Modified,
  * and HTTP dates have whole seconds). Where one process runs the scenarios, that scenario runs
  * last, and the resource ages while the others run, so it seldom waits. The exchange that made
  * it opens the transcript of the scenario that takes it; one that no scenario took (the run
@@ -142,7 +142,7 @@ interface Made {
 
 const clockScenarios = new WeakSet<SxdWorld>();
 
-/** Marks the scenario that takes the resource made early (a Before hook of @clock scenarios). */
+/** Marks the scenario that takes the resource made early (a Before hook of the scenarios with CLOCK_STEP). */
 export function waitsForClock(world: SxdWorld): void {
   clockScenarios.add(world);
 }

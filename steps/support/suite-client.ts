@@ -29,7 +29,7 @@ export interface SuiteParameters {
   /** `sxd/<version>`. */
   userAgent?: string;
   /**
-   * Set where one process runs the scenarios and one that waits for the target's clock (@clock)
+   * Set where one process runs the scenarios and one that waits for the target's clock (CLOCK_STEP)
    * is planned: a resource is made for it before the first scenario. Its X-Sxd-Scenario label.
    */
   earlyResourceFor?: string;
