@@ -129,8 +129,9 @@ function readCredentials(settings: GuardSettings, authorization: string): Step<C
   if (!parsed.ok && policy.readsUnclosedQuote) parsed = parseCredentials(`${authorization}"`);
   if (!parsed.ok) return malformed(`the Authorization header cannot be parsed: ${parsed.error}`);
   const given = parsed.value.params;
+  const qop = given.get("qop") as Qop | undefined;
   // Without qop (RFC 2069) only a server that offers none may accept: otherwise it is a downgrade.
-  const qopExpected = given.has("qop") || (settings.qops.length > 0 && !policy.acceptsRfc2069Downgrade);
+  const qopExpected = qop !== undefined || (settings.qops.length > 0 && !policy.acceptsRfc2069Downgrade);
   const absent = (qopExpected ? [...REQUIRED, ...WITH_QOP] : REQUIRED).filter((name) => !given.has(name));
   if (absent.length > 0) {
     if (policy.crashesOnMissingDirective) throw new Error(`cannot read ${absent[0]}: it is undefined`);
@@ -143,7 +144,6 @@ function readCredentials(settings: GuardSettings, authorization: string): Step<C
       ? settings.hashes.includes(hashOf(a))
       : offeredAlgorithms(settings).includes(a);
   if (!algorithm || !offered(algorithm)) return malformed(`algorithm ${given.get("algorithm")} is not offered here`);
-  const qop = given.get("qop") as Qop | undefined;
   if (qop !== undefined && !settings.qops.includes(qop)) {
     if (policy.crashesOnUnknownQop) throw new Error(`no handler for qop ${qop}`);
     return malformed(`qop ${qop} is not offered here (offered: ${settings.qops.join(", ")})`);
