@@ -12,7 +12,7 @@ import type { Variant } from "./context.ts";
 import { DEFAULT_LIFETIME_MS } from "./digest/nonces.ts";
 import { DEFAULT_NONCE_POLICY, DEMO_USER, PROTECTED_PATH, REALM } from "./digest/routes.ts";
 import { type FaultName, isFaultName } from "./faults.ts";
-import { COLLECTION } from "./snapshots/routes.ts";
+import { COLLECTION } from "./snapshots/chain.ts";
 
 export type { Variant } from "./context.ts";
 export type { FaultInfo } from "./fault-info.ts";

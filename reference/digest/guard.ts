@@ -1,7 +1,7 @@
 /**
  * The pure core of the reference's digest protection: builds challenges and judges an
  * Authorization header (RFC 7616). No sockets; the route in routes.ts turns verdicts into
- * replies. Faults, when switched on, lapse one check each.
+ * replies. Its policy (faults.ts) says where a fault mode lapses a check.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { type Directive, formatParams, parseCredentials } from "../../lib/auth-params.ts";
@@ -15,7 +15,7 @@ import {
   responseDigest,
   rspauthDigest,
 } from "../../lib/digest-math.ts";
-import type { FaultName } from "../faults.ts";
+import type { DigestPolicy } from "./faults.ts";
 import type { NonceStore } from "./nonces.ts";
 import { demoUsers, type UserStore } from "./users.ts";
 
@@ -28,7 +28,8 @@ export interface GuardSettings {
   hashes: readonly HashName[];
   users: UserStore;
   nonces: NonceStore;
-  faults: ReadonlySet<FaultName>;
+  /** Where a fault mode makes this server depart from the RFC (see faults.ts). */
+  policy: DigestPolicy;
 }
 
 export interface Attempt {
@@ -45,7 +46,17 @@ export type Verdict =
   | { kind: "malformed"; message: string; uriMismatch: boolean }
   /** Well-formed but not good enough: a 401 with a fresh challenge. */
   | { kind: "refused"; message: string; stale: boolean; nonce?: string }
-  | { kind: "granted"; username: string; authenticationInfo: Directive[] };
+  | { kind: "granted"; username: string; qop: Qop | undefined; authenticationInfo: Directive[] };
+
+/** Credentials whose directives are all there and each of a kind this server offered. */
+interface Credentials {
+  given: ReadonlyMap<string, string>;
+  algorithm: Algorithm;
+  qop: Qop | undefined;
+}
+
+/** A step of the judgement: on to the next with what it found, or the verdict that ends it. */
+type Step<T> = { ok: true; value: T } | { ok: false; verdict: Verdict };
 
 const REQUIRED = ["username", "realm", "nonce", "uri", "response"] as const;
 const WITH_QOP = ["qop", "nc", "cnonce"] as const;
@@ -68,104 +79,122 @@ export function challenges(settings: GuardSettings, nonce: string, stale: boolea
 }
 
 function offeredAlgorithms(settings: GuardSettings): readonly Algorithm[] {
-  return settings.faults.has("dig-sess-as-plain")
+  return settings.policy.offersSessAlgorithms
     ? settings.hashes.flatMap((hash) => [hash, `${hash}-sess` as const])
     : settings.hashes;
 }
 
+/**
+ * RFC 7616 in order: the credentials are read (§3.4), they must be for this request, realm and
+ * server (§3.4.6), over a nonce issued here; the response must match the one computed (§3.4.1);
+ * the nonce's use is counted, so a replay is refused and a spent nonce called stale (§3.3).
+ */
 export async function judge(settings: GuardSettings, attempt: Attempt): Promise<Verdict> {
-  const { faults } = settings;
+  const { policy } = settings;
   if (attempt.authorization === undefined || !/^\s*digest(\s|$)/i.test(attempt.authorization))
     return { kind: "missing" };
-  let parsed = parseCredentials(attempt.authorization);
-  // The fault's parser reads a quoted string that is never closed up to the end of the header.
-  if (!parsed.ok && faults.has("dig-unclosed-quote")) parsed = parseCredentials(`${attempt.authorization}"`);
+  const read = readCredentials(settings, attempt.authorization);
+  if (!read.ok) return read.verdict;
+  const credentials = read.value;
+  const { given, qop } = credentials;
+  const field = (name: string) => given.get(name) ?? "";
+  const outOfScope = scopeMismatch(settings, attempt, credentials);
+  if (outOfScope) return outOfScope;
+  const issuedHere = settings.nonces.origin(field("nonce")) === "issued";
+  if (!issuedHere && !policy.trustsUnissuedNonce(field("nonce"), settings.nonces)) {
+    return refused("this nonce was not issued here");
+  }
+
+  const users = policy.usesClientRealm ? demoUsers(field("realm")) : settings.users;
+  const ha1 = users.get(field("username"))?.[hashOf(credentials.algorithm)];
+  if (ha1 === undefined && policy.grantsUnknownUser) return grant(settings, credentials, NOBODY_HA1);
+  const input = await responseInput(settings, attempt, credentials, ha1 ?? NOBODY_HA1);
+  const matches =
+    ha1 !== undefined && !policy.refusesEveryLogin && sameDigest(responseDigest(input), field("response"));
+  if (policy.checksResponse(qop) && !matches) {
+    return refused("the response does not match: wrong user name or secret", false, input.nonce);
+  }
+
+  // A nonce the server never issued is not in its log either (only a fault lets one get this far).
+  if (!issuedHere || !policy.logsNonceUse(qop)) return grant(settings, credentials, input.ha1, input);
+  const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
+  if (use === "stale") return refused("this nonce is used up or expired", policy.staleOnUsedUpNonce);
+  return grant(settings, credentials, input.ha1, input, settings.nonces.successorDue(input.nonce));
+}
+
+/** §3.4: the header parses, every directive it must have is there, and each names something offered. */
+function readCredentials(settings: GuardSettings, authorization: string): Step<Credentials> {
+  const { policy } = settings;
+  let parsed = parseCredentials(authorization);
+  if (!parsed.ok && policy.readsUnclosedQuote) parsed = parseCredentials(`${authorization}"`);
   if (!parsed.ok) return malformed(`the Authorization header cannot be parsed: ${parsed.error}`);
   const given = parsed.value.params;
+  const qop = given.get("qop") as Qop | undefined;
   // Without qop (RFC 2069) only a server that offers none may accept: otherwise it is a downgrade.
-  const downgrade = faults.has("dig-rfc2069-accepted");
-  const required = given.has("qop") || (settings.qops.length > 0 && !downgrade) ? [...REQUIRED, ...WITH_QOP] : REQUIRED;
-  const absent = required.filter((name) => !given.has(name));
+  const qopExpected = qop !== undefined || (settings.qops.length > 0 && !policy.acceptsRfc2069Downgrade);
+  const absent = (qopExpected ? [...REQUIRED, ...WITH_QOP] : REQUIRED).filter((name) => !given.has(name));
   if (absent.length > 0) {
-    if (faults.has("dig-missing-directive-crash")) throw new Error(`cannot read ${absent[0]}: it is undefined`);
+    if (policy.crashesOnMissingDirective) throw new Error(`cannot read ${absent[0]}: it is undefined`);
     return malformed(`the credentials lack ${absent.join(", ")}`);
   }
-  const field = (name: string) => given.get(name) ?? "";
 
-  const algorithm = parseAlgorithm(given.get("algorithm")) ?? unknownAlgorithmFallback(settings);
-  // The fault's server takes any algorithm of a hash it offers, -sess or not.
-  const takes = faults.has("dig-unoffered-algorithm")
-    ? (a: Algorithm) => settings.hashes.includes(hashOf(a))
-    : (a: Algorithm) => offeredAlgorithms(settings).includes(a);
-  if (!algorithm || !takes(algorithm)) {
-    return malformed(`algorithm ${given.get("algorithm")} is not offered here`);
-  }
-  const qop = given.get("qop") as Qop | undefined;
+  const algorithm = parseAlgorithm(given.get("algorithm")) ?? policy.unknownAlgorithmTakenAs(settings.hashes);
+  const offered = (a: Algorithm) =>
+    policy.takesAnyAlgorithmOfOfferedHash
+      ? settings.hashes.includes(hashOf(a))
+      : offeredAlgorithms(settings).includes(a);
+  if (!algorithm || !offered(algorithm)) return malformed(`algorithm ${given.get("algorithm")} is not offered here`);
   if (qop !== undefined && !settings.qops.includes(qop)) {
-    if (faults.has("dig-unknown-qop-crash")) throw new Error(`no handler for qop ${qop}`);
+    if (policy.crashesOnUnknownQop) throw new Error(`no handler for qop ${qop}`);
     return malformed(`qop ${qop} is not offered here (offered: ${settings.qops.join(", ")})`);
   }
-  if (qop !== undefined && !faults.has("dig-lenient-nc") && !ncShape(faults).test(field("nc"))) {
+  if (qop !== undefined && !policy.acceptsNc(given.get("nc") ?? "")) {
     return malformed("nc must be eight hexadecimal digits");
   }
-  if (field("uri") !== attempt.target && !faults.has("dig-no-uri-check")) {
+  return { ok: true, value: { given, algorithm, qop } };
+}
+
+/** §3.4.6 and §3.3: the credentials are for this request, this realm and this server's opaque. */
+function scopeMismatch(settings: GuardSettings, attempt: Attempt, { given }: Credentials): Verdict | undefined {
+  if (given.get("uri") !== attempt.target && settings.policy.checksUri) {
     return { kind: "malformed", message: "uri does not name the request target", uriMismatch: true };
   }
-  const clientRealm = faults.has("dig-client-realm");
-  if (field("realm") !== settings.realm && !clientRealm) return refused(`realm must be "${settings.realm}"`);
+  if (given.get("realm") !== settings.realm && !settings.policy.usesClientRealm) {
+    return refused(`realm must be "${settings.realm}"`);
+  }
   if (settings.opaque !== undefined && given.get("opaque") !== settings.opaque) {
     return refused("opaque must be returned unchanged");
   }
-  const foreign = settings.nonces.origin(field("nonce")) === "unknown";
-  // The fault's server reads only the time at the head of a nonce, not the MAC that proves it issued it.
-  const trusted =
-    faults.has("dig-foreign-nonce") ||
-    (faults.has("dig-nonce-timestamp-only") && settings.nonces.timestampCurrent(field("nonce")));
-  if (foreign && !trusted) return refused("this nonce was not issued here");
+  return undefined;
+}
 
-  // The fault's server keeps the password in the clear and hashes it with whatever realm the client names.
-  const users = clientRealm ? demoUsers(field("realm")) : settings.users;
-  const ha1 = users.get(field("username"))?.[hashOf(algorithm)];
-  if (ha1 === undefined && faults.has("dig-unknown-user-allowed")) return grant(settings, algorithm, given, NOBODY_HA1);
-  const input: ResponseInput = {
-    algorithm: faults.has("dig-sess-as-plain") ? hashOf(algorithm) : algorithm,
-    ha1: ha1 ?? NOBODY_HA1,
-    nonce: field("nonce"),
+/** §3.4.1: what the response digest is computed from, the body too for auth-int. */
+async function responseInput(
+  settings: GuardSettings,
+  attempt: Attempt,
+  { given, algorithm, qop }: Credentials,
+  ha1: string,
+): Promise<ResponseInput> {
+  const { policy } = settings;
+  const authIntBody = async () => (policy.hashesEmptyAuthIntBody ? "" : await attempt.body());
+  return {
+    algorithm: policy.computesSessAsPlain ? hashOf(algorithm) : algorithm,
+    ha1,
+    nonce: given.get("nonce") ?? "",
     method: attempt.method,
-    uri: field("uri"),
+    uri: given.get("uri") ?? "",
     qop,
     nc: given.get("nc")?.toLowerCase(),
     cnonce: given.get("cnonce"),
-    // The fault's server hashes the body before it has read it, so always an empty one.
-    body: qop !== "auth-int" ? undefined : faults.has("dig-auth-int-empty-body") ? "" : await attempt.body(),
-    // The faults' servers take SPEC.md's formula as written (nc, cnonce, qop and the body stay out): always, or for auth-int.
-    formula:
-      faults.has("dig-spec-formula-only") || (qop === "auth-int" && faults.has("dig-auth-int-body-ignored"))
-        ? "spec"
-        : "rfc7616",
+    body: qop === "auth-int" ? await authIntBody() : undefined,
+    formula: policy.formula(qop),
   };
-  const unchecked = faults.has("dig-any-secret") || (qop === "auth-int" && faults.has("dig-auth-int-unchecked"));
-  // The fault's server refuses every login, as one whose password file was made for another realm.
-  const matches =
-    ha1 !== undefined && !faults.has("dig-refuse-all") && sameDigest(responseDigest(input), field("response"));
-  if (!unchecked && !matches) {
-    return refused("the response does not match: wrong user name or secret", false, input.nonce);
-  }
-  // A nonce the server never issued is not in its log either (only the fault lets one get this far).
-  // The downgrade fault's server counts uses by nc, and an RFC 2069 request has none.
-  const uncounted = downgrade && qop === undefined;
-  if (!foreign && !uncounted && !faults.has("dig-replay-allowed")) {
-    const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
-    if (use === "stale") return refused("this nonce is used up or expired", !faults.has("dig-no-stale"));
-    return grant(settings, algorithm, given, input.ha1, input, settings.nonces.successorDue(input.nonce));
-  }
-  return grant(settings, algorithm, given, input.ha1, input);
 }
 
+/** §3.5: access, with Authentication-Info proving the server knows the secret too. */
 function grant(
   settings: GuardSettings,
-  algorithm: Algorithm,
-  given: ReadonlyMap<string, string>,
+  { given, algorithm, qop }: Credentials,
   ha1: string,
   input?: ResponseInput,
   /** Whether to hand out the next nonce (nextnonce): where the nonce's uses are not counted, always. */
@@ -177,15 +206,15 @@ function grant(
     nonce: given.get("nonce") ?? "",
     method: "",
     uri: given.get("uri") ?? "",
-    qop: given.get("qop") as Qop | undefined,
+    qop,
     nc: given.get("nc"),
     cnonce: given.get("cnonce"),
   };
-  // The classic slip: rspauth computed like the request's response, with the method in A2.
-  const rspauth = settings.faults.has("dig-wrong-rspauth") ? responseDigest(computed) : rspauthDigest(computed);
+  const rspauth = settings.policy.rspauthLikeRequestDigest ? responseDigest(computed) : rspauthDigest(computed);
   return {
     kind: "granted",
     username: given.get("username") ?? "",
+    qop: computed.qop,
     authenticationInfo: [
       { name: "rspauth", value: rspauth, quoted: true },
       ...(computed.qop === undefined
@@ -200,17 +229,6 @@ function grant(
   };
 }
 
-/** For an algorithm the server does not know: refused, or under the faults taken for one it knows. */
-function unknownAlgorithmFallback(settings: GuardSettings): Algorithm | undefined {
-  if (settings.faults.has("dig-unknown-algorithm-default")) return settings.hashes[0];
-  return settings.faults.has("dig-unknown-algorithm-as-md5") ? "MD5" : undefined;
-}
-
-/** Eight hexadecimal digits (RFC 7616 §3.4); the fault's server takes six or seven as well. */
-function ncShape(faults: ReadonlySet<FaultName>): RegExp {
-  return faults.has("dig-nc-six-digits") ? /^[0-9a-fA-F]{6,8}$/ : /^[0-9a-fA-F]{8}$/;
-}
-
 /** Constant time in the digest's content: a mismatch at the first digit costs what one at the last does. */
 function sameDigest(expected: string, given: string): boolean {
   const a = Buffer.from(expected);
@@ -218,8 +236,8 @@ function sameDigest(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function malformed(message: string): Verdict {
-  return { kind: "malformed", message, uriMismatch: false };
+function malformed(message: string): { ok: false; verdict: Verdict } {
+  return { ok: false, verdict: { kind: "malformed", message, uriMismatch: false } };
 }
 
 function refused(message: string, stale = false, nonce?: string): Verdict {

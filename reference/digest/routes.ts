@@ -22,6 +22,7 @@ import { withoutTrailingSlashes } from "../../lib/uri.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
 import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
+import { digestPolicy } from "./faults.ts";
 import { challenges, type GuardSettings, judge } from "./guard.ts";
 import { NonceStore, rulesFor } from "./nonces.ts";
 import { demoUsers, parseHtdigest, verifiableHashes } from "./users.ts";
@@ -35,23 +36,24 @@ export { DEMO_USER } from "./users.ts";
 
 export function digestRoutes(context: ReferenceContext): Route {
   const settings = guardSettings(context);
-  const { faults } = context;
+  const { policy } = settings;
   const path = PROTECTED_PATH;
   const publicPrefix = memoised(pathPrefix);
 
   // The fault's economy: one nonce in every challenge until somebody gets in with it.
   let unused: string | undefined;
   const issue = (): string => {
-    if (!faults.has("dig-nonce-until-used")) return settings.nonces.issue();
+    if (!policy.reusesNonceUntilUsed) return settings.nonces.issue();
     unused ??= settings.nonces.issue();
     return unused;
   };
 
   const challenge = (status: number, message: string, stale = false, nonce = issue()): Reply => {
     const offered = challenges(settings, nonce, stale);
-    if (faults.has("dig-offers-basic")) offered.push(`Basic realm="${REALM}"`);
-    const reply = errorReply(status, message, { "www-authenticate": offered });
-    return faults.has("dig-no-error-body") ? { status, headers: { "www-authenticate": offered } } : reply;
+    if (policy.offersBasic) offered.push(`Basic realm="${REALM}"`);
+    return policy.challengeHasErrorBody
+      ? errorReply(status, message, { "www-authenticate": offered })
+      : { status, headers: { "www-authenticate": offered } };
   };
 
   return async (request) => {
@@ -65,29 +67,24 @@ export function digestRoutes(context: ReferenceContext): Route {
     });
     switch (verdict.kind) {
       case "missing":
-        return challenge(faults.has("dig-challenge-403") ? 403 : 401, "authentication required: use Digest");
+        return challenge(policy.challengeStatus, "authentication required: use Digest");
       case "malformed":
         return context.variant === "alternative" && !verdict.uriMismatch
           ? challenge(401, verdict.message)
           : errorReply(400, verdict.message);
       case "refused": {
-        // The fault's slip: a wrong digest is answered with the nonce it came with, not a new one.
-        // And the other: every refusal is called stale, a wrong digest too.
-        const stale = verdict.stale || faults.has("dig-stale-on-wrong-digest");
-        return faults.has("dig-repeated-nonce") && verdict.nonce
+        const stale = verdict.stale || policy.staleOnEveryRefusal;
+        return policy.echoesRefusedNonce && verdict.nonce
           ? challenge(401, verdict.message, stale, verdict.nonce)
           : challenge(401, verdict.message, stale);
       }
       case "granted": {
         unused = undefined;
         const body = `<protected><user>${escapeXml(verdict.username)}</user><message>access granted</message></protected>`;
-        // The second fault forgets the header only where the body was protected too (auth-int).
-        const authInt = verdict.authenticationInfo.some((d) => d.name === "qop" && d.value === "auth-int");
-        const headers: Record<string, string> =
-          faults.has("dig-no-authentication-info") || (authInt && faults.has("dig-no-authentication-info-auth-int"))
-            ? {}
-            : { "authentication-info": formatParams(verdict.authenticationInfo) };
-        return faults.has("dig-plain-text-resource")
+        const headers: Record<string, string> = policy.sendsAuthenticationInfo(verdict.qop)
+          ? { "authentication-info": formatParams(verdict.authenticationInfo) }
+          : {};
+        return policy.servesPlainText
           ? { status: 200, headers: { "content-type": "text/plain;charset=UTF-8", ...headers }, body: "access granted" }
           : xmlReply(200, body, "application/xml;charset=UTF-8", headers);
       }
@@ -113,7 +110,7 @@ function guardSettings(context: ReferenceContext): GuardSettings {
     hashes,
     users,
     nonces: new NonceStore(rulesFor(context.noncePolicy ?? DEFAULT_NONCE_POLICY)),
-    faults: context.faults,
+    policy: digestPolicy(context.faults),
   };
 }
 

@@ -1,4 +1,9 @@
-/** Faulty modes of the export servers, each breaking the EXP rows it names. */
+/**
+ * Faulty modes of the export servers, each breaking the EXP rows it names. `exportPolicy`
+ * reads the active modes once into the decisions the two servers take, so they ask what to
+ * do, never which mode is on.
+ */
+import { XML_TYPE } from "../../lib/media-type.ts";
 import type { FaultInfo } from "../fault-info.ts";
 
 export const exportFaults = {
@@ -87,3 +92,63 @@ export const exportFaults = {
     description: "the upload endpoint accepts contacts and drops them",
   },
 } satisfies Record<string, FaultInfo>;
+
+type ExportFault = keyof typeof exportFaults;
+
+/** Where the export servers depart from SPEC.md; without faults, every field says what it says. */
+export interface ExportPolicy {
+  // The contacts server's list
+  listType: string;
+  selfLink: "absolute" | "relative" | "none";
+  exportLinkHasTitle: boolean;
+  /** How the export link carries its token: a path parameter (;t=) or a query (?t=). */
+  tokenIn: "path" | "query";
+  /** Whether a token signs its user, so one user's link exports nobody else's contacts. */
+  bindsTokenToUser: boolean;
+
+  // The messaging server's export
+  refusesEveryExport: boolean;
+  checksToken: boolean;
+  /** Whether a token not of this server's shape is refused (rather than let through). */
+  checksTokenShape: boolean;
+  /** Whether a token's last four characters are compared too. */
+  checksTokenTail: boolean;
+  fetchesContacts: boolean;
+  /** What an import does with the fetched contacts: replace the user's copy, add to it, or forget them. */
+  importStores: "replace" | "append" | "nothing";
+  /** When the contacts server cannot be reached: the status's error body, a bare status, or 303 as if all went well. */
+  outageReply: "error-body" | "bare-status" | "see-other";
+  /** When the contacts server cannot be reached, the user's copy is emptied. */
+  outageDropsCopy: boolean;
+  /** An export POST without a body is refused with 400 (after the import). */
+  requiresBody: boolean;
+  exportStatus: 303 | 302;
+  /** Where the export reply sends the client: the result on the messaging server, or the contacts list. */
+  exportLocation: "result" | "contacts-list";
+  /** Whether an upload's contacts are kept. */
+  storesUpload: boolean;
+}
+
+export function exportPolicy(active: ReadonlySet<string>): ExportPolicy {
+  const on = (fault: ExportFault) => active.has(fault);
+  return {
+    listType: on("exp-list-wrong-type") ? "text/plain;charset=UTF-8" : XML_TYPE,
+    selfLink: on("exp-no-self-link") ? "none" : on("exp-relative-self") ? "relative" : "absolute",
+    exportLinkHasTitle: !on("exp-link-no-title"),
+    tokenIn: on("exp-link-query-token") ? "query" : "path",
+    bindsTokenToUser: !on("exp-token-not-user-bound"),
+
+    refusesEveryExport: on("exp-refuses-every-export"),
+    checksToken: !on("exp-token-not-checked"),
+    checksTokenShape: !on("exp-token-shape-unchecked"),
+    checksTokenTail: !on("exp-token-tail-unchecked"),
+    fetchesContacts: !on("exp-contacts-not-fetched"),
+    importStores: on("exp-import-stores-nothing") ? "nothing" : on("exp-duplicate-on-repeat") ? "append" : "replace",
+    outageReply: on("exp-outage-no-error-body") ? "bare-status" : on("exp-outage-303") ? "see-other" : "error-body",
+    outageDropsCopy: on("exp-outage-drops-copy"),
+    requiresBody: on("exp-body-required"),
+    exportStatus: on("exp-302-not-303") ? 302 : 303,
+    exportLocation: on("exp-wrong-location") ? "contacts-list" : "result",
+    storesUpload: !on("exp-upload-ignored"),
+  };
+}

@@ -37,11 +37,9 @@ import {
   parseFixture,
   USER_NAME,
 } from "./contact-list.ts";
-import type { exportFaults } from "./faults.ts";
+import { type ExportPolicy, exportPolicy } from "./faults.ts";
 import { ContactStore, fetchContacts } from "./import-store.ts";
 import { expectedToken, mintToken, TOKEN_LIFETIME_SECONDS, type TokenCheck, verifyToken } from "./token.ts";
-
-type ExportFault = keyof typeof exportFaults;
 
 export const DEFAULT_CONTACTS_FILE = fileURLToPath(new URL("./contacts.json", import.meta.url));
 export const DEFAULT_BACKEND_TIMEOUT_MS = 3000;
@@ -60,9 +58,9 @@ export function tokenKeyOf(context: ReferenceContext): string {
   return context.tokenKey ?? processTokenKey;
 }
 
-/** Whom a token is bound to: its user, unless a fault leaves the user out. */
-function tokenSubject(context: ReferenceContext, user: string): string {
-  return context.faults.has("exp-token-not-user-bound") ? "" : user;
+/** Whom a token is bound to: its user, unless the policy leaves the user out. */
+function tokenSubject(policy: ExportPolicy, user: string): string {
+  return policy.bindsTokenToUser ? user : "";
 }
 
 export function loadContactsFixture(file = DEFAULT_CONTACTS_FILE): ContactsFixture {
@@ -79,7 +77,7 @@ export function loadContactsFixture(file = DEFAULT_CONTACTS_FILE): ContactsFixtu
 
 export function contactsRoutes(context: ReferenceContext): Route {
   const fixture = loadContactsFixture(context.contactsFile);
-  const has = (fault: ExportFault) => context.faults.has(fault);
+  const policy = exportPolicy(context.faults);
   return async (request) => {
     const match = /^\/user\/([^/;]+)\/contacts$/.exec(request.path);
     if (!match) return undefined;
@@ -90,16 +88,17 @@ export function contactsRoutes(context: ReferenceContext): Route {
     const standard = context.variant === "standard";
     const encoded = encodeURIComponent(user);
     const expiresAt = nowSeconds() + TOKEN_LIFETIME_SECONDS;
-    const token = mintToken(tokenKeyOf(context), tokenSubject(context, user), expiresAt, context.variant);
-    const self = `${context.urls.contacts}/user/${encoded}/contacts`;
+    const token = mintToken(tokenKeyOf(context), tokenSubject(policy, user), expiresAt, context.variant);
+    const selfPath = `/user/${encoded}/contacts`;
+    const self = { absolute: `${context.urls.contacts}${selfPath}`, relative: selfPath, none: undefined };
     const body = contactListDocument(
       contacts.map(contactElement),
       {
-        self: has("exp-no-self-link") ? undefined : has("exp-relative-self") ? `/user/${encoded}/contacts` : self,
+        self: self[policy.selfLink],
         export: {
           rel: EXPORT_REL[context.variant],
-          href: `${context.urls.messaging}/user/${encoded}/import${has("exp-link-query-token") ? "?" : ";"}t=${token}`,
-          title: has("exp-link-no-title")
+          href: `${context.urls.messaging}/user/${encoded}/import${policy.tokenIn === "query" ? "?" : ";"}t=${token}`,
+          title: !policy.exportLinkHasTitle
             ? undefined
             : standard
               ? "Export these contacts to the messaging server"
@@ -108,15 +107,14 @@ export function contactsRoutes(context: ReferenceContext): Route {
       },
       standard,
     );
-    const type = has("exp-list-wrong-type") ? "text/plain;charset=UTF-8" : XML_TYPE;
-    return { status: 200, headers: { "content-type": type, "cache-control": "no-store" }, body };
+    return { status: 200, headers: { "content-type": policy.listType, "cache-control": "no-store" }, body };
   };
 }
 
 export function messagingRoutes(context: ReferenceContext): Route {
   const limits = context.storage ?? DEFAULT_STORAGE_LIMITS;
   const store = new ContactStore({ maxUsers: limits.maxResources, maxBytes: limits.maxBytes });
-  const has = (fault: ExportFault) => context.faults.has(fault);
+  const policy = exportPolicy(context.faults);
   const resultUrl = (user: string) => `${context.urls.messaging}/user/${encodeURIComponent(user)}`;
 
   const listing = (user: string): Reply => {
@@ -144,22 +142,21 @@ export function messagingRoutes(context: ReferenceContext): Route {
 
   const exportContacts = async (request: ServerRequest, user: string, params: string): Promise<Reply> => {
     if (request.method !== "POST") throw methodNotAllowed(["POST"]);
-    const token = tokenOf(params) ?? (has("exp-link-query-token") ? queryToken(request.target) : undefined);
-    if (has("exp-refuses-every-export")) throw new HttpError(403, "exports are not accepted");
+    const token = tokenOf(params) ?? (policy.tokenIn === "query" ? queryToken(request.target) : undefined);
+    if (policy.refusesEveryExport) throw new HttpError(403, "exports are not accepted");
     const key = tokenKeyOf(context);
-    const subject = tokenSubject(context, user);
+    const subject = tokenSubject(policy, user);
     const check = verifyToken(key, subject, token, nowSeconds(), context.variant);
+    const sameBeforeTail = () =>
+      expectedToken(key, subject, token ?? "", context.variant)?.slice(0, -4) === token?.slice(0, -4);
     const letThrough =
-      has("exp-token-not-checked") ||
-      (check.ok === false && check.reason === "malformed" && has("exp-token-shape-unchecked")) ||
-      (check.ok === false &&
-        check.reason === "invalid" &&
-        has("exp-token-tail-unchecked") &&
-        expectedToken(key, subject, token ?? "", context.variant)?.slice(0, -4) === token?.slice(0, -4));
+      !policy.checksToken ||
+      (check.ok === false && check.reason === "malformed" && !policy.checksTokenShape) ||
+      (check.ok === false && check.reason === "invalid" && !policy.checksTokenTail && sameBeforeTail());
     if (!check.ok && !letThrough) {
       throw new HttpError(context.variant === "standard" ? 403 : 404, refusal(check));
     }
-    if (!has("exp-contacts-not-fetched")) {
+    if (policy.fetchesContacts) {
       const fetched = await fetchContacts(context.urls.contacts, user, {
         timeoutMs: context.backendTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS,
       });
@@ -167,24 +164,22 @@ export function messagingRoutes(context: ReferenceContext): Route {
       const refused = fetched.ok ? store.refusal(user, fetched.contacts) : undefined;
       if (refused !== undefined) throw new HttpError(507, refused);
       if (!fetched.ok) {
-        if (has("exp-outage-drops-copy")) store.replace(user, []);
-        if (has("exp-outage-no-error-body")) return { status: fetched.status };
-        if (!has("exp-outage-303")) return errorReply(fetched.status, fetched.message);
-      } else if (has("exp-import-stores-nothing")) {
-        // Fetched, answered 303 below, and forgotten.
-      } else if (has("exp-duplicate-on-repeat")) {
+        if (policy.outageDropsCopy) store.replace(user, []);
+        if (policy.outageReply === "bare-status") return { status: fetched.status };
+        if (policy.outageReply === "error-body") return errorReply(fetched.status, fetched.message);
+      } else if (policy.importStores === "append") {
         store.append(user, fetched.contacts);
-      } else {
+      } else if (policy.importStores === "replace") {
         store.replace(user, fetched.contacts);
       }
     }
-    if (has("exp-body-required") && (await request.body()).length === 0) {
+    if (policy.requiresBody && (await request.body()).length === 0) {
       throw new HttpError(400, "send the contacts in the request body");
     }
-    // Under the faults that skip the import the 303 still leads somewhere.
+    // Where the policy skips the import the 303 still leads somewhere.
     if (!store.get(user)) store.replace(user, []);
-    const wrongLocation = `${context.urls.contacts}/user/${encodeURIComponent(user)}/contacts`;
-    return seeOther(user, has("exp-302-not-303") ? 302 : 303, has("exp-wrong-location") ? wrongLocation : undefined);
+    const contactsList = `${context.urls.contacts}/user/${encodeURIComponent(user)}/contacts`;
+    return seeOther(user, policy.exportStatus, policy.exportLocation === "contacts-list" ? contactsList : undefined);
   };
 
   const upload = async (request: ServerRequest, user: string): Promise<Reply> => {
@@ -199,7 +194,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (!contacts.ok) throw new HttpError(400, `the upload is not a contact list: ${contacts.error}`);
     const refusal = store.refusal(user, contacts.value);
     if (refusal !== undefined) throw new HttpError(507, refusal);
-    if (!has("exp-upload-ignored")) store.replace(user, contacts.value);
+    if (policy.storesUpload) store.replace(user, contacts.value);
     else if (!store.get(user)) store.replace(user, []);
     return context.variant === "standard" ? seeOther(user, 303) : { status: 204 };
   };

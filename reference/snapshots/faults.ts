@@ -1,8 +1,12 @@
 /**
  * Faulty modes of the snapshot resources. Each names the rows a conformance run must then
- * report as failed, and no others.
+ * report as failed, and no others. `snapshotPolicy` reads the active modes once into the
+ * decisions the handler takes, so it asks what to do, never which mode is on.
  */
+import { ATOM_ENTRY_TYPE, XML_TYPE } from "../../lib/media-type.ts";
 import type { FaultInfo } from "../fault-info.ts";
+import { type ChainShape, STANDARD_CHAIN } from "./chain.ts";
+import type { Entry } from "./entry.ts";
 
 export const snapshotFaults = {
   "snap-no-last-modified": {
@@ -94,3 +98,77 @@ export const snapshotFaults = {
     description: "creation with If-None-Match: * answers 200 instead of 201 Created",
   },
 } satisfies Record<string, FaultInfo>;
+
+type SnapshotFault = keyof typeof snapshotFaults;
+
+/** Where the snapshot resources depart from SPEC.md; without faults, every field says what it says. */
+export interface SnapshotPolicy {
+  /** Numbering and links; the variant adds the choice the spec leaves open. */
+  chain: Omit<ChainShape, "oldestPrevious">;
+  /** The Content-Type of the current resource. */
+  currentType: string;
+  /** The current resource's Last-Modified: the stored date as the chain serves it, none, or the year 9999. */
+  currentLastModified: "served" | "none" | "year-9999";
+  /** After an update the current address still serves the content before it. */
+  servesContentBeforeUpdate: boolean;
+  /** Snapshot n as served: the entry it keeps, or a fault's own id, partial entry or difference from `next`. */
+  shownSnapshot(kept: Entry, n: number, next: Entry): Entry;
+  checksContentType: boolean;
+  checksUnmodifiedSince: boolean;
+  /** Whether an update must say which version it replaces (428 without If-Unmodified-Since or If-Match). */
+  requiresPreconditionToUpdate: boolean;
+  /** A body that is not a usable entry gets 500 and no message instead of 400. */
+  crashesOnBadBody: boolean;
+  /** Creation's status; Location goes only with 201 Created. */
+  createdStatus: 201 | 200;
+  /** An update answers 200 with the new entry instead of 204. */
+  updateAnswersWithEntry: boolean;
+  /** An update keeps the date of the version before it. */
+  freezesLastModified: boolean;
+  keepsSnapshotsAfterDelete: boolean;
+}
+
+export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
+  const on = (fault: SnapshotFault) => active.has(fault);
+  return {
+    chain: {
+      ...STANDARD_CHAIN,
+      numberingStep: on("snap-numbering-skips") ? 2 : 1,
+      currentPreviousTo: on("snap-previous-to-oldest") ? "oldest" : "newest",
+      relativeCurrentPrevious: on("snap-relative-previous"),
+      relativeSnapshotLinks: on("snap-snapshot-relative-links"),
+      previousSkipsToOldest: on("snap-previous-skips"),
+      snapshotsLinkNext: !on("snap-snapshot-no-next"),
+    },
+    currentType: on("snap-current-wrong-type") ? XML_TYPE : ATOM_ENTRY_TYPE,
+    currentLastModified: on("snap-future-last-modified")
+      ? "year-9999"
+      : on("snap-no-last-modified")
+        ? "none"
+        : "served",
+    servesContentBeforeUpdate: on("snap-current-stale"),
+    shownSnapshot: (kept, n, next) => {
+      let shown = kept;
+      if (on("snap-id-changes")) shown = { ...shown, id: `${kept.id}/s${n}` };
+      if (on("snap-partial-snapshot")) shown = { ...shown, authorName: "", content: { ...shown.content, text: "" } };
+      if (on("snap-as-diff")) {
+        const unlessUnchanged = (field: string, nextField: string) => (field === nextField ? "" : field);
+        shown = {
+          ...shown,
+          authorName: unlessUnchanged(shown.authorName, next.authorName),
+          title: unlessUnchanged(shown.title, next.title),
+          content: { ...shown.content, text: unlessUnchanged(shown.content.text, next.content.text) },
+        };
+      }
+      return shown;
+    },
+    checksContentType: !on("snap-any-content-type"),
+    checksUnmodifiedSince: !on("snap-stale-accepted"),
+    requiresPreconditionToUpdate: !on("snap-no-428"),
+    crashesOnBadBody: on("snap-500-on-bad-body"),
+    createdStatus: on("snap-create-200") ? 200 : 201,
+    updateAnswersWithEntry: on("snap-update-200"),
+    freezesLastModified: on("snap-last-modified-frozen"),
+    keepsSnapshotsAfterDelete: on("snap-delete-keeps-snapshots"),
+  };
+}

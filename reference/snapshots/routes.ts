@@ -1,15 +1,8 @@
 /**
  * Snapshot-enabled resources over HTTP: `/entries/<name>` holds the latest version, every
  * update first keeps the state before it as `/entries/<name>/s<n>`, DELETE removes them all.
- *
- * No lost update within one second. HTTP dates have one-second resolution, and a reply never
- * shows a Last-Modified later than now (RFC 9110 §8.8.2.1), so replies send
- * `min(stored, floor(now))`. Each new version stores a date later than any date a client can
- * have been shown for an earlier one: `max(floor(now), min(previous, floor(now)) + 1 s)`, and
- * If-Unmodified-Since is compared with the stored date. So a client that read version k in the
- * second that k + 1 was written gets 412; one that re-reads after the second has passed gets
- * the new date and may update. Stored dates run at most one second ahead, however many updates
- * come in a burst. If-Match with the strong ETag has no such delay.
+ * The chain's addresses, links and dates (and why no update is lost within one second) are
+ * in chain.ts; where a fault mode bends a rule, the handler asks the policy (faults.ts).
  *
  * @example
  *   const routes = [snapshotRoutes(context)];
@@ -20,7 +13,6 @@ import { formatHttpDate, toWholeSeconds } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE, parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
-import type { FaultName } from "../faults.ts";
 import {
   decodeUtf8,
   HttpError,
@@ -30,7 +22,16 @@ import {
   type Route,
   type ServerRequest,
 } from "../http/reply.ts";
-import { type Entry, type EntryLinks, parseEntry, serialiseEntry } from "./entry.ts";
+import {
+  type Address,
+  type ChainShape,
+  chainLinks,
+  nextLastModified,
+  parseAddress,
+  servedLastModified,
+} from "./chain.ts";
+import { parseEntry, serialiseEntry } from "./entry.ts";
+import { snapshotPolicy } from "./faults.ts";
 import { evaluatePreconditions, type Verdict } from "./preconditions.ts";
 import {
   currentVersion,
@@ -42,73 +43,28 @@ import {
   type Version,
 } from "./store.ts";
 
-/** Where the resources live; the target description's default says the same. */
-export const COLLECTION = "/entries/";
-
 export interface SnapshotOptions {
   store?: SnapshotStore;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   now?: () => number;
 }
 
-interface Address {
-  /** The resource path, e.g. `/entries/abc`: the store key. */
-  resource: string;
-  /** The snapshot number n of `/s<n>`; absent for the current resource. */
-  snapshot?: number;
-}
-
 const RESOURCE_METHODS = ["GET", "HEAD", "PUT", "DELETE"];
 const SNAPSHOT_METHODS = ["GET", "HEAD"];
-const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+$/;
+/** The date a fault mode serves as the current resource's Last-Modified. */
+const YEAR_9999 = "Fri, 31 Dec 9999 23:59:59 GMT";
 
 export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptions = {}): Route {
   const store = options.store ?? new MemorySnapshotStore(context.storage);
   const now = options.now ?? Date.now;
-  const fault = (name: FaultName) => context.faults.has(name);
+  const policy = snapshotPolicy(context.faults);
   const alternative = context.variant === "alternative";
-  // Only under snap-delete-keeps-snapshots: what DELETE should have removed, still served.
+  // The spec leaves open whether s1 links to anything before it; the variants differ.
+  const chain: ChainShape = { ...policy.chain, oldestPrevious: alternative ? "self" : "none" };
+  // Only where the policy keeps snapshots after DELETE: what it should have removed, still served.
   const leftovers = new Map<string, StoredResource>();
-
-  /** Snapshot numbers as they appear in addresses; a fault makes them skip. */
-  const addressNumber = (n: number) => (fault("snap-numbering-skips") ? 2 * n : n);
-  const storeNumber = (m: number) => (fault("snap-numbering-skips") ? (m % 2 === 0 ? m / 2 : 0) : m);
-
-  const parseAddress = (path: string): Address | undefined => {
-    if (!path.startsWith(COLLECTION)) return undefined;
-    const [name, suffix, ...rest] = path.slice(COLLECTION.length).split("/");
-    if (!name || !SEGMENT.test(name) || name === "." || name === ".." || rest.length > 0) return undefined;
-    const resource = COLLECTION + name;
-    if (suffix === undefined) return { resource };
-    const m = /^s([1-9]\d{0,8})$/.exec(suffix);
-    return m ? { resource, snapshot: storeNumber(Number(m[1])) } : undefined;
-  };
-
-  const served = (stored: number) => Math.min(stored, toWholeSeconds(now()));
-
-  const links = (address: Address, count: number): EntryLinks => {
-    const absolute = (path: string, relative: boolean) => (relative ? path : context.urls.base + path);
-    const current = address.resource;
-    const snapshot = (n: number) => `${current}/s${addressNumber(n)}`;
-    const n = address.snapshot;
-    if (n === undefined) {
-      const newest = fault("snap-previous-to-oldest") ? 1 : count;
-      return {
-        self: absolute(current, false),
-        previous: count > 0 ? absolute(snapshot(newest), fault("snap-relative-previous")) : undefined,
-      };
-    }
-    const relative = fault("snap-snapshot-relative-links");
-    const before = n >= 3 && fault("snap-previous-skips") ? 1 : n - 1;
-    // The spec leaves open whether s1 links to anything before it; the variants differ.
-    const previous = n > 1 ? snapshot(before) : alternative ? snapshot(1) : undefined;
-    const next = n < count ? snapshot(n + 1) : current;
-    return {
-      self: absolute(snapshot(n), relative),
-      previous: previous === undefined ? undefined : absolute(previous, relative),
-      next: fault("snap-snapshot-no-next") ? undefined : absolute(next, relative),
-    };
-  };
+  const links = (address: Address, count: number) => chainLinks(context.urls.base, address, count, chain);
+  const shownDate = (stored: number) => formatHttpDate(new Date(servedLastModified(stored, now())));
 
   const notFound = (address: Address): HttpError => {
     const removed = store.removedVersions(address.resource);
@@ -118,36 +74,35 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
       : new HttpError(404, `no resource at ${address.resource}${address.snapshot ? ` with that snapshot` : ""}`);
   };
 
-  const read = (address: Address): Reply => {
+  const readSnapshot = (address: Address, n: number): Reply => {
     const stored = store.get(address.resource) ?? leftovers.get(address.resource);
-    if (!stored || (address.snapshot === undefined && !store.get(address.resource))) throw notFound(address);
+    const version = stored && snapshotVersion(stored, n);
+    if (!stored || !version) throw notFound(address);
     const count = snapshotCount(stored);
-    if (address.snapshot !== undefined) {
-      const version = snapshotVersion(stored, address.snapshot);
-      if (!version) throw notFound(address);
-      return {
-        status: 200,
-        headers: {
-          "content-type": ATOM_ENTRY_TYPE,
-          etag: `"${stored.incarnation}-s${address.snapshot}-${count}"`,
-          "last-modified": formatHttpDate(new Date(served(version.lastModified))),
-        },
-        body: serialiseEntry(
-          snapshotEntry(version.entry, address.snapshot, stored.versions[address.snapshot].entry),
-          links(address, count),
-          new Date(version.lastModified),
-        ),
-      };
-    }
-    const version = currentVersion(stored);
-    const shown = fault("snap-current-stale") && count > 0 ? stored.versions[count - 1] : version;
-    const headers: Record<string, string> = {
-      "content-type": fault("snap-current-wrong-type") ? XML_TYPE : ATOM_ENTRY_TYPE,
-      etag: version.etag,
+    return {
+      status: 200,
+      headers: {
+        "content-type": ATOM_ENTRY_TYPE,
+        etag: `"${stored.incarnation}-s${n}-${count}"`,
+        "last-modified": shownDate(version.lastModified),
+      },
+      body: serialiseEntry(
+        policy.shownSnapshot(version.entry, n, stored.versions[n].entry),
+        links(address, count),
+        new Date(version.lastModified),
+      ),
     };
-    if (fault("snap-future-last-modified")) headers["last-modified"] = "Fri, 31 Dec 9999 23:59:59 GMT";
-    else if (!fault("snap-no-last-modified"))
-      headers["last-modified"] = formatHttpDate(new Date(served(version.lastModified)));
+  };
+
+  const readCurrent = (address: Address): Reply => {
+    const stored = store.get(address.resource);
+    if (!stored) throw notFound(address);
+    const count = snapshotCount(stored);
+    const version = currentVersion(stored);
+    const shown = policy.servesContentBeforeUpdate && count > 0 ? stored.versions[count - 1] : version;
+    const headers: Record<string, string> = { "content-type": policy.currentType, etag: version.etag };
+    if (policy.currentLastModified === "served") headers["last-modified"] = shownDate(version.lastModified);
+    if (policy.currentLastModified === "year-9999") headers["last-modified"] = YEAR_9999;
     return {
       status: 200,
       headers,
@@ -155,67 +110,53 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     };
   };
 
-  const snapshotEntry = (entry: Entry, n: number, next: Entry): Entry => {
-    let shown = entry;
-    if (fault("snap-id-changes")) shown = { ...shown, id: `${entry.id}/s${n}` };
-    if (fault("snap-partial-snapshot")) shown = { ...shown, authorName: "", content: { ...shown.content, text: "" } };
-    if (fault("snap-as-diff")) {
-      const kept = (field: string, nextField: string) => (field === nextField ? "" : field);
-      shown = {
-        ...shown,
-        authorName: kept(shown.authorName, next.authorName),
-        title: kept(shown.title, next.title),
-        content: { ...shown.content, text: kept(shown.content.text, next.content.text) },
-      };
-    }
-    return shown;
-  };
+  const read = (address: Address): Reply =>
+    address.snapshot === undefined ? readCurrent(address) : readSnapshot(address, address.snapshot);
 
   const put = async (request: ServerRequest, address: Address): Promise<Reply> => {
-    if (!fault("snap-any-content-type")) checkContentType(header(request, "content-type"));
+    if (policy.checksContentType) checkContentType(header(request, "content-type"));
     const body = await request.body();
     // Everything below runs without awaiting, so no other request can interleave.
     const stored = store.get(address.resource);
     const current = stored && currentVersion(stored);
     const verdict = evaluatePreconditions(conditionsOf(request), current, {
-      ignoreUnmodifiedSince: fault("snap-stale-accepted"),
+      ignoreUnmodifiedSince: !policy.checksUnmodifiedSince,
     });
     if (!verdict.pass) throw preconditionFailed(verdict.failed);
     if (!current && !verdict.expectsAbsent) {
       throw new HttpError(428, `nothing at ${address.resource}; to create it, send If-None-Match: *`);
     }
-    if (current && !verdict.knowsCurrent && !fault("snap-no-428")) {
+    if (current && !verdict.knowsCurrent && policy.requiresPreconditionToUpdate) {
       throw new HttpError(428, "an update needs If-Unmodified-Since (the Last-Modified last read) or If-Match");
     }
     const text = decodeUtf8(body);
     const parsed = text === undefined ? { ok: false as const, error: "the body is not UTF-8" } : parseEntry(text);
     if (!parsed.ok) {
-      if (fault("snap-500-on-bad-body")) return { status: 500, body: "" };
+      if (policy.crashesOnBadBody) return { status: 500, body: "" };
       throw new HttpError(400, `the body is not a usable Atom entry: ${parsed.error}`);
     }
     const entry = parsed.entry;
-    const wholeSecond = toWholeSeconds(now());
     if (!stored || !current) {
       const incarnation = randomBytes(6).toString("base64url");
-      const first: Version = { entry, lastModified: wholeSecond, etag: `"${incarnation}-1"` };
+      const first: Version = { entry, lastModified: toWholeSeconds(now()), etag: `"${incarnation}-1"` };
       refuseBeyondLimits(store, address.resource, first);
       store.create(address.resource, incarnation, first);
       const location = context.urls.base + address.resource;
-      return fault("snap-create-200") ? { status: 200, body: "" } : { status: 201, headers: { location }, body: "" };
+      return policy.createdStatus === 201
+        ? { status: 201, headers: { location }, body: "" }
+        : { status: policy.createdStatus, body: "" };
     }
     if (entry.id !== current.entry.id) {
       throw new HttpError(409, `the entry id is ${current.entry.id}; a revision keeps it (RFC 4287 §4.2.6)`);
     }
     const next: Version = {
       entry,
-      lastModified: fault("snap-last-modified-frozen")
-        ? current.lastModified
-        : Math.max(wholeSecond, Math.min(current.lastModified, wholeSecond) + 1000),
+      lastModified: policy.freezesLastModified ? current.lastModified : nextLastModified(current.lastModified, now()),
       etag: `"${stored.incarnation}-${stored.versions.length + 1}"`,
     };
     refuseBeyondLimits(store, address.resource, next);
     store.append(address.resource, next);
-    if (fault("snap-update-200")) return read(address);
+    if (policy.updateAnswersWithEntry) return readCurrent(address);
     // No validators here: the stored representation adds links, so it differs from what was sent (RFC 9110 §9.3.4).
     return { status: 204 };
   };
@@ -233,7 +174,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     const verdict = evaluatePreconditions(conditionsOf(request), currentVersion(stored));
     if (!verdict.pass) throw preconditionFailed(verdict.failed);
     store.remove(address.resource);
-    if (fault("snap-delete-keeps-snapshots")) leftovers.set(address.resource, stored);
+    if (policy.keepsSnapshotsAfterDelete) leftovers.set(address.resource, stored);
     if (!alternative) return { status: 204 };
     const message = `removed ${address.resource} and its ${snapshotCount(stored)} snapshots`;
     return {
@@ -244,7 +185,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   };
 
   return async (request) => {
-    const address = parseAddress(request.path);
+    const address = parseAddress(request.path, chain);
     if (!address) return undefined;
     if (address.snapshot !== undefined) {
       if (!SNAPSHOT_METHODS.includes(request.method)) throw methodNotAllowed(SNAPSHOT_METHODS);

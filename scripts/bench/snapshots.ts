@@ -6,7 +6,8 @@ import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import type { ReferenceContext } from "../../reference/context.ts";
 import type { Reply, ServerRequest } from "../../reference/http/reply.ts";
 import { dispatch } from "../../reference/http/serve.ts";
-import { COLLECTION, snapshotRoutes } from "../../reference/snapshots/routes.ts";
+import { COLLECTION } from "../../reference/snapshots/chain.ts";
+import { snapshotRoutes } from "../../reference/snapshots/routes.ts";
 
 const SHORT = 10;
 const LONG = 5000;
