@@ -69,7 +69,7 @@ Then("the replay gets no access", function (this: SxdWorld) {
   const reply = this.reply;
   expectThat(
     !granted(reply),
-    `no access for the same nonce and nc as an accepted request: this was ${describeUse(this.target.digest.noncePolicy, useOfNonce(this))}`,
+    `no access for the same Authorization as an accepted request (${state(this).answer?.input.qop ? "the same nonce and nc" : "without qop: the same nonce"}): this was ${describeUse(this.target.digest.noncePolicy, useOfNonce(this))}`,
     `status ${reply.response.status}`,
     reply,
   );
