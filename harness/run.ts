@@ -12,7 +12,6 @@ import { parse as parseTags } from "@cucumber/tag-expressions";
 import { loadRows } from "./catalogue.ts";
 import type { TlsSettings } from "./dispatcher.ts";
 import { fileProblem, UsageError } from "./errors.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "./exchange.ts";
 import { OutcomeCollector } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES } from "./package.ts";
 import { firstUnreachable } from "./probe.ts";
@@ -24,6 +23,7 @@ import { type RateSummary, summaryText, uniformReplyLine } from "./report/summar
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
 import type { TargetDescription } from "./target.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./transport.ts";
 import { type Judgement, judge } from "./verdicts.ts";
 
 /** Requests in a row that got no reply, after which the run gives up on the target. */

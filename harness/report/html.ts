@@ -2,7 +2,7 @@
 
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import { rowDocsUrl } from "../docs/links.ts";
-import { curlCommand, formatExchange } from "../exchange.ts";
+import { curlCommand, formatExchange } from "../transcript.ts";
 import type { RowVerdict } from "../verdicts.ts";
 import type { ConformanceDocument } from "./conformance-json.ts";
 

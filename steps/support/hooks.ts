@@ -1,10 +1,10 @@
 /** After every scenario: clean up, attach the transcript, and name the rows a failure breaks. */
 
 import { readTags, rowsById } from "../../harness/catalogue.ts";
-import { formatExchange, recordable } from "../../harness/exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { REQUEST_WAIT_MS } from "../../harness/rate-limits.ts";
 import { scenarioLabel } from "../../harness/scenarios.ts";
+import { formatExchange, recordable } from "../../harness/transcript.ts";
 import { After, Before, setDefaultTimeout } from "./cucumber.ts";
 import type { SxdWorld } from "./world.ts";
 
