@@ -4,6 +4,7 @@
  */
 import { sleep } from "../harness/rate-limits.ts";
 import { CLOCK_TAG } from "../harness/scenarios.ts";
+import type { WorldParameters } from "../harness/world-parameters.ts";
 import { parseHttpDate } from "../lib/http-date.ts";
 import { linksByRel, sameUri } from "./support/atom.ts";
 import { AfterAll, Before, BeforeAll, Given, Then, When } from "./support/cucumber.ts";
@@ -30,15 +31,14 @@ import {
   resourceOf,
   untilServerSecondAfter,
 } from "./support/snapshots.ts";
-import type { SuiteParameters } from "./support/suite-client.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 // Where one process runs the scenarios, the harness asks for a resource made before the first
 // one, for the scenario that waits for the target's clock (@clock: the lost update, SNAP-11).
 BeforeAll(function () {
-  const { earlyResourceFor } = this.parameters as unknown as SuiteParameters;
+  const { earlyResourceFor } = this.parameters as unknown as WorldParameters;
   if (earlyResourceFor !== undefined)
-    makeEarlyResource(this.parameters as unknown as SuiteParameters, earlyResourceFor);
+    makeEarlyResource(this.parameters as unknown as WorldParameters, earlyResourceFor);
 });
 
 Before({ tags: CLOCK_TAG }, function (this: SxdWorld) {
