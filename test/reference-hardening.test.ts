@@ -7,9 +7,8 @@ import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
 import { type Listening, listen } from "../reference/http/serve.ts";
-import { type RunningReference, startReference } from "../reference/server.ts";
+import { DEFAULT_STORAGE_LIMITS, type RunningReference, startReference } from "../reference/index.ts";
 import { snapshotRoutes } from "../reference/snapshots/routes.ts";
-import { DEFAULT_STORAGE_LIMITS } from "../reference/snapshots/store.ts";
 import { SXD } from "./support/cli.ts";
 
 const ENTRY_ID = "urn:uuid:5d0c1f0e-0000-4000-8000-0000000000aa";

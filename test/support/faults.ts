@@ -7,8 +7,8 @@ import { test } from "node:test";
 import { loadRows } from "../../harness/catalogue.ts";
 import { PACKAGE_ROOT } from "../../harness/run.ts";
 import { loadScenarios } from "../../harness/scenarios.ts";
-import { FAULTS } from "../../reference/faults.ts";
 import type { FaultInfo } from "../../reference/index.ts";
+import { FAULTS } from "../../reference/index.ts";
 import { behaviourTags, rowsWith, runAgainstReference } from "./suite.ts";
 
 export function checkFaultsOf(prefix: "SNAP" | "DIG" | "EXP"): void {
