@@ -34,7 +34,7 @@ const SIBLINGS: ReadonlyArray<readonly [string, string]> = [["harness/report", "
  * with the reason.
  */
 const TESTS_PAST_THE_DOOR: Record<string, { modules: readonly string[]; why: string }> = {
-  "test/reference-hardening.test.ts": {
+  "test/reference-sockets.test.ts": {
     modules: ["reference/http/serve.ts", "reference/snapshots/routes.ts"],
     why: "its socket cases read one server's log and connection count, which only listen() gives",
   },
