@@ -3,23 +3,23 @@
  * cucumber's API, judge the rows and write the reports. The shell (cli/) decides where the
  * target is and what the settings are; this module never starts a server or reads argv.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
-import { parse as parseTags } from "@cucumber/tag-expressions";
 import { loadRows } from "./catalogue.ts";
 import type { TlsSettings } from "./dispatcher.ts";
 import { UsageError } from "./errors.ts";
 import { OutcomeCollector } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES, suiteVersion } from "./package.ts";
 import { firstUnreachable } from "./probe.ts";
-import { readRefusals } from "./rate-limits.ts";
+import { firstRefusalNote, rateSummary } from "./rate-report.ts";
 import { writeReports } from "./report/index.ts";
 import type { ProgressOptions } from "./report/progress.ts";
-import { type RateSummary, summaryText, uniformReplyLine } from "./report/summary.ts";
+import { summaryText, uniformReplyLine } from "./report/summary.ts";
 import { publishReports, stagingFolder } from "./report-folder.ts";
+import { checkHarFile, checkTagExpression } from "./run-checks.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
 import type { TargetDescription } from "./target.ts";
@@ -156,7 +156,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       io.stderr.write(`sxd: ${signal}: no further scenario starts; the running ones finish, then the reports\n`);
     });
     const collector = new OutcomeCollector();
-    const noteRefusals = firstRefusalNote(stateDir, io);
+    const noteRefusals = firstRefusalNote(stateDir, io.stderr);
     const result = await runCucumber(
       session.support ? { ...runConfiguration, support: session.support } : runConfiguration,
       environment,
@@ -198,44 +198,6 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     rmSync(stateDir, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
   }
-}
-
-function checkHarFile(harFile: string | undefined): void {
-  if (harFile === undefined) return;
-  const folder = dirname(resolve(harFile));
-  if (!existsSync(folder) || !statSync(folder).isDirectory())
-    throw new UsageError(`--har ${harFile}: the folder ${folder} does not exist`);
-  if (existsSync(harFile) && statSync(harFile).isDirectory())
-    throw new UsageError(`--har ${harFile} is a directory; give a file name`);
-}
-
-function checkTagExpression(tags: string): void {
-  try {
-    parseTags(tags);
-  } catch (error) {
-    // "Tag expression "@a and" could not be parsed because of syntax error: Expected operand."
-    const why = /syntax error: (.*)$/.exec((error as Error).message)?.[1] ?? (error as Error).message;
-    throw new UsageError(`--tags "${tags}" is not a tag expression: ${why}`);
-  }
-}
-
-/** One line on the console at the run's first 429, so a run that waits does not look hung. */
-function firstRefusalNote(stateDir: string, io: Io): () => void {
-  const timer = setInterval(() => {
-    if (readRefusals(stateDir).refused === 0) return;
-    io.stderr.write(`\nsxd: the target answers 429 (too many requests): sxd waits and sends again; see --rate\n`);
-    clearInterval(timer);
-  }, 250);
-  return () => clearInterval(timer);
-}
-
-/** The run's refusals for the summary, with a rate that the accepted requests kept under. */
-function rateSummary(stateDir: string, startedAt: number): RateSummary | undefined {
-  const { refused, waitedMs } = readRefusals(stateDir);
-  if (refused === 0) return undefined;
-  const accepted = RunLimits.requestsSent(stateDir) - refused;
-  const seconds = Math.max(1, (Date.now() - startedAt) / 1000);
-  return { refused, waitedMs, suggestedRate: accepted > 0 ? Math.max(1, Math.floor(accepted / seconds)) : undefined };
 }
 
 function runLimits(deadlineSeconds: number, stateDir: string): RunLimitsParameters {
