@@ -69,7 +69,7 @@ async function printRows(argv: string[]): Promise<number> {
 }
 
 async function mergeReports(argv: string[]): Promise<number> {
-  const { readConformance } = await import("../harness/report/conformance-json.ts");
+  const { readConformance } = await import("../harness/conformance-document.ts");
   const { mergedMatrixHtml } = await import("../harness/report/matrix.ts");
   const { values, positionals } = parseArgs({
     args: argv,
@@ -108,7 +108,7 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       case "--version":
       case "-v":
-        process.stdout.write(`sxd ${(await import("../harness/report/conformance-json.ts")).suiteVersion()}\n`);
+        process.stdout.write(`sxd ${(await import("../harness/package.ts")).suiteVersion()}\n`);
         return 0;
       case "help":
       case "--help":

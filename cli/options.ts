@@ -5,10 +5,10 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { fileProblem } from "../harness/errors.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../harness/exchange.ts";
 import type { ConformanceRun } from "../harness/run.ts";
 import { type RunSettings, resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { parseDescription } from "../harness/target-check.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
 import type { Result } from "../lib/result.ts";
 import { isHttpUrl } from "../lib/uri.ts";
 import { BOOLEAN_SPELLINGS, withSuggestion } from "./spelling.ts";

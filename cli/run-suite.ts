@@ -1,6 +1,6 @@
 /**
  * `sxd test`: where the target is (or the bundled reference, started here), the list of known
- * failures, and then one conformance run (harness/run.ts).
+ * failures, the process's signals, and then one conformance run (harness/run.ts).
  */
 import { readFileSync } from "node:fs";
 import { loadRows } from "../harness/catalogue.ts";
@@ -10,6 +10,7 @@ import { resolveDescription, type TargetDescription } from "../harness/target.ts
 import { parseJsonText } from "../lib/json-text.ts";
 import { REFERENCE_DESCRIPTION, type RunningReference, referenceMode, startReference } from "../reference/index.ts";
 import type { TestSettings } from "./options.ts";
+import { processSignals, signalExitCode } from "./signals.ts";
 import { DEFAULT_DEADLINE_SECONDS } from "./test-options.ts";
 
 export async function runSuite(settings: TestSettings, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
@@ -26,7 +27,7 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
       target = bundled.target;
     }
     const { layers, expectFailFile, caFile, insecure, referenceFaults, referenceVariant, ...run } = settings;
-    return await runConformance(
+    const suiteRun = await runConformance(
       {
         ...run,
         target,
@@ -34,10 +35,12 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
         expectedFailures,
         outageMessagingUrl,
         tls: { ca, insecure },
+        interruptions: processSignals,
       },
       io,
       session,
     );
+    return suiteRun.interrupted ? { ...suiteRun, exitCode: signalExitCode(suiteRun.interrupted) } : suiteRun;
   } finally {
     await reference?.close();
   }

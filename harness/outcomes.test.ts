@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { generateMessages } from "@cucumber/gherkin";
 import { type Envelope, IdGenerator, SourceMediaType } from "@cucumber/messages";
 import { caseNames, OutcomeCollector, type ScenarioOutcome } from "./outcomes.ts";
+import { ConformanceFailure, RateLimited, RequestNotSent, TransportError } from "./step-errors.ts";
 
 const FEATURE = `Feature: Defects
   @DIG-12 @should
@@ -77,19 +78,20 @@ test("names that repeat get their Examples row, and names that still repeat thei
   assert.deepEqual(caseNames(cases), ["A (nc) [nc: 1]", "A (nc) [nc: 2]", "A (uri)", "B (g:3)", "B (g:9)"]);
 });
 
-test("a request not sent is not run only where sxd's transport error says so, never where the target's reply does", () => {
-  const words = "GET http://t/x: not sent: the target stopped answering: 3 transport failures in a row";
-  const statusOf = (exception: { type: string; message: string }) => {
+test("a request sxd did not send is not run by its error's class alone, never by words in a message", () => {
+  const reason = "the target stopped answering: 3 transport failures in a row";
+  const outcomeOf = (exception: { type: string; message: string }) => {
     const collector = new OutcomeCollector();
     for (const envelope of run(5, { status: "FAILED", message: exception.message, exception })) collector.add(envelope);
     const [first] = collector.outcomes();
-    return [first.status, first.message];
+    return [first.status, first.message, first.rateLimited];
   };
-  assert.deepEqual(statusOf({ type: "TransportError", message: words }), [
-    "not run",
-    "the target stopped answering: 3 transport failures in a row",
-  ]);
-  // An assertion quoting a reply whose body happens to hold the same words is the target's failure.
-  const quoted = `expected status 303\nbut got status 500\nin the exchange:\n   < <error>${words}</error>`;
-  assert.equal(statusOf({ type: "Error", message: quoted })[0], "failed");
+  assert.deepEqual(outcomeOf({ type: RequestNotSent.name, message: reason }), ["not run", reason, undefined]);
+  const refused = "GET http://t/x: the target kept answering 429 for 30 s (rate-limited; see --rate)";
+  assert.deepEqual(outcomeOf({ type: RateLimited.name, message: refused }), ["not run", refused, true]);
+  // The same words in any other failure are the target's failure: a reply may say anything.
+  const quoted = `expected status 303\nbut got status 500\nin the exchange:\n   < <error>not sent: ${reason}</error>`;
+  assert.equal(outcomeOf({ type: ConformanceFailure.name, message: quoted })[0], "failed");
+  assert.equal(outcomeOf({ type: TransportError.name, message: `GET http://t/x: not sent: ${reason}` })[0], "failed");
+  assert.equal(outcomeOf({ type: "Error", message: refused })[0], "failed");
 });

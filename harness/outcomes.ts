@@ -3,10 +3,10 @@
  * checked, at which level, and how it ended. Pure: fed envelopes, returns values.
  */
 import { type Envelope, getWorstTestStepResult, type TestStepResult, TestStepResultStatus } from "@cucumber/messages";
+import { shorten } from "../lib/shorten.ts";
 import { type Level, readTags } from "./catalogue.ts";
-import { notSentReason, TRANSPORT_ERROR } from "./exchange.ts";
-import { rateLimitedLine } from "./rate-limits.ts";
 import { collectLines } from "./scenarios.ts";
+import { RateLimited, RequestNotSent } from "./step-errors.ts";
 
 export type ScenarioStatus = "passed" | "failed" | "not run" | "not applicable";
 
@@ -23,6 +23,11 @@ export interface ScenarioOutcome {
   durationMs?: number;
   /** The failure message, or why the scenario was not run. */
   message?: string;
+  /**
+   * Not run because the target kept refusing (429): unlike other scenarios not run, it reached
+   * the target, so a run of only these is incomplete, not empty.
+   */
+  rateLimited?: boolean;
   /** Attachments of the scenario by media type. */
   attachments: Array<{ mediaType: string; body: string }>;
 }
@@ -96,16 +101,15 @@ export class OutcomeCollector {
     const lastNode = pickle.astNodeIds.at(-1) ?? "";
     const line = this.lines.get(lastNode) ?? 0;
     const { rows, levels } = readTags(pickle.tags);
-    const { status, message } = summarise(run.results, run.attachments);
+    const ending = summarise(run.results, run.attachments);
     return {
       name: pickle.name,
       location: `${pickle.uri}:${line}`,
       rows,
       level: levels[0],
-      status,
       examples: this.exampleRows.get(lastNode),
       durationMs: run.durationMs,
-      message,
+      ...ending,
       attachments: run.attachments,
     };
   }
@@ -142,7 +146,7 @@ function collectExampleRows(feature: GherkinFeature, rows: Map<string, string>):
       for (const examples of child.scenario?.examples ?? []) {
         const headers = examples.tableHeader?.cells.map((c) => c.value) ?? [];
         for (const row of examples.tableBody) {
-          const cells = row.cells.map((cell, i) => `${headers[i] ?? i + 1}: ${shorten(cell.value)}`);
+          const cells = row.cells.map((cell, i) => `${headers[i] ?? i + 1}: ${shorten(cell.value, CELL_LIMIT)}`);
           rows.set(row.id, cells.join(", "));
         }
       }
@@ -151,23 +155,15 @@ function collectExampleRows(feature: GherkinFeature, rows: Map<string, string>):
   visit(feature?.children ?? []);
 }
 
-function shorten(text: string): string {
-  return text.length > CELL_LIMIT ? `${text.slice(0, CELL_LIMIT - 1)}…` : text;
-}
-
 function summarise(
   results: readonly TestStepResult[],
   attachments: ScenarioOutcome["attachments"],
-): { status: ScenarioStatus; message?: string } {
-  // The target (or its gateway) refused for too long: sxd could not check the row, which did not fail it.
-  // Read only from sxd's transport errors: an assertion's message quotes the target's reply.
-  const failed = results.find((r) => r.status === TestStepResultStatus.FAILED);
-  const failure = failed?.exception?.type === TRANSPORT_ERROR ? failed.exception.message : undefined;
-  const rateLimited = rateLimitedLine(failure);
-  if (rateLimited) return { status: "not run", message: rateLimited.replace(/^\w*Error: /, "") };
-  // A request sxd chose not to send (the run gave up on the target): not the target's failure.
-  const given = notSentReason(failure);
-  if (given !== undefined) return { status: "not run", message: given };
+): Pick<ScenarioOutcome, "status" | "message" | "rateLimited"> {
+  // sxd's own decision to stop asking the target ends a scenario as not run; only the error's
+  // class says so (step-errors.ts), never its words, which may quote the target's reply.
+  const stopped = results.find((r) => r.status === TestStepResultStatus.FAILED)?.exception;
+  if (stopped?.type === RequestNotSent.name) return { status: "not run", message: stopped.message };
+  if (stopped?.type === RateLimited.name) return { status: "not run", message: stopped.message, rateLimited: true };
   // Cucumber's own ranking of step results: the worst one decides the scenario.
   const worst = getWorstTestStepResult(results);
   switch (worst.status) {

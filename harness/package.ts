@@ -4,6 +4,7 @@
  * (the installed package, a checkout with a fresh build) runs one folder deeper. The data (features/, catalogue/, package.json) stays at the
  * package root in both, and cucumber must load the step definitions of the same kind.
  */
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** True when this module is dist/harness/package.js. */
@@ -30,3 +31,9 @@ export const SUPPORT_MODULES = ["steps/support/world.ts", "steps/support/hooks.t
 
 /** The console formatter, as cucumber names a formatter module (relative to the package root). */
 export const PROGRESS_FORMATTER = `./${suiteModule("harness/report/progress.ts")}`;
+
+/** The version of sxd, from its package.json. */
+export function suiteVersion(): string {
+  const pkg = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
+  return pkg.version;
+}

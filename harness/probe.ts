@@ -1,6 +1,6 @@
 /** One request to a target's root before any scenario runs: any HTTP reply means it is there. */
 import { type TlsSettings, targetDispatcher } from "./dispatcher.ts";
-import { describeTransportError, discard } from "./exchange.ts";
+import { describeTransportError, discard } from "./transport.ts";
 import { request } from "./undici.ts";
 
 /** Returns undefined when the URL answers, else why it does not. */

@@ -3,14 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import {
-  isRefusal,
-  RateLimits,
-  type RateParameters,
-  rateLimitedLine,
-  readRefusals,
-  retryAfterMs,
-} from "./rate-limits.ts";
+import { isRefusal, RateLimits, type RateParameters, readRefusals, retryAfterMs } from "./rate-limits.ts";
 
 const parameters = (rate?: number): RateParameters => ({
   stateDir: mkdtempSync(join(tmpdir(), "sxd-rate-")),
@@ -59,16 +52,6 @@ test("past the request's budget, or asked to wait too long, the client gives up 
   const tooLong = limits.waitBeforeRetry(refusal(503, "3600"), 0, 0);
   assert.equal(typeof tooLong, "object");
   assert.match((tooLong as { reason: string }).reason, /answering 503 for 0 s and asked to wait 3600 s more/);
-});
-
-test("the reason is found again in a failed step's message, and nowhere else", () => {
-  const reason = "the target kept answering 429 for 24 s (rate-limited; see --rate)";
-  assert.equal(
-    rateLimitedLine(`TransportError: GET http://x/: ${reason}\nmore`),
-    `TransportError: GET http://x/: ${reason}`,
-  );
-  assert.equal(rateLimitedLine("expected status 200\nbut got status 429"), undefined);
-  assert.equal(rateLimitedLine(undefined), undefined);
 });
 
 test("--rate spaces the requests of all workers by one schedule; a slot asked for late is not moved earlier", () => {

@@ -58,16 +58,6 @@ export function rateLimitedReason(status: number, waitedMs: number, detail = "")
   return `the target kept answering ${status} for ${Math.round(waitedMs / 1000)} s${detail} (rate-limited; see --rate)`;
 }
 
-/**
- * The line of a message that rateLimitedReason made (in a failed step, or a request not sent
- * because the run gave up), or undefined for any other message.
- */
-export function rateLimitedLine(message: string | undefined): string | undefined {
-  return message
-    ?.split("\n")
-    .find((line) => /the target kept answering \d{3} for \d+ s.*\(rate-limited; see --rate\)/.test(line));
-}
-
 /** Tells this process's reservations apart in the shared schedule. */
 let reservations = 0;
 

@@ -7,7 +7,6 @@
 
 import type { Level, Row } from "./catalogue.ts";
 import type { ScenarioOutcome } from "./outcomes.ts";
-import { rateLimitedLine } from "./rate-limits.ts";
 
 export type RowVerdict = "passed" | "failed" | "warning" | "not run" | "not applicable" | "expected failure" | "fixed";
 
@@ -58,9 +57,7 @@ export function judge(rows: Row[], outcomes: ScenarioOutcome[], options: JudgeOp
   const counts = (level: Level[], verdict: RowVerdict) =>
     selected.filter((r) => level.includes(r.row.level) && r.verdict === verdict).length;
   // A scenario the target kept refusing with 429 did run: the run is incomplete, not empty.
-  const executed = outcomes.filter(
-    (o) => o.status === "passed" || o.status === "failed" || rateLimitedLine(o.message) !== undefined,
-  ).length;
+  const executed = outcomes.filter((o) => o.status === "passed" || o.status === "failed" || o.rateLimited).length;
   let overall: Overall;
   if (counts(["must", "may", "should"], "failed") > 0) overall = "not conformant";
   else if (executed === 0 || counts(GATING_LEVELS, "not run") > 0) overall = "incomplete";

@@ -3,7 +3,6 @@
  * resources), the contacts server and the messaging server. Each listens on its own port;
  * port 0 picks a free one.
  */
-import type { HashName, NoncePolicy, Qop } from "../lib/digest-math.ts";
 import { withoutTrailingSlashes } from "../lib/uri.ts";
 import type { ReferenceContext, ServerUrls, Variant } from "./context.ts";
 import { digestRoutes } from "./digest/routes.ts";
@@ -12,12 +11,15 @@ import type { FaultName } from "./faults.ts";
 import type { Route } from "./http/reply.ts";
 import { type Listening, listen } from "./http/serve.ts";
 import { snapshotRoutes } from "./snapshots/routes.ts";
-import type { StorageLimits } from "./snapshots/store.ts";
 
 export type ServerName = keyof ServerUrls;
 export const SERVER_NAMES: readonly ServerName[] = ["base", "contacts", "messaging"];
 
-export interface ReferenceOptions {
+/**
+ * How to start the servers: where they listen, which of them, and everything their modules are
+ * given as it is (ReferenceContext's settings: the token key, the nonce policy, the storage…).
+ */
+export interface ReferenceOptions extends Omit<ReferenceContext, "urls" | "faults" | "variant"> {
   host: string;
   ports: Record<ServerName, number>;
   /** Public URLs for absolute links (behind a proxy); default: the bound address. */
@@ -26,16 +28,6 @@ export interface ReferenceOptions {
   servers?: readonly ServerName[];
   faults?: readonly FaultName[];
   variant?: Variant;
-  /** Export settings, passed to the context as they are (see ReferenceContext). */
-  tokenKey?: string;
-  contactsFile?: string;
-  backendTimeoutMs?: number;
-  /** Digest settings, passed to the context as they are (see ReferenceContext). */
-  digestUsersFile?: string;
-  noncePolicy?: NoncePolicy;
-  digestHashes?: readonly HashName[];
-  digestQops?: readonly Qop[];
-  storage?: StorageLimits;
   /** Per server; see ListenOptions. */
   maxConnections?: number;
 }
@@ -52,19 +44,12 @@ export interface RunningReference {
 export const DEFAULT_PORTS: Record<ServerName, number> = { base: 8080, contacts: 8081, messaging: 8082 };
 
 export async function startReference(options: ReferenceOptions): Promise<RunningReference> {
-  const servers = options.servers ?? SERVER_NAMES;
+  const { host, ports, publicUrls, servers = SERVER_NAMES, faults, variant, maxConnections, ...settings } = options;
   const context: ReferenceContext = {
+    ...settings,
     urls: { base: "", contacts: "", messaging: "" },
-    faults: new Set(options.faults ?? []),
-    variant: options.variant ?? "standard",
-    tokenKey: options.tokenKey,
-    contactsFile: options.contactsFile,
-    backendTimeoutMs: options.backendTimeoutMs,
-    digestUsersFile: options.digestUsersFile,
-    noncePolicy: options.noncePolicy,
-    digestHashes: options.digestHashes,
-    digestQops: options.digestQops,
-    storage: options.storage,
+    faults: new Set(faults ?? []),
+    variant: variant ?? "standard",
   };
   const routes: Record<ServerName, Route[]> = {
     base: [snapshotRoutes(context), digestRoutes(context)],
@@ -74,19 +59,15 @@ export async function startReference(options: ReferenceOptions): Promise<Running
   const running = new Map<ServerName, Listening>();
   const boundUrls: Partial<ServerUrls> = {};
   const startOne = async (name: ServerName) => {
-    const listening = await listen(routes[name], {
-      host: options.host,
-      port: options.ports[name],
-      maxConnections: options.maxConnections,
-    });
+    const listening = await listen(routes[name], { host, port: ports[name], maxConnections });
     running.set(name, listening);
     boundUrls[name] = listening.boundUrl;
-    context.urls[name] = trimSlash(options.publicUrls?.[name] ?? listening.boundUrl);
+    context.urls[name] = trimSlash(publicUrls?.[name] ?? listening.boundUrl);
   };
   try {
     for (const name of SERVER_NAMES) {
       if (servers.includes(name)) await startOne(name);
-      else context.urls[name] = trimSlash(options.publicUrls?.[name] ?? "");
+      else context.urls[name] = trimSlash(publicUrls?.[name] ?? "");
     }
   } catch (error) {
     await Promise.all([...running.values()].map((l) => l.close()));

@@ -30,15 +30,14 @@ import {
   resourceOf,
   untilServerSecondAfter,
 } from "./support/snapshots.ts";
-import type { SuiteParameters } from "./support/suite-client.ts";
+import { runParameters } from "./support/suite-client.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 // Where one process runs the scenarios, the harness asks for a resource made before the first
 // one, for the scenario that waits for the target's clock (CLOCK_STEP: the lost update, SNAP-11).
 BeforeAll(function () {
-  const { earlyResourceFor } = this.parameters as unknown as SuiteParameters;
-  if (earlyResourceFor !== undefined)
-    makeEarlyResource(this.parameters as unknown as SuiteParameters, earlyResourceFor);
+  const parameters = runParameters(this);
+  if (parameters.earlyResourceFor !== undefined) makeEarlyResource(parameters, parameters.earlyResourceFor);
 });
 
 Before(function (this: SxdWorld, { pickle }) {

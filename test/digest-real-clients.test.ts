@@ -15,8 +15,7 @@ import type { AddressInfo } from "node:net";
 import { after, describe, it, type TestContext } from "node:test";
 import { promisify } from "node:util";
 import { hashA1 } from "../lib/digest-math.ts";
-import { DEMO_USER, REALM } from "../reference/digest/routes.ts";
-import { type ReferenceOptions, type RunningReference, startReference } from "../reference/server.ts";
+import { DEMO_USER, REALM, type ReferenceOptions, type RunningReference, startReference } from "../reference/index.ts";
 import { tempDir } from "./support/cli.ts";
 
 const run = promisify(execFile);

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseTestArgs } from "../cli/options.ts";
-import { rowDocsUrl } from "../harness/docs/links.ts";
+import type { ConformanceDocument } from "../harness/conformance-document.ts";
 import type { ScenarioOutcome } from "../harness/outcomes.ts";
-import type { ConformanceDocument } from "../harness/report/conformance-json.ts";
+import { rowDocsUrl } from "../harness/presentation.ts";
 import { conformanceHtml } from "../harness/report/html.ts";
 import { summaryText } from "../harness/report/summary.ts";
 import { judge } from "../harness/verdicts.ts";

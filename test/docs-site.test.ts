@@ -10,10 +10,10 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { buildDocs } from "../cli/docs.ts";
 import { loadRows } from "../harness/catalogue.ts";
+import type { ConformanceDocument } from "../harness/conformance-document.ts";
 import { loadDocFeatures, runLocations } from "../harness/docs/features.ts";
-import { behaviourOf } from "../harness/docs/page.ts";
 import { UsageError } from "../harness/errors.ts";
-import type { ConformanceDocument } from "../harness/report/conformance-json.ts";
+import { behaviourOf } from "../harness/presentation.ts";
 import { PACKAGE_ROOT } from "../harness/run.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { after, before, it } from "node:test";
 import { promisify } from "node:util";
-import { type RunningReference, startReference } from "../reference/server.ts";
+import { type RunningReference, startReference } from "../reference/index.ts";
 import { contactsAnywhere, findExportLink, readContactList } from "../steps/support/contact-list.ts";
 
 const run = promisify(execFile);

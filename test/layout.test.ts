@@ -26,17 +26,42 @@ const ALLOWED: Record<Part, readonly Part[]> = {
 const REFERENCE_DOOR = "reference/index.ts";
 const MAX_LINES = 300;
 
+/** Folders built from the same things that must not lean on each other (hurl's report/html, report/junit). */
+const SIBLINGS: ReadonlyArray<readonly [string, string]> = [["harness/report", "harness/docs"]];
+
+/**
+ * Tests reach past the reference's door only where the door cannot give what they check, each
+ * with the reason.
+ */
+const TESTS_PAST_THE_DOOR: Record<string, { modules: readonly string[]; why: string }> = {
+  "test/reference-sockets.test.ts": {
+    modules: ["reference/http/serve.ts", "reference/snapshots/routes.ts"],
+    why: "its socket cases read one server's log and connection count, which only listen() gives",
+  },
+};
+
 interface Import {
   from: string;
   to: string;
   line: number;
 }
 
-function sourceFiles(): string[] {
-  return PARTS.filter((p) => !p.includes("/"))
+function filesUnder(roots: readonly string[]): string[] {
+  return roots
     .flatMap((root) => readdirSync(join(ROOT, root), { recursive: true }).map((f) => `${root}/${String(f)}`))
-    .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith(".test.ts"))
+    .filter((f) => /\.(ts|js|mjs)$/.test(f))
     .sort();
+}
+
+const TOP_PARTS = PARTS.filter((p) => !p.includes("/"));
+
+function sourceFiles(): string[] {
+  return filesUnder(TOP_PARTS).filter((f) => !f.endsWith(".test.ts"));
+}
+
+/** The tests beside the code they test, and everything under test/ (its tests and their support). */
+function testFiles(): string[] {
+  return [...filesUnder(TOP_PARTS).filter((f) => f.endsWith(".test.ts")), ...filesUnder(["test"])];
 }
 
 function partOf(file: string): Part | undefined {
@@ -57,6 +82,7 @@ function importsOf(file: string): Import[] {
 
 const files = sourceFiles();
 const imports = files.flatMap(importsOf);
+const testImports = testFiles().flatMap(importsOf);
 
 test("every import points down the layers, and into the reference only through its door", () => {
   const wrong: string[] = [];
@@ -69,6 +95,38 @@ test("every import points down the layers, and into the reference only through i
       wrong.push(`${where}: ${source}/ may import only ${ALLOWED[source].join(", ") || "nothing"}`);
     else if (target === "reference" && to !== REFERENCE_DOOR) wrong.push(`${where}: use ${REFERENCE_DOOR}`);
   }
+  assert.deepEqual(wrong, []);
+});
+
+test("a test beside its code imports what its part may, and the shared support in test/", () => {
+  const wrong: string[] = [];
+  for (const { from, to, line } of testImports) {
+    const source = partOf(from);
+    const target = partOf(to);
+    if (!source || source === target || to.startsWith("test/")) continue;
+    if (!target || !ALLOWED[source].includes(target))
+      wrong.push(
+        `${from}:${line} imports ${to}: ${source}/ may import only ${ALLOWED[source].join(", ") || "nothing"}`,
+      );
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test("the report formats and the docs site do not import each other", () => {
+  const inside = (file: string, folder: string) => file.startsWith(`${folder}/`);
+  const wrong = [...imports, ...testImports]
+    .filter(({ from, to }) =>
+      SIBLINGS.some(([a, b]) => (inside(from, a) && inside(to, b)) || (inside(from, b) && inside(to, a))),
+    )
+    .map(({ from, to, line }) => `${from}:${line} imports ${to}: what both need goes below both (harness/)`);
+  assert.deepEqual(wrong, []);
+});
+
+test("tests import the reference through its door, as the other parts do", () => {
+  const wrong = testImports
+    .filter(({ from, to }) => partOf(from) !== "reference" && partOf(to) === "reference" && to !== REFERENCE_DOOR)
+    .filter(({ from, to }) => !TESTS_PAST_THE_DOOR[from]?.modules.includes(to))
+    .map(({ from, to, line }) => `${from}:${line} imports ${to}: use ${REFERENCE_DOOR}`);
   assert.deepEqual(wrong, []);
 });
 

@@ -1,68 +1,11 @@
 // The reference against clients that misbehave: storage floods, bodies that never end,
-// characters XML forbids, uploads cut off halfway, connection floods, a SIGTERM mid-request.
-// Every case talks to real sockets; none asserts a duration (test timeouts only guard).
+// characters XML forbids, uploads cut off halfway. The sockets and a SIGTERM mid-request are
+// reference-sockets.test.ts. Every case talks to real sockets; none asserts a duration.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
-import { type Listening, listen } from "../reference/http/serve.ts";
-import { type RunningReference, startReference } from "../reference/server.ts";
-import { snapshotRoutes } from "../reference/snapshots/routes.ts";
-import { DEFAULT_STORAGE_LIMITS } from "../reference/snapshots/store.ts";
-import { SXD } from "./support/cli.ts";
-
-const ENTRY_ID = "urn:uuid:5d0c1f0e-0000-4000-8000-0000000000aa";
-
-function entry(content: string): string {
-  return `<entry xmlns="http://www.w3.org/2005/Atom"><author><name>Ada</name></author><title>t</title><id>${ENTRY_ID}</id><content>${content}</content></entry>`;
-}
-
-const CREATE = { "content-type": ATOM_ENTRY_TYPE, "if-none-match": "*" };
-
-interface RawReply {
-  /** The status line and headers, as received. */
-  head: string;
-  /** Resolves once the server has closed the connection. */
-  closed: Promise<void>;
-}
-
-/**
- * Sends a request head, then body chunks for as long as the socket takes them (a body that
- * never ends); resolves with the reply head as soon as it arrives.
- */
-function endlessChunkedRequest(url: string, method: string, path: string, headers: string[]): Promise<RawReply> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  socket.on("error", () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-  const chunk = `4000\r\n${"x".repeat(0x4000)}\r\n`;
-  const pump = () => {
-    while (!socket.destroyed && socket.write(chunk));
-  };
-  socket.on("drain", pump);
-  socket.write(
-    `${method} ${path} HTTP/1.1\r\nhost: ${hostname}\r\ntransfer-encoding: chunked\r\n${headers.map((h) => `${h}\r\n`).join("")}\r\n`,
-  );
-  pump();
-  return new Promise((resolve, reject) => {
-    let received = "";
-    socket.on("data", (data: Buffer) => {
-      received += data.toString("latin1");
-      const end = received.indexOf("\r\n\r\n");
-      if (end >= 0) resolve({ head: received.slice(0, end), closed });
-    });
-    closed.then(() => reject(new Error(`closed without a reply head; got ${JSON.stringify(received)}`)));
-  });
-}
-
-function openSocket(url: string): Promise<Socket> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => resolve(socket));
-    socket.once("error", reject);
-  });
-}
+import { DEFAULT_STORAGE_LIMITS, type RunningReference, startReference } from "../reference/index.ts";
+import { CREATE, endlessChunkedRequest, entry } from "./support/raw-http.ts";
 
 describe("the reference against misbehaving clients", () => {
   let reference: RunningReference;
@@ -152,32 +95,6 @@ describe("the reference against misbehaving clients", () => {
     assert.match(reply.head, /\r\nconnection: close/i);
     await reply.closed;
   });
-});
-
-describe("the reference's sockets", () => {
-  let listening: Listening;
-  const logged: string[] = [];
-  const errors: unknown[] = [];
-  const consoleError = console.error;
-
-  before(async () => {
-    console.error = (...args: unknown[]) => errors.push(args);
-    const context = {
-      urls: { base: "", contacts: "", messaging: "" },
-      faults: new Set([]),
-      variant: "standard" as const,
-    };
-    listening = await listen([snapshotRoutes(context)], {
-      host: "127.0.0.1",
-      port: 0,
-      maxConnections: 2,
-      log: (line) => logged.push(line),
-    });
-  });
-  after(async () => {
-    console.error = consoleError;
-    await listening.close();
-  });
 
   it("answers 507 to an upload or an export past the messaging server's limit of users, and holds nothing for that user", async () => {
     // A reference of its own: the messaging server holds contacts for at most two users.
@@ -209,90 +126,5 @@ describe("the reference's sockets", () => {
     } finally {
       await full.close();
     }
-  });
-
-  it("logs an upload cut off mid-body as one line, and answers nothing", async () => {
-    logged.length = 0;
-    const socket = await openSocket(listening.boundUrl);
-    socket.write(
-      `PUT /entries/cut HTTP/1.1\r\nhost: x\r\ncontent-type: ${ATOM_ENTRY_TYPE}\r\nif-none-match: *\r\ncontent-length: 5000\r\n\r\n<entry`,
-    );
-    let answered = "";
-    socket.on("data", (data: Buffer) => {
-      answered += data.toString();
-    });
-    // Wait until the server is reading the body (it answers nothing before), then hang up.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    socket.destroy();
-    while (logged.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(logged.length, 1, logged.join("\n"));
-    assert.doesNotMatch(logged[0], /\n/);
-    assert.match(logged[0], /PUT \/entries\/cut: the client closed the connection after 6 bytes/);
-    assert.equal(answered, "");
-    assert.deepEqual(errors, []);
-  });
-
-  it("refuses connections past the cap and says so once in the log", async () => {
-    logged.length = 0;
-    const held = [await openSocket(listening.boundUrl), await openSocket(listening.boundUrl)];
-    const refused = await Promise.all([1, 2, 3].map(() => openSocket(listening.boundUrl)));
-    await Promise.all(refused.map((socket) => new Promise((resolve) => socket.once("close", resolve))));
-    assert.equal(logged.length, 1, logged.join("\n"));
-    assert.match(logged[0], /connection cap of 2 reached/);
-    for (const socket of held) socket.destroy();
-    // The next test needs a free slot: wait until the server has seen these go.
-    const open = () => new Promise<number>((resolve) => listening.server.getConnections((_, n) => resolve(n)));
-    while ((await open()) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  });
-
-  it("lets a request in flight finish when closed with a grace period", async () => {
-    const socket = await openSocket(listening.boundUrl);
-    const body = entry("graceful");
-    socket.write(
-      `PUT /entries/graceful HTTP/1.1\r\nhost: x\r\ncontent-type: ${ATOM_ENTRY_TYPE}\r\nif-none-match: *\r\ncontent-length: ${body.length}\r\n\r\n`,
-    );
-    let answered = "";
-    socket.on("data", (data: Buffer) => {
-      answered += data.toString();
-    });
-    const closedSocket = new Promise((resolve) => socket.once("close", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const closing = listening.close(5000);
-    socket.write(body);
-    await closing;
-    await closedSocket;
-    assert.match(answered, /^HTTP\/1\.1 201 /);
-  });
-});
-
-describe("sxd serve and SIGTERM", () => {
-  it("lets a request in flight finish, then exits 0", async () => {
-    const child = spawn(process.execPath, [SXD, "serve", "base", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    let output = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on("data", (data: Buffer) => {
-        output += data.toString();
-        const found = /(http:\/\/127\.0\.0\.1:\d+)\n/.exec(output);
-        if (found) resolve(found[1]);
-      });
-      exited.then((code) => reject(new Error(`sxd serve exited (${code}) before listening: ${output}`)));
-    });
-    const socket = await openSocket(url);
-    const body = entry("in flight");
-    socket.write(
-      `PUT /entries/in-flight HTTP/1.1\r\nhost: x\r\ncontent-type: ${ATOM_ENTRY_TYPE}\r\nif-none-match: *\r\ncontent-length: ${body.length}\r\n\r\n`,
-    );
-    let answered = "";
-    socket.on("data", (data: Buffer) => {
-      answered += data.toString();
-    });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    child.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    socket.write(body);
-    assert.equal(await exited, 0);
-    assert.match(answered, /^HTTP\/1\.1 201 /);
   });
 });

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { hashA1 } from "../lib/digest-math.ts";
-import { REALM } from "../reference/digest/routes.ts";
+import { REALM } from "../reference/index.ts";
 import { sxd, tempDir } from "./support/cli.ts";
 
 test("bad limits and digest settings are usage errors: one line, exit code 2", async () => {

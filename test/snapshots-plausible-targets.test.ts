@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
 import { type FixedResource, resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
-import { startReference } from "../reference/server.ts";
+import { startReference } from "../reference/index.ts";
 import { behaviourTags, rowsWith, runAgainstTarget } from "./support/suite.ts";
 
 interface ProxyRules {

@@ -1,25 +1,6 @@
 /** The frame every page of the site shares: head, navigation between behaviours, the filters. */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-
-export interface Behaviour {
-  /** Row ID prefix: DIG, EXP, SNAP. */
-  prefix: string;
-  /** Page file name without .html, and the data-behaviour value. */
-  slug: string;
-  title: string;
-}
-
-export const BEHAVIOURS: Behaviour[] = [
-  { prefix: "DIG", slug: "digest", title: "Digest authentication" },
-  { prefix: "EXP", slug: "export", title: "Export by link" },
-  { prefix: "SNAP", slug: "snapshots", title: "Snapshots on update" },
-];
-
-export function behaviourOf(rowId: string): Behaviour {
-  const found = BEHAVIOURS.find((b) => rowId.startsWith(`${b.prefix}-`));
-  if (!found) throw new Error(`row ${rowId} belongs to no behaviour`);
-  return found;
-}
+import { BEHAVIOURS } from "../presentation.ts";
 
 export function pageHtml(options: {
   title: string;

@@ -3,8 +3,9 @@
  * Examples row counts as one), with every secret masked. A scenario run that recorded no
  * exchange is a problem the site build reports: a page without a real exchange shows nothing.
  */
+
+import type { ConformanceDocument } from "../conformance-document.ts";
 import type { Exchange } from "../exchange.ts";
-import type { ConformanceDocument } from "../report/conformance-json.ts";
 import { type DocFeature, runLocations } from "./features.ts";
 
 export interface RecordedRun {

@@ -3,8 +3,8 @@
  * per server, each row's verdict with its reason (as `sxd report merge` lines them up).
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import type { ConformanceDocument } from "../report/conformance-json.ts";
-import { cssClass } from "../report/html.ts";
+import type { ConformanceDocument } from "../conformance-document.ts";
+import { cssClass } from "../presentation.ts";
 
 export interface ServerResults {
   doc: ConformanceDocument;

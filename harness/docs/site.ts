@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import { BEHAVIOURS, behaviourOf, pageHtml } from "./page.ts";
+import { BEHAVIOURS, behaviourOf } from "../presentation.ts";
+import { pageHtml } from "./page.ts";
 import { cellOf, serverHeading, verdictHtml } from "./results.ts";
 import { rowSectionHtml, type SiteInput, searchText } from "./row-section.ts";
 

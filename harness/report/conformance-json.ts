@@ -1,13 +1,14 @@
 /**
- * conformance.json: the run as data, one entry per row (level, verdict, reason) with its
- * scenarios and the exchanges they made. Every other report is built from this document.
+ * conformance.json from a run's judgement: one entry per row (level, verdict, reason) with its
+ * scenarios and the exchanges they made (the shape is conformance-document.ts). Every other
+ * report is built from this document.
  */
-import { readFileSync } from "node:fs";
+import type { ConformanceDocument } from "../conformance-document.ts";
 import type { Exchange } from "../exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../outcomes.ts";
-import { packageFile } from "../package.ts";
+import { suiteVersion } from "../package.ts";
 import type { TargetDescription } from "../target.ts";
-import type { Judgement, Overall, RowVerdict } from "../verdicts.ts";
+import type { Judgement } from "../verdicts.ts";
 
 export interface ReportInput {
   reportDir: string;
@@ -23,30 +24,6 @@ export interface ReportInput {
   interrupted?: string;
   /** Where the docs site is published: conformance.html links each row to its section. */
   docsUrl?: string;
-}
-
-export interface ConformanceDocument {
-  suite: { name: string; version: string };
-  target: { baseUrl: string; contactsUrl?: string; messagingUrl?: string };
-  date: string;
-  strict: boolean;
-  overall: Overall;
-  /** Set when a signal stopped the run: the scenarios not started are not run. */
-  interrupted?: string;
-  warnings?: string[];
-  rows: Array<{
-    id: string;
-    level: string;
-    rule: string;
-    verdict: RowVerdict;
-    reason?: string;
-    scenarios: Array<{ name: string; location: string; status: string; message?: string; exchanges: Exchange[] }>;
-  }>;
-}
-
-export function suiteVersion(): string {
-  const pkg = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
-  return pkg.version;
 }
 
 export function conformanceDocument(input: ReportInput): ConformanceDocument {
@@ -76,10 +53,4 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
       })),
     })),
   };
-}
-
-export function readConformance(path: string): ConformanceDocument {
-  const doc = JSON.parse(readFileSync(path, "utf8")) as ConformanceDocument;
-  if (!doc || !Array.isArray(doc.rows) || !doc.target) throw new Error(`${path} is not a conformance.json of sxd`);
-  return doc;
 }

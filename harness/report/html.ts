@@ -1,10 +1,10 @@
 /** conformance.html: the run as one self-contained page, failures first, each row unfolding to its scenarios and exchanges. */
 
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import { rowDocsUrl } from "../docs/links.ts";
-import { curlCommand, formatExchange } from "../exchange.ts";
+import type { ConformanceDocument } from "../conformance-document.ts";
+import { cssClass, rowDocsUrl } from "../presentation.ts";
+import { curlCommand, formatExchange } from "../transcript.ts";
 import type { RowVerdict } from "../verdicts.ts";
-import type { ConformanceDocument } from "./conformance-json.ts";
 
 /** Failures first, then warnings, then what did not run, then the rest. */
 const VERDICT_ORDER: RowVerdict[] = [
@@ -94,8 +94,4 @@ function rowHtml(row: ConformanceDocument["rows"][number], docsUrl: string | und
   return `<details class="row ${cssClass(row.verdict)}" data-row="${row.id}" data-verdict="${row.verdict}"${open}>
 <summary><span class="verdict">${escapeHtml(row.verdict)}</span><span class="level">${row.level.toUpperCase()}</span><b>${row.id}</b> ${escapeHtml(row.rule)}</summary>
 ${reason}${docs}${scenarios}</details>`;
-}
-
-export function cssClass(text: string): string {
-  return text.replace(/ /g, "-");
 }

@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type ConformanceDocument, conformanceDocument, type ReportInput } from "./conformance-json.ts";
+import type { ConformanceDocument } from "../conformance-document.ts";
+import { conformanceDocument, type ReportInput } from "./conformance-json.ts";
 import { harDocument } from "./har.ts";
 import { conformanceHtml } from "./html.ts";
 import { junitXml } from "./junit.ts";

@@ -1,7 +1,7 @@
 /** `sxd report merge`: several conformance.json side by side, one line per row, one column per server. */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import type { ConformanceDocument } from "./conformance-json.ts";
-import { cssClass } from "./html.ts";
+import type { ConformanceDocument } from "../conformance-document.ts";
+import { cssClass } from "../presentation.ts";
 
 /** Several runs side by side: one line per row, one column per target. */
 export function mergedMatrixHtml(docs: ConformanceDocument[]): string {

@@ -77,7 +77,8 @@ test("an incomplete run says why it exits 3, and that --allow-incomplete accepts
 
 test("a rate-limited run counts the refusals and the waits and suggests a --rate; it is incomplete, not empty", () => {
   const reason = "GET http://t/: the target kept answering 429 for 24 s (rate-limited; see --rate)";
-  const judgement = judge(rows, [scenario("The list is served", "EXP-1", "not run", reason)], { strict: false });
+  const refusedAlways = { ...scenario("The list is served", "EXP-1", "not run", reason), rateLimited: true };
+  const judgement = judge(rows, [refusedAlways], { strict: false });
   const text = summaryText(judgement, "http://t", "reports", {
     rateLimited: { refused: 12, waitedMs: 31_500, suggestedRate: 4 },
   });

@@ -4,9 +4,10 @@
  * each row that did not pass with one line per failed or warned case (pointing at its
  * number), and the verdict.
  */
-import { rowDocsUrl } from "../docs/links.ts";
+
 import type { Exchange } from "../exchange.ts";
 import { caseNames, EXCHANGES_MEDIA_TYPE, type ScenarioOutcome } from "../outcomes.ts";
+import { rowDocsUrl } from "../presentation.ts";
 import { caseVerdict, type Judgement, type RowVerdict } from "../verdicts.ts";
 
 /** The cases a person has to look at, in the summary's words. */

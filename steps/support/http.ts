@@ -3,45 +3,18 @@
  * can show exactly what was sent and what came back.
  */
 import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
+import { type Answered, type Exchange, type Headers, masked } from "../../harness/exchange.ts";
+import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
+import { RateLimited, RequestNotSent, TransportError } from "../../harness/step-errors.ts";
 import {
-  type Answered,
   DEFAULT_MAX_BODY_BYTES,
   type Discardable,
   describeTransportError,
   discard,
-  type Exchange,
   formatBytes,
-  type Headers,
-  masked,
-  notSent,
-  TRANSPORT_ERROR,
-} from "../../harness/exchange.ts";
-import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
+} from "../../harness/transport.ts";
 import { type Dispatcher, request } from "../../harness/undici.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
-
-/**
- * An error whose message is the whole story: what the target did, with the exchange. It has
- * no stack. Cucumber runs a stack trace parser over `stack` whose regular expression takes
- * exponential time on a long line with many `"`, such as one-line XML or a challenge with
- * many quoted parameters; an empty stack is refused by that parser at once, and cucumber
- * then reports the message alone, once.
- */
-export class MessageOnlyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.stack = "";
-  }
-}
-
-/** The target did not answer. The message says how; the stack would only show our code. */
-/** Its class name is TRANSPORT_ERROR: the outcome reader trusts only these messages' phrases. */
-export class TransportError extends MessageOnlyError {
-  constructor(message: string) {
-    super(message);
-    this.name = TRANSPORT_ERROR;
-  }
-}
 
 export interface HttpClientOptions {
   /** Per request: connecting, the head and the whole body. */
@@ -131,8 +104,8 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       const refusal = this.options.guard?.refusal();
       if (refusal) {
-        exchange.error = notSent(refusal);
-        throw new TransportError(`${method} ${url}: ${exchange.error}`);
+        exchange.error = `not sent: ${refusal}`;
+        throw new RequestNotSent(refusal);
       }
       await this.options.rate?.pace();
       const reply = await this.attempt(exchange, sent);
@@ -151,7 +124,7 @@ export class HttpClient {
       if (typeof wait !== "number") {
         exchange.error = wait.reason;
         this.options.guard?.stop?.(wait.reason);
-        throw new TransportError(`${method} ${url}: ${wait.reason}`);
+        throw new RateLimited(`${method} ${url}: ${wait.reason}`);
       }
       await sleep(wait);
       waitedMs += wait;
@@ -183,7 +156,7 @@ export class HttpClient {
       waitedMs,
       ", then 401 stale: the refused attempt may have spent the nonce",
     );
-    throw new TransportError(`${reply.method} ${reply.url}: ${reason}`);
+    throw new RateLimited(`${reply.method} ${reply.url}: ${reason}`);
   }
 
   /** One attempt of the exchange's request, with the headers as sent (the exchange keeps them masked). */

@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { afterEach, test } from "node:test";
 import type { Exchange } from "../../harness/exchange.ts";
 import { resolveDescription } from "../../harness/target.ts";
+import type { WorldParameters } from "../../harness/world-parameters.ts";
 import { dropEarlyResource, makeEarlyResource, takeEarlyResource } from "./resources.ts";
 import { resourceOf } from "./snapshots.ts";
-import { closeConnections, type SuiteParameters } from "./suite-client.ts";
+import { closeConnections } from "./suite-client.ts";
 import type { SxdWorld } from "./world.ts";
 
 /**
@@ -37,7 +38,7 @@ async function recordingTarget(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, answered: () => answered, server };
 }
 
-function parametersFor(baseUrl: string, layer: object = {}): SuiteParameters {
+function parametersFor(baseUrl: string, layer: object = {}): WorldParameters {
   const target = resolveDescription([{ baseUrl, snapshots: { collection: "/entries/" } }, layer]);
   assert.ok(target.ok);
   const stateDir = mkdtempSync(join(tmpdir(), "sxd-early-"));

@@ -6,6 +6,7 @@
 import { type Answered, type Exchange, headerOf } from "../../harness/exchange.ts";
 import { sleep } from "../../harness/rate-limits.ts";
 import type { FixedResource } from "../../harness/target.ts";
+import type { WorldParameters } from "../../harness/world-parameters.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { linksByRel, readEntry, sameUri } from "./atom.ts";
 import { tryClaim } from "./claims.ts";
@@ -20,7 +21,7 @@ import {
   untilServerSecondAfter,
   useResource,
 } from "./snapshots.ts";
-import { type SuiteParameters, suiteClient } from "./suite-client.ts";
+import { suiteClient } from "./suite-client.ts";
 import type { SxdWorld } from "./world.ts";
 
 /**
@@ -151,13 +152,13 @@ export function waitsForClock(world: SxdWorld): void {
  * Starts making it, its requests named `forScenario` (X-Sxd-Scenario); the hook does not wait
  * for the reply: the first scenarios run meanwhile.
  */
-export function makeEarlyResource(parameters: SuiteParameters, forScenario: string): void {
+export function makeEarlyResource(parameters: WorldParameters, forScenario: string): void {
   // A description that names its resources has none made; a process makes at most one.
   if (parameters.target.snapshots.resources || early) return;
   early = make(parameters, forScenario).catch(() => undefined);
 }
 
-async function make(parameters: SuiteParameters, forScenario: string): Promise<Made | undefined> {
+async function make(parameters: WorldParameters, forScenario: string): Promise<Made | undefined> {
   const { http } = suiteClient(parameters);
   http.scenario = forScenario;
   const resource = newScratch(parameters.target);

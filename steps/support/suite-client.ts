@@ -4,40 +4,25 @@
  * of each opening its own (a round trip each over a slow network).
  */
 
-import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
-import { RateLimits, type RateParameters } from "../../harness/rate-limits.ts";
-import { RunLimits, type RunLimitsParameters } from "../../harness/run-limits.ts";
-import { headersFor, type TargetDescription } from "../../harness/target.ts";
+import { targetDispatcher } from "../../harness/dispatcher.ts";
+import { RateLimits } from "../../harness/rate-limits.ts";
+import { RunLimits } from "../../harness/run-limits.ts";
+import { headersFor } from "../../harness/target.ts";
 import type { Dispatcher } from "../../harness/undici.ts";
+import type { WorldParameters } from "../../harness/world-parameters.ts";
 import { HttpClient } from "./http.ts";
 
-/** The world parameters of a run (harness/run.ts sets them). */
-export interface SuiteParameters {
-  target: TargetDescription;
-  /** Per HTTP request. */
-  timeoutMs: number;
-  /**
-   * A messaging server whose configured contacts server is down (EXP-8). The CLI starts one
-   * beside the bundled reference; for an external target it is absent and EXP-8 is not run.
-   */
-  outageMessagingUrl?: string;
-  /** Reply bodies beyond this many bytes fail the request. */
-  maxBodyBytes: number;
-  limits: RunLimitsParameters;
-  rate: RateParameters;
-  tls?: TlsSettings;
-  /** `sxd/<version>`. */
-  userAgent?: string;
-  /**
-   * Set where one process runs the scenarios and one that waits for the target's clock (CLOCK_STEP)
-   * is planned: a resource is made for it before the first scenario. Its X-Sxd-Scenario label.
-   */
-  earlyResourceFor?: string;
+/**
+ * The world parameters as a test-run hook (BeforeAll) sees them: cucumber types them as any
+ * JSON there, though they are the run's own, as every scenario's world reads them.
+ */
+export function runParameters(hook: { parameters: object }): WorldParameters {
+  return hook.parameters as WorldParameters;
 }
 
 let connections: Dispatcher | undefined;
 
-export function suiteClient(parameters: SuiteParameters): { http: HttpClient; limits: RunLimits } {
+export function suiteClient(parameters: WorldParameters): { http: HttpClient; limits: RunLimits } {
   const { timeoutMs, maxBodyBytes, limits, rate, tls, userAgent, target } = parameters;
   const guard = new RunLimits(limits);
   connections ??= targetDispatcher(timeoutMs, tls);

@@ -6,16 +6,17 @@ import type { Answered } from "../../harness/exchange.ts";
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import type { RunLimits } from "../../harness/run-limits.ts";
 import type { TargetDescription } from "../../harness/target.ts";
+import type { WorldParameters } from "../../harness/world-parameters.ts";
 import { AfterAll, Before, type IWorldOptions, setWorldConstructor, World } from "./cucumber.ts";
 import type { HttpClient } from "./http.ts";
-import { closeConnections, type SuiteParameters, suiteClient } from "./suite-client.ts";
+import { closeConnections, suiteClient } from "./suite-client.ts";
 
-export class SxdWorld extends World<SuiteParameters> {
+export class SxdWorld extends World<WorldParameters> {
   readonly http: HttpClient;
   readonly limits: RunLimits;
   readonly cleanups: Array<() => Promise<unknown>> = [];
 
-  constructor(options: IWorldOptions<SuiteParameters>) {
+  constructor(options: IWorldOptions<WorldParameters>) {
     super(options);
     ({ http: this.http, limits: this.limits } = suiteClient(this.parameters));
   }

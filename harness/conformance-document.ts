@@ -1,0 +1,32 @@
+/**
+ * conformance.json as data: the one document every report is built from (report/) and the
+ * docs site reads other servers' results from (docs/). Below both, so neither imports the other.
+ */
+import { readFileSync } from "node:fs";
+import type { Exchange } from "./exchange.ts";
+import type { Overall, RowVerdict } from "./verdicts.ts";
+
+export interface ConformanceDocument {
+  suite: { name: string; version: string };
+  target: { baseUrl: string; contactsUrl?: string; messagingUrl?: string };
+  date: string;
+  strict: boolean;
+  overall: Overall;
+  /** Set when a signal stopped the run: the scenarios not started are not run. */
+  interrupted?: string;
+  warnings?: string[];
+  rows: Array<{
+    id: string;
+    level: string;
+    rule: string;
+    verdict: RowVerdict;
+    reason?: string;
+    scenarios: Array<{ name: string; location: string; status: string; message?: string; exchanges: Exchange[] }>;
+  }>;
+}
+
+export function readConformance(path: string): ConformanceDocument {
+  const doc = JSON.parse(readFileSync(path, "utf8")) as ConformanceDocument;
+  if (!doc || !Array.isArray(doc.rows) || !doc.target) throw new Error(`${path} is not a conformance.json of sxd`);
+  return doc;
+}

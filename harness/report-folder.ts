@@ -1,0 +1,34 @@
+/**
+ * The report directory never mixes two runs: a run writes its reports into a fresh folder
+ * inside it, and moves them into place together once they are all written.
+ */
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileProblem, UsageError } from "./errors.ts";
+
+/** The files a run writes into the report directory; they are replaced together at the end. */
+const REPORT_FILES = ["conformance.json", "conformance.html", "junit.xml", "cucumber.html", "messages.ndjson"];
+
+/** A fresh folder inside the report directory, where this run's reports are written first. */
+export function stagingFolder(reportDir: string): string {
+  if (existsSync(reportDir) && !statSync(reportDir).isDirectory())
+    throw new UsageError(`--report-dir ${reportDir} is a file, not a directory`);
+  try {
+    mkdirSync(reportDir, { recursive: true });
+    return mkdtempSync(join(reportDir, ".sxd-run-"));
+  } catch (error) {
+    throw new UsageError(`cannot write reports to ${reportDir}: ${fileProblem(error)}`);
+  }
+}
+
+/**
+ * Moves a run's complete set of reports into place, each file by a rename, and removes the
+ * report files of an earlier run that this one did not write: the folder never mixes two runs.
+ */
+export function publishReports(staging: string, reportDir: string): void {
+  for (const name of REPORT_FILES) {
+    const made = join(staging, name);
+    if (existsSync(made)) renameSync(made, join(reportDir, name));
+    else rmSync(join(reportDir, name), { force: true });
+  }
+}

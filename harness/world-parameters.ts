@@ -1,0 +1,32 @@
+/**
+ * What a run hands every scenario (cucumber's world parameters): the run (run.ts) builds one,
+ * the steps' world (steps/support/world.ts) reads it. Every value crosses into parallel
+ * workers as JSON, so each is plain data.
+ */
+import type { TlsSettings } from "./dispatcher.ts";
+import type { RateParameters } from "./rate-limits.ts";
+import type { RunLimitsParameters } from "./run-limits.ts";
+import type { TargetDescription } from "./target.ts";
+
+export interface WorldParameters {
+  target: TargetDescription;
+  /** Per HTTP request (--timeout). */
+  timeoutMs: number;
+  /**
+   * A messaging server whose configured contacts server is down (EXP-8). The CLI starts one
+   * beside the bundled reference; for an external target it is absent and EXP-8 is not run.
+   */
+  outageMessagingUrl?: string;
+  /** Reply bodies beyond this many bytes fail the request. */
+  maxBodyBytes: number;
+  limits: RunLimitsParameters;
+  rate: RateParameters;
+  tls?: TlsSettings;
+  /** `sxd/<version>`. */
+  userAgent?: string;
+  /**
+   * Set where one process runs the scenarios and one that waits for the target's clock (CLOCK_STEP)
+   * is planned: a resource is made for it before the first scenario. Its X-Sxd-Scenario label.
+   */
+  earlyResourceFor?: string;
+}
