@@ -88,7 +88,25 @@ export interface TargetDescription {
     result?: string | false;
     /** Shell commands that stop and start the target's contacts server, so EXP-8 can stage an outage. */
     outage?: OutageCommands;
+    /**
+     * How the messaging server asks the contacts server for the list (the spec does not show
+     * it): what sxd's own server serves, checks and asks where it plays one side (--peer).
+     * Absent: the reference's, a GET on the list's own path `/user/{user}/contacts`.
+     */
+    backend?: BackendRequest;
   };
+}
+
+/**
+ * The backend request of an export. `path` is a template on the contacts server with `{user}`
+ * and, where the token is presented in it, `{token}` (`/internal/export/{user}?t={token}`).
+ */
+export interface BackendRequest {
+  path: string;
+  /** Default GET. */
+  method?: string;
+  /** A header carrying the token, instead of or besides `{token}` in the path. */
+  tokenHeader?: string;
 }
 
 export interface OutageCommands {

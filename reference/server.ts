@@ -7,7 +7,8 @@ import type { HashName, NoncePolicy, Qop } from "../lib/digest-math.ts";
 import { withoutTrailingSlashes } from "../lib/uri.ts";
 import type { ReferenceContext, ServerUrls, Variant } from "./context.ts";
 import { digestRoutes } from "./digest/routes.ts";
-import { contactsRoutes, messagingRoutes } from "./export/routes.ts";
+import { type BackendRequest, type BackendSeen, backendRoute } from "./export/backend.ts";
+import { backendTokenCheck, contactsRoutes, messagingRoutes } from "./export/routes.ts";
 import type { FaultName } from "./faults.ts";
 import type { Route } from "./http/reply.ts";
 import { type Listening, listen } from "./http/serve.ts";
@@ -30,6 +31,8 @@ export interface ReferenceOptions {
   tokenKey?: string;
   contactsFile?: string;
   backendTimeoutMs?: number;
+  backend?: BackendRequest;
+  onBackendRequest?: (seen: BackendSeen) => void;
   /** Digest settings, passed to the context as they are (see ReferenceContext). */
   digestUsersFile?: string;
   noncePolicy?: NoncePolicy;
@@ -60,15 +63,18 @@ export async function startReference(options: ReferenceOptions): Promise<Running
     tokenKey: options.tokenKey,
     contactsFile: options.contactsFile,
     backendTimeoutMs: options.backendTimeoutMs,
+    backend: options.backend,
+    onBackendRequest: options.onBackendRequest,
     digestUsersFile: options.digestUsersFile,
     noncePolicy: options.noncePolicy,
     digestHashes: options.digestHashes,
     digestQops: options.digestQops,
     storage: options.storage,
   };
+  const contactList = contactsRoutes(context);
   const routes: Record<ServerName, Route[]> = {
     base: [snapshotRoutes(context), digestRoutes(context)],
-    contacts: [contactsRoutes(context)],
+    contacts: [backendRoute(context, contactList, backendTokenCheck(context)), contactList],
     messaging: [messagingRoutes(context)],
   };
   const running = new Map<ServerName, Listening>();

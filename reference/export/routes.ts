@@ -28,6 +28,7 @@ import {
   xmlReply,
 } from "../http/reply.ts";
 import { DEFAULT_STORAGE_LIMITS } from "../snapshots/store.ts";
+import { backendRequestFor, DEFAULT_BACKEND } from "./backend.ts";
 import {
   type ContactsFixture,
   contactElement,
@@ -162,6 +163,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (!has("exp-contacts-not-fetched")) {
       const fetched = await fetchContacts(context.urls.contacts, user, {
         timeoutMs: context.backendTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS,
+        ...backendRequestFor(context.backend ?? DEFAULT_BACKEND, user, token),
       });
       // The upload's limits hold for an import too: past them, 507 and nothing stored.
       const refused = fetched.ok ? store.refusal(user, fetched.contacts) : undefined;
@@ -264,4 +266,17 @@ function refusal(check: TokenCheck & { ok: false }): string {
 
 function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
+}
+
+/**
+ * The contacts server's check of the token a backend request presents (backend.ts): the same
+ * check the messaging server makes of the link; the reason where it fails.
+ */
+export function backendTokenCheck(
+  context: ReferenceContext,
+): (user: string, token: string | undefined) => string | undefined {
+  return (user, token) => {
+    const check = verifyToken(tokenKeyOf(context), tokenSubject(context, user), token, nowSeconds(), context.variant);
+    return check.ok ? undefined : refusal(check);
+  };
 }
