@@ -5,6 +5,7 @@
  */
 
 import type { NoncePolicy } from "../lib/digest-math.ts";
+import type { BackendRequest } from "../lib/export-backend.ts";
 import type { Result } from "../lib/result.ts";
 import { withoutTrailingSlashes } from "../lib/uri.ts";
 
@@ -97,17 +98,7 @@ export interface TargetDescription {
   };
 }
 
-/**
- * The backend request of an export. `path` is a template on the contacts server with `{user}`
- * and, where the token is presented in it, `{token}` (`/internal/export/{user}?t={token}`).
- */
-export interface BackendRequest {
-  path: string;
-  /** Default GET. */
-  method?: string;
-  /** A header carrying the token, instead of or besides `{token}` in the path. */
-  tokenHeader?: string;
-}
+export type { BackendRequest };
 
 export interface OutageCommands {
   stop: string;

@@ -1,6 +1,6 @@
 /** What every reference module is given: where the servers are, and how to misbehave. */
 import type { HashName, NoncePolicy, Qop } from "../lib/digest-math.ts";
-import type { BackendRequest, BackendSeen } from "./export/backend.ts";
+import type { BackendRequest, BackendSeen } from "../lib/export-backend.ts";
 import type { FaultName } from "./faults.ts";
 import type { StorageLimits } from "./snapshots/store.ts";
 
@@ -32,6 +32,11 @@ export interface ReferenceContext {
   backendTimeoutMs?: number;
   /** Export: how the messaging server asks the contacts server for the list; default DEFAULT_BACKEND. */
   backend?: BackendRequest;
+  /**
+   * Export: the messaging server leaves the token to the contacts server, which the backend
+   * request presents it to (sxd standing in for a team's contacts server, whose tokens it cannot check).
+   */
+  tokenCheckedByContactsServer?: boolean;
   /** Export: told of every backend request the contacts server receives, and its reply. */
   onBackendRequest?: (seen: BackendSeen) => void;
   /** Digest: an htdigest file of users besides the demo user. */

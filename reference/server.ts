@@ -4,10 +4,11 @@
  * port 0 picks a free one.
  */
 import type { HashName, NoncePolicy, Qop } from "../lib/digest-math.ts";
+import type { BackendRequest, BackendSeen } from "../lib/export-backend.ts";
 import { withoutTrailingSlashes } from "../lib/uri.ts";
 import type { ReferenceContext, ServerUrls, Variant } from "./context.ts";
 import { digestRoutes } from "./digest/routes.ts";
-import { type BackendRequest, type BackendSeen, backendRoute } from "./export/backend.ts";
+import { backendRoute } from "./export/backend.ts";
 import { backendTokenCheck, contactsRoutes, messagingRoutes } from "./export/routes.ts";
 import type { FaultName } from "./faults.ts";
 import type { Route } from "./http/reply.ts";
@@ -32,6 +33,7 @@ export interface ReferenceOptions {
   contactsFile?: string;
   backendTimeoutMs?: number;
   backend?: BackendRequest;
+  tokenCheckedByContactsServer?: boolean;
   onBackendRequest?: (seen: BackendSeen) => void;
   /** Digest settings, passed to the context as they are (see ReferenceContext). */
   digestUsersFile?: string;
@@ -64,6 +66,7 @@ export async function startReference(options: ReferenceOptions): Promise<Running
     contactsFile: options.contactsFile,
     backendTimeoutMs: options.backendTimeoutMs,
     backend: options.backend,
+    tokenCheckedByContactsServer: options.tokenCheckedByContactsServer,
     onBackendRequest: options.onBackendRequest,
     digestUsersFile: options.digestUsersFile,
     noncePolicy: options.noncePolicy,

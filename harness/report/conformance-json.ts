@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Exchange } from "../exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../outcomes.ts";
 import { packageFile } from "../package.ts";
+import type { PeerRun, PeerSide } from "../peer.ts";
 import type { TargetDescription } from "../target.ts";
 import type { Judgement, Overall, RowVerdict } from "../verdicts.ts";
 
@@ -23,11 +24,15 @@ export interface ReportInput {
   interrupted?: string;
   /** Where the docs site is published: conformance.html links each row to its section. */
   docsUrl?: string;
+  /** Where sxd played one side of the export itself (--peer). */
+  peer?: PeerRun;
 }
 
 export interface ConformanceDocument {
   suite: { name: string; version: string };
   target: { baseUrl: string; contactsUrl?: string; messagingUrl?: string };
+  /** The server sxd played itself (--peer); its URL is the target's of that side. */
+  peer?: PeerSide;
   date: string;
   strict: boolean;
   overall: Overall;
@@ -54,6 +59,7 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
   return {
     suite: { name: "sxd", version: suiteVersion() },
     target: { baseUrl: target.baseUrl, contactsUrl: target.contactsUrl, messagingUrl: target.messagingUrl },
+    ...(input.peer ? { peer: input.peer.side } : {}),
     date: new Date().toISOString(),
     strict: input.strict,
     overall: judgement.overall,

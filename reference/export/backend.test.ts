@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import type { BackendSeen } from "../../lib/export-backend.ts";
 import { startReference } from "../server.ts";
-import { type BackendSeen, backendRequestFor, DEFAULT_BACKEND, matchBackend } from "./backend.ts";
+import { backendRequestFor, DEFAULT_BACKEND, matchBackend } from "./backend.ts";
 
 const request = (method: string, target: string, headers: Record<string, string> = {}) => ({
   method,

@@ -6,38 +6,14 @@
  *
  *   { path: "/internal/export/{user}?t={token}", method: "GET", tokenHeader: "X-Export-Token" }
  *
- * The default is what the reference always did: a GET on the list's own path, no token.
+ * The shapes are in lib/export-backend.ts. The default is what the reference always did: a GET on the list's own path, no token.
  * Every backend request the contacts server receives is told to `onBackendRequest`, so sxd
  * can show what its server saw as evidence (EXP-5).
  */
+import { type BackendRequest, type BackendSeen, presentsToken } from "../../lib/export-backend.ts";
 import { errorReply, HttpError, type Reply, type Route, type ServerRequest } from "../http/reply.ts";
 
-export interface BackendRequest {
-  /** On the contacts server, with `{user}` and, where the token is presented there, `{token}`. */
-  path: string;
-  /** Default GET. */
-  method?: string;
-  /** A header carrying the token, instead of or besides `{token}` in the path. */
-  tokenHeader?: string;
-}
-
 export const DEFAULT_BACKEND: BackendRequest = { path: "/user/{user}/contacts" };
-
-/** What the contacts server saw of one backend request, and what it answered. */
-export interface BackendSeen {
-  method: string;
-  /** The request-target as sent. */
-  target: string;
-  headers: Record<string, string>;
-  user: string;
-  /** The token as presented (path or header); absent where none was. */
-  token?: string;
-  status: number;
-  responseHeaders: Record<string, string>;
-  body: string;
-  startedAt: string;
-  durationMs: number;
-}
 
 /** The header sxd names its scenario in: a request carrying it is sxd's own, not a backend request. */
 const SCENARIO_HEADER = "x-sxd-scenario";
@@ -53,11 +29,6 @@ export function backendRequestFor(
     .replaceAll("{token}", encodeURIComponent(token ?? ""));
   const headers = backend.tokenHeader && token !== undefined ? { [backend.tokenHeader.toLowerCase()]: token } : {};
   return { path, method: backend.method ?? "GET", headers };
-}
-
-/** Whether the backend request presents the token at all. */
-export function presentsToken(backend: BackendRequest): boolean {
-  return backend.path.includes("{token}") || backend.tokenHeader !== undefined;
 }
 
 /** The user and token of a request that has the template's shape; undefined for any other. */
@@ -147,5 +118,12 @@ function safeDecode(text: string): string | undefined {
     return decodeURIComponent(text);
   } catch {
     return undefined;
+  }
+}
+
+/** Where the contacts server checks the token (tokenCheckedByContactsServer), its 4xx is the link's refusal. */
+export function refusedByContacts(backendStatus: number | undefined): void {
+  if (backendStatus !== undefined && backendStatus >= 400 && backendStatus <= 499) {
+    throw new HttpError(403, `the contacts server refused the export link's token (status ${backendStatus})`);
   }
 }

@@ -54,7 +54,10 @@ function sizeOf(contacts: readonly string[]): number {
   return contacts.reduce((sum, contact) => sum + Buffer.byteLength(contact), 0);
 }
 
-export type FetchOutcome = { ok: true; contacts: string[] } | { ok: false; status: 502 | 504; message: string };
+export type FetchOutcome =
+  | { ok: true; contacts: string[] }
+  /** `backendStatus`: where the contacts server answered, but not with the list. */
+  | { ok: false; status: 502 | 504; message: string; backendStatus?: number };
 
 /** What the backend request reads of a reply: a fetch Response has it, and so has nodeGet's. */
 export interface BackendReply {
@@ -124,7 +127,8 @@ export async function fetchContacts(
     }
     return { ok: false, status: 502, message: "the contacts server could not be reached" };
   }
-  if (status !== 200) return { ok: false, status: 502, message: `the contacts server answered ${status}` };
+  if (status !== 200)
+    return { ok: false, status: 502, message: `the contacts server answered ${status}`, backendStatus: status };
   // The body decides, not the Content-Type: a list under a sloppy media type is still the list.
   const contacts = contactsOfList(text);
   if (!contacts.ok) {

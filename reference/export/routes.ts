@@ -28,7 +28,7 @@ import {
   xmlReply,
 } from "../http/reply.ts";
 import { DEFAULT_STORAGE_LIMITS } from "../snapshots/store.ts";
-import { backendRequestFor, DEFAULT_BACKEND } from "./backend.ts";
+import { backendRequestFor, DEFAULT_BACKEND, refusedByContacts } from "./backend.ts";
 import {
   type ContactsFixture,
   contactElement,
@@ -151,6 +151,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     const subject = tokenSubject(context, user);
     const check = verifyToken(key, subject, token, nowSeconds(), context.variant);
     const letThrough =
+      context.tokenCheckedByContactsServer === true ||
       has("exp-token-not-checked") ||
       (check.ok === false && check.reason === "malformed" && has("exp-token-shape-unchecked")) ||
       (check.ok === false &&
@@ -168,6 +169,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
       // The upload's limits hold for an import too: past them, 507 and nothing stored.
       const refused = fetched.ok ? store.refusal(user, fetched.contacts) : undefined;
       if (refused !== undefined) throw new HttpError(507, refused);
+      if (!fetched.ok && context.tokenCheckedByContactsServer) refusedByContacts(fetched.backendStatus);
       if (!fetched.ok) {
         if (has("exp-outage-drops-copy")) store.replace(user, []);
         if (has("exp-outage-no-error-body")) return { status: fetched.status };

@@ -5,6 +5,7 @@
  */
 
 import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
+import type { PeerRun } from "../../harness/peer.ts";
 import { RateLimits, type RateParameters } from "../../harness/rate-limits.ts";
 import { RunLimits, type RunLimitsParameters } from "../../harness/run-limits.ts";
 import { headersFor, type TargetDescription } from "../../harness/target.ts";
@@ -21,6 +22,8 @@ export interface SuiteParameters {
    * beside the bundled reference; for an external target it is absent and EXP-8 is not run.
    */
   outageMessagingUrl?: string;
+  /** Where sxd plays one side of the export itself (--peer). */
+  peer?: PeerRun;
   /** Reply bodies beyond this many bytes fail the request. */
   maxBodyBytes: number;
   limits: RunLimitsParameters;
