@@ -2,13 +2,13 @@
 // the other side (--peer), and the run fails the rows the fault names, less those of the side
 // sxd played, and no other. Both halves run in this process, so they share the token key.
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { test } from "node:test";
 import { peerUrl } from "../cli/peer-options.ts";
 import { loadRows } from "../harness/catalogue.ts";
 import { ROWS_OF_SIDE } from "../harness/peer.ts";
 import { resolveDescription } from "../harness/target.ts";
 import { FAULTS, type FaultName, REFERENCE_DESCRIPTION, startReference } from "../reference/index.ts";
+import { freePort } from "./support/ports.ts";
 import { behaviourTags, rowsWith, runAgainstTarget } from "./support/suite.ts";
 
 /** Faults of the list and its link, which the contacts server makes. */
@@ -19,14 +19,6 @@ const CONTACTS_SIDE = ["exp-list-wrong-type", "exp-no-self-link", "exp-relative-
  * alone does not have them.
  */
 const BOTH_SIDES = ["exp-link-query-token", "exp-token-not-user-bound"];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as import("node:net").AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const tags = behaviourTags(
   "EXP",

@@ -14,6 +14,7 @@ import { probe } from "../harness/probe.ts";
 import { XML_TYPE } from "../lib/media-type.ts";
 import { escapeXml } from "../lib/xml.ts";
 import { SXD, sxd, tempDir } from "./support/cli.ts";
+import { freePort } from "./support/ports.ts";
 
 const TOKEN_KEY = "sxd-peer-test-key";
 const url = (port: number) => `http://127.0.0.1:${port}`;
@@ -24,14 +25,6 @@ after(() => {
   for (const child of started) child.kill();
   for (const server of servers) server.close();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** One server of the reference, as a team would run its own: `sxd serve contacts|messaging …`. */
 async function serveHalf(args: string[], at: string): Promise<void> {
