@@ -85,6 +85,7 @@ test("the reference's messaging server alone, sxd playing the contacts server: c
   assert.equal(backend?.response?.status, 200);
   // EXP-8 was staged by sxd itself: it stopped its own contacts server, and said so.
   assert.ok(readFileSync(join(reportDir, "messages.ndjson"), "utf8").includes("sxd stopped its own contacts server"));
+  assert.match(readFileSync(join(reportDir, "conformance.html"), "utf8"), /sxd played the contacts server \(--peer\)/);
 });
 
 test("the reference's contacts server alone, sxd playing the messaging server: conformant, EXP-4 not credited", {
