@@ -37,29 +37,36 @@ test("the default is the list's own path, without a token", () => {
   });
 });
 
-test("the reference asks and serves where the backend request is described, and checks its token there", async () => {
-  const seen: BackendSeen[] = [];
-  const reference = await startReference({
-    host: "127.0.0.1",
-    ports: { base: 0, contacts: 0, messaging: 0 },
-    servers: ["contacts", "messaging"],
-    backend: { path: "/internal/export/{user}?t={token}" },
-    onBackendRequest: (s) => seen.push(s),
+for (const backend of [
+  { path: "/internal/export/{user}?t={token}" },
+  { path: "/api/{user}/list", method: "POST", tokenHeader: "X-Link-Token" },
+]) {
+  test(`the reference asks and serves at ${backend.method ?? "GET"} ${backend.path}, and checks its token there`, async () => {
+    const seen: BackendSeen[] = [];
+    const reference = await startReference({
+      host: "127.0.0.1",
+      ports: { base: 0, contacts: 0, messaging: 0 },
+      servers: ["contacts", "messaging"],
+      backend,
+      onBackendRequest: (s) => seen.push(s),
+    });
+    try {
+      const list = await (await fetch(`${reference.urls.contacts}/user/alice/contacts`)).text();
+      assert.equal(seen.length, 0, "a read of the list is no backend request");
+      const href = /href="([^"]*import[^"]*)"/.exec(list)?.[1]?.replaceAll("&amp;", "&") ?? "";
+      const exported = await fetch(href, { method: "POST", redirect: "manual" });
+      assert.equal(exported.status, 303);
+      assert.equal(seen.length, 1);
+      assert.equal(seen[0]?.user, "alice");
+      assert.equal(seen[0]?.status, 200);
+      assert.equal(href.endsWith(`t=${seen[0]?.token}`), true);
+      assert.equal(seen[0]?.method, backend.method ?? "GET");
+      const forged = backendRequestFor(backend, "alice", "forged");
+      const refused = await fetch(`${reference.urls.contacts}${forged.path}`, forged);
+      assert.equal(refused.status, 403);
+      assert.equal(seen.at(-1)?.status, 403);
+    } finally {
+      await reference.close();
+    }
   });
-  try {
-    const list = await (await fetch(`${reference.urls.contacts}/user/alice/contacts`)).text();
-    assert.equal(seen.length, 0, "a read of the list is no backend request");
-    const href = /href="([^"]*import[^"]*)"/.exec(list)?.[1]?.replaceAll("&amp;", "&") ?? "";
-    const exported = await fetch(href, { method: "POST", redirect: "manual" });
-    assert.equal(exported.status, 303);
-    assert.equal(seen.length, 1);
-    assert.equal(seen[0]?.user, "alice");
-    assert.equal(seen[0]?.status, 200);
-    assert.equal(href.endsWith(`t=${seen[0]?.token}`), true);
-    const forged = await fetch(`${reference.urls.contacts}/internal/export/alice?t=forged`);
-    assert.equal(forged.status, 403);
-    assert.equal(seen.at(-1)?.status, 403);
-  } finally {
-    await reference.close();
-  }
-});
+}
