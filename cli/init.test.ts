@@ -51,7 +51,7 @@ test("on a terminal it asks each question, and an empty answer takes the default
   };
   const out = join(folder, "asked.json");
   assert.equal(await runInit(["--out", out, "--password", "s3cret"], { stdout: stdout(), ask }), 0);
-  assert.equal(asked.length, 7, "every question but the password, given as a flag");
+  assert.equal(asked.length, 8, "every question but the password, given as a flag");
   assert.match(asked[3] ?? "", /\[\/entries\/\]$/);
   const { description } = written(out);
   assert.equal(description.contactsUrl, "http://127.0.0.1:9001");
@@ -80,4 +80,19 @@ test("errors of use: no base URL and no terminal, a bad URL, an existing file wi
   assert.equal(readFileSync(out, "utf8"), "mine");
   assert.equal(await runInit(["--base-url", "http://x", "--out", out, "--force"], { stdout: stdout() }), 0);
   assert.equal(written(out).description.baseUrl, "http://x");
+});
+
+test("the backend request is asked for: the path becomes export.backend, and a path without {user} is refused", async () => {
+  const out = join(folder, "backend.json");
+  const backend = "/internal/export/{user}?t={token}";
+  const code = await runInit(["--base-url", "http://x", "--export-backend", backend, "--out", out], {
+    stdout: stdout(),
+  });
+  assert.equal(code, 0);
+  assert.deepEqual(written(out).description.export.backend, { path: backend });
+  const bad = join(folder, "bad-backend.json");
+  await assert.rejects(
+    runInit(["--base-url", "http://x", "--export-backend", "/internal/export", "--out", bad], { stdout: stdout() }),
+    (error: Error) => error instanceof UsageError && /export\.backend\.path must name the user/.test(error.message),
+  );
 });

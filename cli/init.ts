@@ -30,6 +30,10 @@ const QUESTIONS = {
   username: { ask: "a user of that resource", default: REFERENCE_DEFAULTS.digest.username },
   password: { ask: "that user's password", default: REFERENCE_DEFAULTS.digest.password },
   "export-user": { ask: "a user whose contacts the contacts server serves", default: REFERENCE_DEFAULTS.export.user },
+  "export-backend": {
+    ask: "path where the messaging server asks the contacts server for the list, with {user} and {token}, e.g. /internal/export/{user}?t={token} (empty: not stated; sxd test --peer needs it)",
+    default: "",
+  },
 } as const;
 type Question = keyof typeof QUESTIONS;
 
@@ -84,8 +88,9 @@ function starterDescription(answers: Answers, schemaRef: string): Record<string,
     },
     export: {
       $comment:
-        'Used only with contactsUrl and messagingUrl. The server may also take: "otherUser" (a second user, for the token check), "rel" (the export relation URI), "upload" (the fallback upload, or false if it takes none; until you say, that row is not run), "result" (where to read the imported contacts), "outage" (commands that stop and start the contacts server).',
+        'Used only with contactsUrl and messagingUrl. The server may also take: "otherUser" (a second user, for the token check), "rel" (the export relation URI), "upload" (the fallback upload, or false if it takes none; until you say, that row is not run), "result" (where to read the imported contacts), "outage" (commands that stop and start the contacts server), "backend" (how the messaging server asks the contacts server for the list, e.g. { "path": "/internal/export/{user}?t={token}" }, with "method" and "tokenHeader" if needed: what sxd serves or asks when it plays one side, --peer).',
       user: answers["export-user"],
+      backend: answers["export-backend"] === "" ? undefined : { path: answers["export-backend"] },
     },
   };
 }

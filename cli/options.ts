@@ -11,6 +11,7 @@ import { parseDescription } from "../harness/target-check.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
 import type { Result } from "../lib/result.ts";
 import { isHttpUrl } from "../lib/uri.ts";
+import { type PeerSetting, peerLayers } from "./peer-options.ts";
 import { BOOLEAN_SPELLINGS, withSuggestion } from "./spelling.ts";
 import { DEFAULT_DEADLINE_SECONDS, TEST_OPTIONS } from "./test-options.ts";
 
@@ -21,8 +22,10 @@ import { DEFAULT_DEADLINE_SECONDS, TEST_OPTIONS } from "./test-options.ts";
  */
 export type TestSettings = Omit<
   ConformanceRun,
-  "target" | "expectedFailures" | "outageMessagingUrl" | "tls" | "deadlineSeconds"
+  "target" | "expectedFailures" | "outageMessagingUrl" | "tls" | "deadlineSeconds" | "peer"
 > & {
+  /** --peer: the export server sxd plays itself, and its port. */
+  peer?: PeerSetting;
   /** Undefined when no URL was given anywhere: the bundled reference is started. */
   target: TargetDescription | undefined;
   /** The description layers without URLs, for when the bundled reference provides them. */
@@ -158,6 +161,9 @@ export function parseTestArgs(
   if (Object.keys(headers).length > 0)
     layers.push({ headers: { base: headers, contacts: headers, messaging: headers } });
 
+  const peered = peerLayers(value("peer"), value("peer-port"), layers, value("tags"));
+  if (!peered.ok) return peered;
+  layers.splice(0, layers.length, ...peered.value.layers);
   const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);
   let target: TargetDescription | undefined;
   if (hasUrl) {
@@ -187,7 +193,8 @@ export function parseTestArgs(
     value: {
       target,
       layers,
-      tags: value("tags"),
+      tags: peered.value.tags,
+      peer: peered.value.peer,
       strict: on.strict,
       allowIncomplete: on.allowIncomplete,
       insecure: on.insecure,

@@ -8,8 +8,16 @@ import { fileProblem, UsageError } from "../harness/errors.ts";
 import { type Io, runConformance, type SuiteRun, type SuiteSession } from "../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { parseJsonText } from "../lib/json-text.ts";
-import { REFERENCE_DESCRIPTION, type RunningReference, referenceMode, startReference } from "../reference/index.ts";
+import {
+  REFERENCE_DESCRIPTION,
+  type RunningPeer,
+  type RunningReference,
+  referenceMode,
+  startPeer,
+  startReference,
+} from "../reference/index.ts";
 import type { TestSettings } from "./options.ts";
+import type { PeerSetting } from "./peer-options.ts";
 import { processSignals, signalExitCode } from "./signals.ts";
 import { DEFAULT_DEADLINE_SECONDS } from "./test-options.ts";
 
@@ -17,6 +25,7 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
   const expectedFailures = settings.expectFailFile ? readExpectedFailures(settings.expectFailFile) : undefined;
   const ca = settings.caFile === undefined ? undefined : readCertificates(settings.caFile);
   let reference: RunningReference | undefined;
+  let peer: RunningPeer | undefined;
   try {
     let target = settings.target;
     let outageMessagingUrl: string | undefined;
@@ -26,6 +35,7 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
       outageMessagingUrl = bundled.outageMessagingUrl;
       target = bundled.target;
     }
+    if (settings.peer) peer = await startOwnPeer(settings.peer, target);
     const { layers, expectFailFile, caFile, insecure, referenceFaults, referenceVariant, ...run } = settings;
     const suiteRun = await runConformance(
       {
@@ -34,6 +44,7 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
         deadlineSeconds: settings.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
         expectedFailures,
         outageMessagingUrl,
+        peer: peer && { side: peer.side, url: peer.url, controlUrl: peer.controlUrl },
         tls: { ca, insecure },
         interruptions: processSignals,
       },
@@ -42,7 +53,24 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
     );
     return suiteRun.interrupted ? { ...suiteRun, exitCode: signalExitCode(suiteRun.interrupted) } : suiteRun;
   } finally {
-    await reference?.close();
+    await Promise.all([reference?.close(), peer?.close()]);
+  }
+}
+
+/** sxd's own server of the side the team did not bring (--peer), asking and serving as the description says. */
+async function startOwnPeer(setting: PeerSetting, target: TargetDescription): Promise<RunningPeer> {
+  const otherUrl = setting.side === "contacts" ? target.messagingUrl : target.contactsUrl;
+  if (otherUrl === undefined) throw new UsageError(`--peer ${setting.side}: the team's server has no URL`);
+  try {
+    return await startPeer({
+      side: setting.side,
+      host: "127.0.0.1",
+      port: setting.port,
+      otherUrl,
+      backend: target.export.backend,
+    });
+  } catch (error) {
+    throw new UsageError(`--peer ${setting.side}: cannot listen on port ${setting.port}: ${fileProblem(error)}`);
   }
 }
 

@@ -56,6 +56,12 @@ const SERVE_OPTIONS = {
     help: `connections each server keeps open at once (default: ${DEFAULT_MAX_CONNECTIONS})`,
   },
   contacts: { type: "string", help: 'JSON fixture of the contacts server: { "alice": [ {...}, ... ] }' },
+  "backend-path": {
+    type: "string",
+    help: "the backend request of an export, e.g. '/internal/export/{user}?t={token}' (default: /user/{user}/contacts, no token)",
+  },
+  "backend-method": { type: "string", help: "its method (default: GET)" },
+  "backend-token-header": { type: "string", help: "a header carrying the token to the contacts server" },
   fault: { type: "string", multiple: true, help: "misbehave on purpose (repeatable); --fault list shows them" },
   variant: { type: "string", help: "standard (default) or alternative: the other choices the spec allows" },
   help: { type: "boolean", short: "h", help: "show this help" },
@@ -125,6 +131,7 @@ export async function runServe(argv: string[]): Promise<number> {
     },
     maxConnections: count(values["max-connections"], DEFAULT_MAX_CONNECTIONS, "--max-connections"),
     contactsFile: values.contacts,
+    backend: backendOf(values["backend-path"], values["backend-method"], values["backend-token-header"]),
   }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(
       `cannot start the reference: ${error.code === "EADDRINUSE" ? `port in use (${error.message})` : error.message}`,
@@ -185,4 +192,18 @@ function port(text: string | undefined, fallback: number, flag: string): number 
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number, got "${text}"`);
   return n;
+}
+
+/** The backend request as the flags describe it (as export.backend does in a target description). */
+function backendOf(path: string | undefined, method: string | undefined, tokenHeader: string | undefined) {
+  if (path === undefined) {
+    if (method !== undefined || tokenHeader !== undefined)
+      throw new UsageError("--backend-method and --backend-token-header need --backend-path");
+    return undefined;
+  }
+  if (!path.startsWith("/") || !path.includes("{user}"))
+    throw new UsageError(
+      `--backend-path must be a path with {user}, e.g. "/internal/export/{user}?t={token}", got "${path}"`,
+    );
+  return { path, ...(method ? { method } : {}), ...(tokenHeader ? { tokenHeader } : {}) };
 }

@@ -10,6 +10,16 @@ export const TEST_OPTIONS = {
   },
   "contacts-url": { type: "string", env: "SXD_CONTACTS_URL", help: "URL of the contacts server (export rows)" },
   "messaging-url": { type: "string", env: "SXD_MESSAGING_URL", help: "URL of the messaging server (export rows)" },
+  peer: {
+    type: "string",
+    env: "SXD_PEER",
+    help: "contacts or messaging: sxd plays that export server itself, for a team with only the other (see README)",
+  },
+  "peer-port": {
+    type: "string",
+    env: "SXD_PEER_PORT",
+    help: "with --peer: the port of sxd's server, which the team's server is configured to reach",
+  },
   config: { type: "string", env: "SXD_CONFIG", help: "target description, a JSON file (see README)" },
   tags: { type: "string", env: "SXD_TAGS", help: "cucumber tag expression, e.g. '@SNAP-3 or @digest and @must'" },
   strict: { type: "boolean", env: "SXD_STRICT", help: "SHOULD rows fail the run too, not only warn" },

@@ -4,11 +4,14 @@
  */
 import { readFileSync } from "node:fs";
 import type { Exchange } from "./exchange.ts";
+import type { PeerSide } from "./peer.ts";
 import type { Overall, RowVerdict } from "./verdicts.ts";
 
 export interface ConformanceDocument {
   suite: { name: string; version: string };
   target: { baseUrl: string; contactsUrl?: string; messagingUrl?: string };
+  /** The server sxd played itself (--peer); its URL is the target's of that side. */
+  peer?: PeerSide;
   date: string;
   strict: boolean;
   overall: Overall;

@@ -13,6 +13,7 @@ import type { TlsSettings } from "./dispatcher.ts";
 import { UsageError } from "./errors.ts";
 import { OutcomeCollector } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES, suiteVersion } from "./package.ts";
+import { type PeerRun, peerLine } from "./peer.ts";
 import { firstUnreachable } from "./probe.ts";
 import { firstRefusalNote, rateSummary } from "./rate-report.ts";
 import { writeReports } from "./report/index.ts";
@@ -73,6 +74,8 @@ export interface ConformanceRun {
   expectedFailures?: Map<string, string>;
   /** A messaging server whose contacts server is down, where the shell could start one (EXP-8). */
   outageMessagingUrl?: string;
+  /** Where sxd plays one side of the export itself (--peer). */
+  peer?: PeerRun;
   /** At most this many requests per second across all workers (--rate); absent: no cap. */
   rate?: number;
   /** Seconds to keep retrying the probe while the target does not answer yet (`--wait`); 0: one try. */
@@ -139,6 +142,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       target,
       timeoutMs: run.timeoutMs,
       outageMessagingUrl: run.outageMessagingUrl,
+      peer: run.peer,
       maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
       limits: runLimits(run.deadlineSeconds, stateDir),
@@ -184,13 +188,21 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       docsUrl: run.docsUrl,
       warnings,
       interrupted,
+      peer: run.peer,
     });
     publishReports(staging, reportDir);
     const rateLimited = rateSummary(stateDir, Date.parse(startedAt));
     const summary = summaryText(judgement, target.baseUrl, run.reportDir, { rateLimited, docsUrl: run.docsUrl });
     const uniform = uniformReplyLine(judgement);
     io.stdout.write(
-      summary + [...(uniform ? [uniform] : []), ...warnings.map((w) => `warning: ${w}`)].map((l) => `${l}\n`).join(""),
+      summary +
+        [
+          ...(run.peer ? [peerLine(run.peer)] : []),
+          ...(uniform ? [uniform] : []),
+          ...warnings.map((w) => `warning: ${w}`),
+        ]
+          .map((l) => `${l}\n`)
+          .join(""),
     );
     return { exitCode: judgement.exitCode, judgement, ...(interrupted ? { interrupted } : {}) };
   } finally {

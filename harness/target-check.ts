@@ -18,12 +18,14 @@ type Shape =
   | "lifetime"
   | "upload"
   | "outage"
+  | "backend"
   | "header-map"
   | { [key: string]: Shape }
   | { listOf: { [key: string]: Shape }; required: string };
 
 const UPLOAD_SHAPE: { [key: string]: Shape } = { method: "string", path: "path", contentType: "string" };
 const OUTAGE_SHAPE: { [key: string]: Shape } = { stop: "string", start: "string", timeoutMs: "count" };
+const BACKEND_SHAPE: { [key: string]: Shape } = { path: "path", method: "string", tokenHeader: "string" };
 
 const SHAPE: { [key: string]: Shape } = {
   baseUrl: "url",
@@ -61,6 +63,7 @@ const SHAPE: { [key: string]: Shape } = {
     upload: "upload",
     result: "export-result",
     outage: "outage",
+    backend: "backend",
   },
 };
 
@@ -157,6 +160,12 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
       const missing = ["stop", "start"].find((key) => isObject(value) && value[key] === undefined);
       return missing ? `${path}.${missing} is required (a shell command)` : check(value, OUTAGE_SHAPE, path);
     }
+    case "backend":
+      if (isObject(value) && typeof value.path === "string" && !value.path.includes("{user}"))
+        return `${path}.path must name the user with {user}, e.g. "/internal/export/{user}?t={token}"`;
+      return isObject(value) && value.path === undefined
+        ? `${path}.path is required (where the contacts server serves the list to the messaging server)`
+        : check(value, BACKEND_SHAPE, path);
   }
 }
 

@@ -41,6 +41,8 @@ const GOOD = [
   { export: { upload: { method: "POST", path: "/user/{user}/contacts" }, result: "location" } },
   { digest: { noncePolicy: "nc-once", nonceLifetime: "unlimited", cookies: true }, export: { upload: false } },
   { digest: { nonceLifetime: 300 } },
+  { export: { backend: { path: "/internal/export/{user}?t={token}" } } },
+  { export: { backend: { path: "/api/{user}/contacts", method: "POST", tokenHeader: "X-Export-Token" } } },
 ];
 
 const BAD = [
@@ -64,6 +66,11 @@ const BAD = [
   { $comment: 7 },
   { digest: { $schema: "nested" } },
   { surprise: 1 },
+  { export: { backend: { method: "GET" } } },
+  { export: { backend: { path: "/internal/export?t={token}" } } },
+  { export: { backend: { path: "internal/{user}" } } },
+  { export: { backend: { path: "/x/{user}", tokenHeader: "" } } },
+  { export: { backend: "/internal/{user}" } },
 ];
 
 test("the schema and the checker agree on good and bad descriptions", () => {

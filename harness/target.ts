@@ -5,6 +5,7 @@
  */
 
 import type { NoncePolicy } from "../lib/digest-math.ts";
+import type { BackendRequest } from "../lib/export-backend.ts";
 import type { Result } from "../lib/result.ts";
 import { withoutTrailingSlashes } from "../lib/uri.ts";
 
@@ -88,8 +89,16 @@ export interface TargetDescription {
     result?: string | false;
     /** Shell commands that stop and start the target's contacts server, so EXP-8 can stage an outage. */
     outage?: OutageCommands;
+    /**
+     * How the messaging server asks the contacts server for the list (the spec does not show
+     * it): what sxd's own server serves, checks and asks where it plays one side (--peer).
+     * Absent: the reference's, a GET on the list's own path `/user/{user}/contacts`.
+     */
+    backend?: BackendRequest;
   };
 }
+
+export type { BackendRequest };
 
 export interface OutageCommands {
   stop: string;

@@ -4,6 +4,7 @@
  * workers as JSON, so each is plain data.
  */
 import type { TlsSettings } from "./dispatcher.ts";
+import type { PeerRun } from "./peer.ts";
 import type { RateParameters } from "./rate-limits.ts";
 import type { RunLimitsParameters } from "./run-limits.ts";
 import type { TargetDescription } from "./target.ts";
@@ -17,6 +18,8 @@ export interface WorldParameters {
    * beside the bundled reference; for an external target it is absent and EXP-8 is not run.
    */
   outageMessagingUrl?: string;
+  /** Where sxd plays one side of the export itself (--peer). */
+  peer?: PeerRun;
   /** Reply bodies beyond this many bytes fail the request. */
   maxBodyBytes: number;
   limits: RunLimitsParameters;

@@ -1,5 +1,6 @@
 /** What every reference module is given: where the servers are, and how to misbehave. */
 import type { HashName, NoncePolicy, Qop } from "../lib/digest-math.ts";
+import type { BackendRequest, BackendSeen } from "../lib/export-backend.ts";
 import type { FaultName } from "./faults.ts";
 import type { StorageLimits } from "./snapshots/store.ts";
 
@@ -29,6 +30,15 @@ export interface ReferenceContext {
   contactsFile?: string;
   /** Export: how long the messaging server waits for the contacts server (default 3000 ms). */
   backendTimeoutMs?: number;
+  /** Export: how the messaging server asks the contacts server for the list; default DEFAULT_BACKEND. */
+  backend?: BackendRequest;
+  /**
+   * Export: the messaging server leaves the token to the contacts server, which the backend
+   * request presents it to (sxd standing in for a team's contacts server, whose tokens it cannot check).
+   */
+  tokenCheckedByContactsServer?: boolean;
+  /** Export: told of every backend request the contacts server receives, and its reply. */
+  onBackendRequest?: (seen: BackendSeen) => void;
   /** Digest: an htdigest file of users besides the demo user. */
   digestUsersFile?: string;
   /** Digest: how often a nonce may be used; default one-time. */

@@ -18,6 +18,7 @@ export type { Variant } from "./context.ts";
 export type { FaultInfo } from "./fault-info.ts";
 export { FAULTS, type FaultName, isFaultName } from "./faults.ts";
 export { DEFAULT_MAX_CONNECTIONS } from "./http/serve.ts";
+export { type PeerOptions, type PeerSide, type RunningPeer, startPeer } from "./peer.ts";
 export {
   DEFAULT_PORTS,
   type ReferenceOptions,

@@ -6,7 +6,8 @@
 import { withoutTrailingSlashes } from "../lib/uri.ts";
 import type { ReferenceContext, ServerUrls, Variant } from "./context.ts";
 import { digestRoutes } from "./digest/routes.ts";
-import { contactsRoutes, messagingRoutes } from "./export/routes.ts";
+import { backendRoute } from "./export/backend.ts";
+import { backendTokenCheck, contactsRoutes, messagingRoutes } from "./export/routes.ts";
 import type { FaultName } from "./faults.ts";
 import type { Route } from "./http/reply.ts";
 import { type Listening, listen } from "./http/serve.ts";
@@ -51,9 +52,10 @@ export async function startReference(options: ReferenceOptions): Promise<Running
     faults: new Set(faults ?? []),
     variant: variant ?? "standard",
   };
+  const contactList = contactsRoutes(context);
   const routes: Record<ServerName, Route[]> = {
     base: [snapshotRoutes(context), digestRoutes(context)],
-    contacts: [contactsRoutes(context)],
+    contacts: [backendRoute(context, contactList, backendTokenCheck(context)), contactList],
     messaging: [messagingRoutes(context)],
   };
   const running = new Map<ServerName, Listening>();

@@ -18,6 +18,7 @@ import {
   stopContactsServer,
   uploadList,
 } from "./support/export-checks.ts";
+import { stopOwnContactsServer } from "./support/peer.ts";
 import type { SxdWorld } from "./support/world.ts";
 
 Given(
@@ -29,7 +30,9 @@ Given(
     // The bundled reference runs a second messaging server whose contacts server is down.
     const bundled = this.parameters.outageMessagingUrl && withoutTrailingSlashes(this.parameters.outageMessagingUrl);
     const commands = this.target.export.outage;
-    if (!bundled && !commands) {
+    // Where sxd plays the contacts server (--peer contacts), it stops its own.
+    const ownContacts = this.parameters.peer?.side === "contacts" ? this.parameters.peer : undefined;
+    if (!bundled && !commands && !ownContacts) {
       return this.notRun(
         "sxd cannot take the target's contacts server down: state export.outage with the commands that stop and start it",
       );
@@ -40,8 +43,9 @@ Given(
     if (!bundled) await this.http.send("POST", linkOf(state).href);
     else if (this.target.export.upload) await uploadList(this, state, messagingUrl, state.user);
     state.outage = { messagingUrl, before: await readResult(this, resultAddress(this, state, messagingUrl)) };
-    if (bundled || !commands) return undefined;
-    return stopContactsServer(this, state, commands);
+    if (bundled) return undefined;
+    if (ownContacts) return stopOwnContactsServer(this, state, ownContacts);
+    return commands ? stopContactsServer(this, state, commands) : undefined;
   },
 );
 

@@ -12,6 +12,10 @@ Feature: Following the export link makes the messaging server fetch the contacts
   on the 303's Location, as HTTP suggests, or at a path the description names. A target that
   states its result cannot be read leaves the check not run: a 303 alone proves nothing.
 
+  Where sxd plays the contacts server itself (sxd test --peer contacts), what it received is
+  evidence too: the messaging server's backend request for the user, with the link's token
+  where the target description's export.backend presents it.
+
   Background:
     Given the target has a contacts server and a messaging server
     And the client has read the export link from the user's contact list
@@ -28,6 +32,7 @@ Feature: Following the export link makes the messaging server fetch the contacts
     When the client sends POST with no body to the export link
     Then the export is accepted without any contact data from the client
     And the messaging server holds every contact of the list, read where the target description says
+    And where sxd plays the contacts server, it received the messaging server's backend request for the user with the link's token
 
   @EXP-5 @should
   Scenario: Afterwards the export result shows every contact the contacts server served

@@ -7,6 +7,7 @@ import type { ConformanceDocument } from "../conformance-document.ts";
 import type { Exchange } from "../exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../outcomes.ts";
 import { suiteVersion } from "../package.ts";
+import type { PeerRun } from "../peer.ts";
 import type { TargetDescription } from "../target.ts";
 import type { Judgement } from "../verdicts.ts";
 
@@ -24,6 +25,8 @@ export interface ReportInput {
   interrupted?: string;
   /** Where the docs site is published: conformance.html links each row to its section. */
   docsUrl?: string;
+  /** Where sxd played one side of the export itself (--peer). */
+  peer?: PeerRun;
 }
 
 export function conformanceDocument(input: ReportInput): ConformanceDocument {
@@ -31,6 +34,7 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
   return {
     suite: { name: "sxd", version: suiteVersion() },
     target: { baseUrl: target.baseUrl, contactsUrl: target.contactsUrl, messagingUrl: target.messagingUrl },
+    ...(input.peer ? { peer: input.peer.side } : {}),
     date: new Date().toISOString(),
     strict: input.strict,
     overall: judgement.overall,

@@ -62,7 +62,7 @@ pre { background: #f6f8fa; padding: .5rem; border-radius: 4px; font-size: 12.5px
 <body>
 <h1>sxd conformance report</h1>
 <div class="meta">Target ${escapeHtml(doc.target.baseUrl)}${doc.target.contactsUrl ? ` · contacts ${escapeHtml(doc.target.contactsUrl)}` : ""}${doc.target.messagingUrl ? ` · messaging ${escapeHtml(doc.target.messagingUrl)}` : ""}<br>
-${escapeHtml(doc.date)} · sxd ${escapeHtml(doc.suite.version)}${doc.strict ? " · strict" : ""}</div>
+${escapeHtml(doc.date)} · sxd ${escapeHtml(doc.suite.version)}${doc.strict ? " · strict" : ""}${doc.peer ? ` · sxd played the ${escapeHtml(doc.peer)} server (--peer)` : ""}</div>
 <div class="overall ${cssClass(doc.overall)}" id="overall">${escapeHtml(doc.overall)}${doc.interrupted ? ` (interrupted by ${escapeHtml(doc.interrupted)})` : ""}</div>
 ${(doc.warnings ?? []).map((w) => `<p class="warning-line" role="alert">warning: ${escapeHtml(w)}</p>`).join("\n")}
 <table class="counts" id="counts">

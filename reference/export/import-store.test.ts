@@ -93,6 +93,7 @@ describe("fetchContacts with node's own client (the default)", () => {
         ok: false,
         status: 502,
         message: "the contacts server answered 404",
+        backendStatus: 404,
       });
     } finally {
       server.close();

@@ -54,7 +54,10 @@ function sizeOf(contacts: readonly string[]): number {
   return contacts.reduce((sum, contact) => sum + Buffer.byteLength(contact), 0);
 }
 
-export type FetchOutcome = { ok: true; contacts: string[] } | { ok: false; status: 502 | 504; message: string };
+export type FetchOutcome =
+  | { ok: true; contacts: string[] }
+  /** `backendStatus`: where the contacts server answered, but not with the list. */
+  | { ok: false; status: 502 | 504; message: string; backendStatus?: number };
 
 /** What the backend request reads of a reply: a fetch Response has it, and so has nodeGet's. */
 export interface BackendReply {
@@ -65,7 +68,7 @@ export interface BackendReply {
 
 export type Fetcher = (
   url: string,
-  init: { signal: AbortSignal; headers: Record<string, string> },
+  init: { signal: AbortSignal; headers: Record<string, string>; method?: string },
 ) => Promise<BackendReply>;
 
 /**
@@ -76,7 +79,7 @@ export type Fetcher = (
 export const nodeGet: Fetcher = (url, init) =>
   new Promise((resolve, reject) => {
     const get = url.startsWith("https:") ? httpsGet : httpGet;
-    const request = get(url, { signal: init.signal, headers: init.headers }, (response) => {
+    const request = get(url, { signal: init.signal, headers: init.headers, method: init.method }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("error", reject);
@@ -93,22 +96,27 @@ export const nodeGet: Fetcher = (url, init) =>
   });
 
 /**
- * GETs `<contactsUrl>/user/<user>/contacts`. The base URL is the messaging server's own
- * configuration; nothing from the client's request goes into it but the user name.
+ * GETs `<contactsUrl>/user/<user>/contacts`, or asks at `path` as the backend request is
+ * described (backend.ts). The base URL is the messaging server's own configuration; nothing
+ * from the client's request goes into it but the user name and the token.
  */
 export async function fetchContacts(
   contactsUrl: string,
   user: string,
-  options: { timeoutMs: number; fetcher?: Fetcher },
+  options: { timeoutMs: number; fetcher?: Fetcher; path?: string; method?: string; headers?: Record<string, string> },
 ): Promise<FetchOutcome> {
-  const url = `${contactsUrl}/user/${encodeURIComponent(user)}/contacts`;
+  const url = `${contactsUrl}${options.path ?? `/user/${encodeURIComponent(user)}/contacts`}`;
   const fetcher = options.fetcher ?? nodeGet;
   const signal = AbortSignal.timeout(options.timeoutMs);
   let status: number;
   let type: string | null;
   let text: string;
   try {
-    const response = await fetcher(url, { signal, headers: { accept: "application/xml" } });
+    const response = await fetcher(url, {
+      signal,
+      headers: { accept: "application/xml", ...options.headers },
+      method: options.method,
+    });
     status = response.status;
     type = response.headers.get("content-type");
     text = await response.text();
@@ -119,7 +127,8 @@ export async function fetchContacts(
     }
     return { ok: false, status: 502, message: "the contacts server could not be reached" };
   }
-  if (status !== 200) return { ok: false, status: 502, message: `the contacts server answered ${status}` };
+  if (status !== 200)
+    return { ok: false, status: 502, message: `the contacts server answered ${status}`, backendStatus: status };
   // The body decides, not the Content-Type: a list under a sloppy media type is still the list.
   const contacts = contactsOfList(text);
   if (!contacts.ok) {

@@ -28,6 +28,7 @@ import {
   xmlReply,
 } from "../http/reply.ts";
 import { DEFAULT_STORAGE_LIMITS } from "../snapshots/store.ts";
+import { backendRequestFor, DEFAULT_BACKEND, refusedByContacts } from "./backend.ts";
 import {
   type ContactsFixture,
   contactElement,
@@ -150,6 +151,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     const sameBeforeTail = () =>
       expectedToken(key, subject, token ?? "", context.variant)?.slice(0, -4) === token?.slice(0, -4);
     const letThrough =
+      context.tokenCheckedByContactsServer === true ||
       !policy.checksToken ||
       (check.ok === false && check.reason === "malformed" && !policy.checksTokenShape) ||
       (check.ok === false && check.reason === "invalid" && !policy.checksTokenTail && sameBeforeTail());
@@ -159,10 +161,12 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (policy.fetchesContacts) {
       const fetched = await fetchContacts(context.urls.contacts, user, {
         timeoutMs: context.backendTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS,
+        ...backendRequestFor(context.backend ?? DEFAULT_BACKEND, user, token),
       });
       // The upload's limits hold for an import too: past them, 507 and nothing stored.
       const refused = fetched.ok ? store.refusal(user, fetched.contacts) : undefined;
       if (refused !== undefined) throw new HttpError(507, refused);
+      if (!fetched.ok && context.tokenCheckedByContactsServer) refusedByContacts(fetched.backendStatus);
       if (!fetched.ok) {
         if (policy.outageDropsCopy) store.replace(user, []);
         if (policy.outageReply === "bare-status") return { status: fetched.status };
@@ -259,4 +263,18 @@ function refusal(check: TokenCheck & { ok: false }): string {
 
 function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
+}
+
+/**
+ * The contacts server's check of the token a backend request presents (backend.ts): the same
+ * check the messaging server makes of the link; the reason where it fails.
+ */
+export function backendTokenCheck(
+  context: ReferenceContext,
+): (user: string, token: string | undefined) => string | undefined {
+  const policy = exportPolicy(context.faults);
+  return (user, token) => {
+    const check = verifyToken(tokenKeyOf(context), tokenSubject(policy, user), token, nowSeconds(), context.variant);
+    return check.ok ? undefined : refusal(check);
+  };
 }

@@ -7,6 +7,7 @@ import { type Answered, headerOf } from "../../harness/exchange.ts";
 import { probe } from "../../harness/probe.ts";
 import { sleep } from "../../harness/rate-limits.ts";
 import type { OutageCommands } from "../../harness/target.ts";
+import { isAbsoluteUri } from "../../lib/uri.ts";
 import { type CommandRun, describeRun, runCommand, succeeded } from "./commands.ts";
 import {
   type ContactList,
@@ -170,6 +171,8 @@ export function exportLinkOf(world: SxdWorld, state: ExportState, exchange: Answ
     : `an atom:link whose rel is a URI and whose href is an absolute URI on ${state.messagingUrl}`;
   if (!link) fail(wanted, `links ${JSON.stringify(links)}`, exchange);
   if (link.href === undefined) fail(`${wanted} with an href`, "no href", exchange);
+  // A relative href is EXP-3's failure; the client has nowhere to send the export (see EXP-3).
+  if (!isAbsoluteUri(link.href)) fail(`${wanted} with an absolute href (EXP-3)`, `href ${link.href}`, exchange);
   return { ...link, href: link.href };
 }
 

@@ -54,14 +54,8 @@ export async function startExportPair(overrides: Partial<TokenRules> = {}): Prom
   const contacts = await listen((url, method, response) => {
     const user = /^\/user\/([a-z]+)\/contacts$/.exec(url.pathname)?.[1];
     if (method !== "GET" || !user || !CONTACTS[user]) return refuse(response, 404, "no such list");
-    const body = [
-      `<contacts xmlns:atom="http://www.w3.org/2005/Atom">`,
-      `<atom:link rel="self" href="${url.href}"/>`,
-      `<atom:link rel="${EXPORT_REL}" title="Send to messaging" href="${messagingUrl}/user/${user}/import;t=${tokenFor(user)}"/>`,
-      ...CONTACTS[user],
-      "</contacts>",
-    ].join("");
-    response.writeHead(200, { "content-type": XML_TYPE }).end(body);
+    const href = `${messagingUrl}/user/${user}/import;t=${tokenFor(user)}`;
+    response.writeHead(200, { "content-type": XML_TYPE }).end(contactListXml(url.href, href, CONTACTS[user]));
   });
 
   const messaging = await listen((url, method, response) => {
@@ -97,12 +91,23 @@ export async function startExportPair(overrides: Partial<TokenRules> = {}): Prom
   };
 }
 
-function refuse(response: ServerResponse, status: number, message: string): void {
+/** A contact list with its self link and its export link. */
+export function contactListXml(self: string, exportHref: string, contacts: readonly string[]): string {
+  return [
+    `<contacts xmlns:atom="http://www.w3.org/2005/Atom">`,
+    `<atom:link rel="self" href="${self}"/>`,
+    `<atom:link rel="${EXPORT_REL}" title="Send to messaging" href="${exportHref}"/>`,
+    ...contacts,
+    "</contacts>",
+  ].join("");
+}
+
+export function refuse(response: ServerResponse, status: number, message: string): void {
   response.writeHead(status, { "content-type": XML_TYPE }).end(errorDocument(message));
 }
 
-async function listen(
-  handle: (url: URL, method: string, response: ServerResponse) => void,
+export async function listen(
+  handle: (url: URL, method: string, response: ServerResponse) => unknown,
 ): Promise<{ url: string; close(): Promise<void> }> {
   let origin = "";
   const server: Server = createServer((request, response) => {

@@ -20,6 +20,8 @@ export interface ReferenceRun {
   strict?: boolean;
   /** Target description layers over the bundled reference's (export.result, …). */
   layers?: TestSettings["layers"];
+  /** sxd plays this export server itself (--peer); the target names it at `peerUrl(port)`. */
+  peer?: TestSettings["peer"];
 }
 
 export function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
@@ -58,6 +60,7 @@ async function runQuietly(
     harFile: undefined,
     referenceFaults: options.faults ?? [],
     referenceVariant: options.variant,
+    peer: options.peer,
   };
   const run = await runSuite(settings, { stdout: sink, stderr: sink }, session);
   return { ...run, reportDir };

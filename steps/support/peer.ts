@@ -1,0 +1,71 @@
+/**
+ * Where sxd plays one side of the export itself (--peer, harness/peer.ts): the rows that bind
+ * only that side are not applicable; what its contacts server saw of the backend request is
+ * evidence; and it stops and starts its own contacts server for an outage. Its server is
+ * reached through the control address the shell gives (reference/peer.ts), because the
+ * scenarios may run in other processes than the one it runs in.
+ */
+import { readTags } from "../../harness/catalogue.ts";
+import type { Exchange } from "../../harness/exchange.ts";
+import { type PeerRun, playedBySxd, ROWS_OF_SIDE } from "../../harness/peer.ts";
+import { type BackendSeen, presentsToken } from "../../lib/export-backend.ts";
+import { Before } from "./cucumber.ts";
+import type { ExportState } from "./export-checks.ts";
+import type { SxdWorld } from "./world.ts";
+
+Before({ name: "rows of the side sxd played" }, function (this: SxdWorld, { pickle }) {
+  const peer = this.parameters.peer;
+  if (!peer) return undefined;
+  const { rows } = readTags(pickle.tags.map((t) => t.name));
+  if (rows.some((row) => ROWS_OF_SIDE[peer.side].includes(row))) return this.notApplicable(playedBySxd(peer.side));
+  // sxd's messaging server leaves the token to the team's contacts server: it must be presented there.
+  if (peer.side === "messaging" && rows.includes("EXP-6") && !presentsToken(this.target.export.backend)) {
+    return this.notRun(
+      "sxd's messaging server cannot check the team's tokens itself: state export.backend with {token} in its path or a tokenHeader, so that the contacts server checks the token",
+    );
+  }
+  return undefined;
+});
+
+/** The backend requests sxd's contacts server received so far in the run, oldest first. */
+export async function backendRequests(peer: PeerRun): Promise<BackendSeen[]> {
+  const reply = await fetch(`${peer.controlUrl}/backend-requests`);
+  return (await reply.json()) as BackendSeen[];
+}
+
+/** Stops or starts sxd's own server; the problem where it did not. */
+export async function switchPeer(peer: PeerRun, to: "stop" | "start"): Promise<string | undefined> {
+  const reply = await fetch(`${peer.controlUrl}/${to}`, { method: "POST" });
+  const text = await reply.text();
+  return reply.ok ? undefined : `sxd's ${peer.side} server did not ${to}: ${text}`;
+}
+
+/** A backend request as an exchange of the scenario's transcript, noted as what sxd's server saw. */
+export function asExchange(peer: PeerRun, seen: BackendSeen): Exchange {
+  return {
+    method: seen.method,
+    url: `${peer.url}${seen.target}`,
+    requestHeaders: seen.headers,
+    note: "the messaging server's backend request, as sxd's contacts server received it",
+    response: {
+      status: seen.status,
+      headers: Object.fromEntries(Object.entries(seen.responseHeaders).map(([name, value]) => [name, [value]])),
+      body: seen.body,
+    },
+    startedAt: seen.startedAt,
+    durationMs: seen.durationMs,
+  };
+}
+
+/** Whether sxd's contacts server can tell the token the backend request presents. */
+export function tokenPresented(world: SxdWorld): boolean {
+  return presentsToken(world.target.export.backend);
+}
+
+/** EXP-8 with --peer contacts: sxd stops its own contacts server, and starts it again after the scenario. */
+export async function stopOwnContactsServer(world: SxdWorld, state: ExportState, peer: PeerRun) {
+  state.restart = () => switchPeer(peer, "start");
+  const problem = await switchPeer(peer, "stop");
+  world.attach(`sxd stopped its own contacts server ${peer.url} (--peer contacts)`, "text/plain");
+  return problem === undefined ? undefined : world.notRun(problem);
+}
