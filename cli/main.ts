@@ -58,13 +58,17 @@ async function printRows(argv: string[]): Promise<number> {
   const { loadRows } = await import("../harness/catalogue.ts");
   const { PACKAGE_ROOT } = await import("../harness/package.ts");
   const { loadScenarios } = await import("../harness/scenarios.ts");
-  const { rowMatrix, traceabilityProblems } = await import("../harness/traceability.ts");
+  const { clientTraceability, rowMatrix, traceabilityProblems } = await import("../harness/traceability.ts");
   const rows = loadRows();
   const scenarios = loadScenarios(PACKAGE_ROOT);
   process.stdout.write(rowMatrix(rows, scenarios));
+  const client = { rows: loadRows("client"), scenarios: loadScenarios(PACKAGE_ROOT, "client") };
+  process.stdout.write(`\nClient rows (sxd test-client):\n${rowMatrix(client.rows, client.scenarios)}`);
   if (!argv.includes("--check")) return 0;
-  const problems = traceabilityProblems(rows, scenarios);
+  const { problems: clientProblems, unchecked } = clientTraceability(client.rows, client.scenarios);
+  const problems = [...traceabilityProblems(rows, scenarios), ...clientProblems];
   for (const problem of problems) process.stderr.write(`sxd: ${problem}\n`);
+  if (unchecked.length > 0) process.stderr.write(`sxd: not checked by sxd test-client yet: ${unchecked.join(", ")}\n`);
   return problems.length === 0 ? 0 : 1;
 }
 

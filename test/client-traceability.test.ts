@@ -1,0 +1,44 @@
+// The client side of the catalogue: its scenarios name client rows only, at their level, and
+// the client rows sxd test-client does not check yet are exactly these (the list only shrinks).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { loadAllRows, loadRows, sideOf } from "../harness/catalogue.ts";
+import { PACKAGE_ROOT } from "../harness/package.ts";
+import { loadScenarios } from "../harness/scenarios.ts";
+import { clientTraceability } from "../harness/traceability.ts";
+
+const NOT_CHECKED_YET = [
+  "CDIG-1",
+  "CDIG-2",
+  "CDIG-3",
+  "CDIG-4",
+  "CDIG-5",
+  "CDIG-6",
+  "CDIG-7",
+  "CDIG-8",
+  "CDIG-9",
+  "CDIG-10",
+  "CEXP-1",
+  "CEXP-2",
+  "CEXP-3",
+  "CEXP-4",
+  "CSNAP-1",
+  "CSNAP-2",
+  "CSNAP-3",
+  "CSNAP-4",
+  "CSNAP-5",
+];
+
+test("client scenarios name client rows at their level; the unchecked client rows are the known ones", () => {
+  const { problems, unchecked } = clientTraceability(loadRows("client"), loadScenarios(PACKAGE_ROOT, "client"));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(unchecked, NOT_CHECKED_YET);
+});
+
+test("each side sees its own rows and features only", () => {
+  const all = loadAllRows();
+  assert.equal(loadRows().length + loadRows("client").length, all.length);
+  assert.ok(loadRows("client").every((row) => /^C(DIG|EXP|SNAP)-\d+$/.test(row.id) && sideOf(row) === "client"));
+  assert.ok(loadScenarios(PACKAGE_ROOT).every((s) => s.rows.every((id) => !id.startsWith("C"))));
+  assert.ok(loadScenarios(PACKAGE_ROOT, "client").every((s) => s.location.startsWith("features/clients/")));
+});
