@@ -58,3 +58,4 @@ export function referenceMode(
     return { ok: false, error: `unknown variant "${variant}": standard or alternative` };
   return { ok: true, value: { faults: faults.filter(isFaultName), variant } };
 }
+export { CLIENT_PROTECTED_PATH, type RecordingReference, startRecordingReference } from "./recorder.ts";

@@ -1,0 +1,29 @@
+/**
+ * What crosses the wire when a client talks to sxd's servers: each request as the server
+ * received it and the reply it got. The reference records these (reference/recorder.ts) and
+ * the harness grades them (harness/client/); this type is the one both speak.
+ */
+
+export type Fields = Record<string, string | string[]>;
+
+export interface RecordedRequest {
+  /** Which of sxd's servers received it. */
+  server: "base" | "contacts" | "messaging";
+  method: string;
+  /** The request-target exactly as sent, e.g. `/client/protected?x=1`. */
+  target: string;
+  /** Lower-case names, as node:http gives them. */
+  headers: Fields;
+  /** The body as UTF-8 text ("" for none). */
+  body: string;
+  /** ISO time the request arrived. */
+  at: string;
+  reply: { status: number; headers: Fields; body: string };
+}
+
+/**
+ * A condition the servers stage for one run of a task, so the client's answer to it shows.
+ * "wrong-credentials": the first Authorization is answered 401 without stale, even if right.
+ * "stale-nonce": the first right Authorization is answered 401 with stale=true and a new nonce.
+ */
+export type StagedCondition = "wrong-credentials" | "stale-nonce";

@@ -1,0 +1,76 @@
+/**
+ * The protected resource that client tasks use (`/client/protected`): GET reads it, POST
+ * sends it a body (which auth-int covers). The same digest core as the reference's own
+ * protected resource (guard.ts), with nonces any client may reuse, and the conditions that
+ * sxd stages for one run of a task (lib/recording.ts): a right answer refused once without
+ * stale, or once as stale.
+ */
+import { randomBytes } from "node:crypto";
+import { formatParams } from "../../lib/auth-params.ts";
+import type { StagedCondition } from "../../lib/recording.ts";
+import { escapeXml } from "../../lib/xml.ts";
+import { challenges, type GuardSettings, judge } from "../digest/guard.ts";
+import { NonceStore, rulesFor } from "../digest/nonces.ts";
+import { REALM } from "../digest/routes.ts";
+import { demoUsers } from "../digest/users.ts";
+import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
+
+export const CLIENT_PROTECTED_PATH = "/client/protected";
+
+/** The condition staged for the run of a task going on now; `spent` once it has acted. */
+export interface Staged {
+  condition: StagedCondition;
+  spent: boolean;
+}
+
+/** Where the stage is read from. */
+export interface DigestStage {
+  current(): Staged | undefined;
+}
+
+export function clientDigestRoute(stage: DigestStage): Route {
+  const settings: GuardSettings = {
+    realm: REALM,
+    opaque: randomBytes(16).toString("base64url"),
+    qops: ["auth", "auth-int"],
+    hashes: ["SHA-256", "MD5"],
+    users: demoUsers(REALM),
+    nonces: new NonceStore(rulesFor("unlimited")),
+    faults: new Set(),
+  };
+  // Each staged condition acts once per run of a task: on the first answer it applies to.
+  const once = (condition: StagedCondition): boolean => {
+    const staged = stage.current();
+    if (staged?.condition !== condition || staged.spent) return false;
+    staged.spent = true;
+    return true;
+  };
+  const challenge = (message: string, stale = false): Reply =>
+    errorReply(401, message, { "www-authenticate": challenges(settings, settings.nonces.issue(), stale) });
+
+  return async (request) => {
+    if (request.path !== CLIENT_PROTECTED_PATH) return undefined;
+    if (request.method !== "GET" && request.method !== "POST") throw methodNotAllowed(["GET", "POST"]);
+    const authorization = header(request, "authorization");
+    const verdict = await judge(settings, {
+      method: request.method,
+      target: request.target,
+      authorization,
+      body: request.body,
+    });
+    if (verdict.kind === "missing") return challenge("authentication required: use Digest");
+    if (once("wrong-credentials")) {
+      return challenge("staged by sxd: these credentials are refused (no stale)");
+    }
+    if (verdict.kind === "malformed") return errorReply(400, verdict.message);
+    if (verdict.kind === "refused") return challenge(verdict.message, verdict.stale);
+    if (once("stale-nonce")) {
+      return challenge("staged by sxd: this nonce is stale", true);
+    }
+    const body = (await request.body()).toString("utf8");
+    const document = `<protected><user>${escapeXml(verdict.username)}</user><method>${request.method}</method><received>${escapeXml(body)}</received></protected>`;
+    return xmlReply(200, document, "application/xml;charset=UTF-8", {
+      "authentication-info": formatParams(verdict.authenticationInfo),
+    });
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The routes of the servers that clients meet: the reference's own, the protected resource
+ * of the client tasks before them, and a recorder around all, which keeps each request as
+ * received with the reply it got.
+ */
+import type { Fields, RecordedRequest } from "../../lib/recording.ts";
+import type { ReferenceContext } from "../context.ts";
+import { digestRoutes } from "../digest/routes.ts";
+import { contactsRoutes, messagingRoutes } from "../export/routes.ts";
+import type { Route } from "../http/reply.ts";
+import { dispatch } from "../http/serve.ts";
+import { snapshotRoutes } from "../snapshots/routes.ts";
+import { clientDigestRoute, type Staged } from "./digest.ts";
+
+/** What the servers share with the bench: the recording and the staged condition. */
+export interface ClientSide {
+  recorded: RecordedRequest[];
+  staged: Staged | undefined;
+}
+
+type ServerName = RecordedRequest["server"];
+
+export function clientRoutes(context: ReferenceContext, side: ClientSide): Record<ServerName, Route[]> {
+  const stage = { current: () => side.staged };
+  const inner: Record<ServerName, Route[]> = {
+    base: [clientDigestRoute(stage), snapshotRoutes(context), digestRoutes(context)],
+    contacts: [contactsRoutes(context)],
+    messaging: [messagingRoutes(context)],
+  };
+  const recording = (server: ServerName): Route[] => [
+    async (request) => {
+      const at = new Date().toISOString();
+      const body = await request.body().catch(() => Buffer.alloc(0));
+      const reply = await dispatch(inner[server], request);
+      side.recorded.push({
+        server,
+        method: request.method,
+        target: request.target,
+        headers: fields(request.headers),
+        body: body.toString("utf8"),
+        at,
+        reply: { status: reply.status, headers: fields(reply.headers ?? {}), body: String(reply.body ?? "") },
+      });
+      return reply;
+    },
+  ];
+  return { base: recording("base"), contacts: recording("contacts"), messaging: recording("messaging") };
+}
+
+function fields(headers: Record<string, string | string[] | number | undefined>): Fields {
+  const out: Fields = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = typeof value === "number" ? String(value) : value;
+  }
+  return out;
+}
