@@ -16,6 +16,8 @@ const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, expo
 
 Usage:
   sxd test [options]     run the conformance suite (against the bundled reference when no URL is given)
+  sxd test-client --run "<command>" [options]
+                         grade a client by what it sends to sxd's servers, task by task
   sxd serve [options]    run the reference servers
   sxd init [options]     write a starter target description (asks, or takes flags)
   sxd rows [--check]     print the row matrix: each rule, its level and its scenarios
@@ -95,7 +97,7 @@ async function mergeReports(argv: string[]): Promise<number> {
   return 0;
 }
 
-const COMMANDS = ["test", "serve", "init", "rows", "report", "docs", "help"];
+const COMMANDS = ["test", "test-client", "serve", "init", "rows", "report", "docs", "help"];
 
 function nearestCommand(command: string): string {
   const near = COMMANDS.find((name) => editDistance(command.replace(/^-+/, ""), name) <= 2);
@@ -117,6 +119,8 @@ export async function main(argv: string[]): Promise<number> {
       case "help":
       case "--help":
       case "-h":
+        if (rest[0] === "test-client")
+          return await (await import("./test-client.ts")).runTestClient(["--help"], process);
         process.stdout.write(
           rest[0] === "test"
             ? await testHelp()
@@ -140,6 +144,8 @@ export async function main(argv: string[]): Promise<number> {
         const { runSuite } = await import("./run-suite.ts");
         return (await runSuite(parsed.value, { stdout: process.stdout, stderr: process.stderr })).exitCode;
       }
+      case "test-client":
+        return await (await import("./test-client.ts")).runTestClient(rest, process);
       case "serve":
         return await (await import("./serve.ts")).runServe(rest);
       case "init": {

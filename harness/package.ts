@@ -30,3 +30,6 @@ export const SUPPORT_MODULES = ["steps/support/world.ts", "steps/support/hooks.t
 
 /** The console formatter, as cucumber names a formatter module (relative to the package root). */
 export const PROGRESS_FORMATTER = `./${suiteModule("harness/report/progress.ts")}`;
+
+/** What cucumber imports for a client run (`sxd test-client`): the client world and its steps. */
+export const CLIENT_SUPPORT_MODULES = ["steps/clients/world.ts", "steps/clients/*-steps.ts"].map(suiteModule);

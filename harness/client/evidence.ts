@@ -22,6 +22,12 @@ export interface TaskRun {
   requests: RecordedRequest[];
 }
 
+/** What conformance.json keeps of a client run: the command, and every run of a task. */
+export interface ClientEvidence {
+  command: string;
+  runs: TaskRun[];
+}
+
 /** Exit 127: the client does not do this task; its rows are not run, never failed. */
 export const NOT_SUPPORTED = 127;
 
@@ -29,6 +35,11 @@ export const NOT_SUPPORTED = 127;
 export interface ClientUser {
   username: string;
   password: string;
+}
+
+/** The client said it was done, and got at least one success from sxd's servers. */
+export function succeeded(run: TaskRun): boolean {
+  return run.exitCode === 0 && run.requests.some((request) => request.reply.status < 300);
 }
 
 /** How a run ended, in a few words: "exit 0 after 41 ms", "killed after 10000 ms (no exit)". */

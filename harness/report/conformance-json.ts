@@ -3,6 +3,7 @@
  * scenarios and the exchanges they made. Every other report is built from this document.
  */
 import { readFileSync } from "node:fs";
+import type { ClientEvidence } from "../client/evidence.ts";
 import type { Exchange } from "../exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../outcomes.ts";
 import { packageFile } from "../package.ts";
@@ -11,7 +12,7 @@ import type { Judgement, Overall, RowVerdict } from "../verdicts.ts";
 
 export interface ReportInput {
   reportDir: string;
-  target: TargetDescription;
+  target: Pick<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl">;
   judgement: Judgement;
   strict: boolean;
   harFile: string | undefined;
@@ -23,6 +24,8 @@ export interface ReportInput {
   interrupted?: string;
   /** Where the docs site is published: conformance.html links each row to its section. */
   docsUrl?: string;
+  /** A client run (`sxd test-client`): the command and each run of a task, with what it sent. */
+  client?: ClientEvidence;
 }
 
 export interface ConformanceDocument {
@@ -34,6 +37,7 @@ export interface ConformanceDocument {
   /** Set when a signal stopped the run: the scenarios not started are not run. */
   interrupted?: string;
   warnings?: string[];
+  client?: ClientEvidence;
   rows: Array<{
     id: string;
     level: string;
@@ -59,6 +63,7 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
     overall: judgement.overall,
     ...(input.interrupted ? { interrupted: input.interrupted } : {}),
     ...(input.warnings?.length ? { warnings: input.warnings } : {}),
+    ...(input.client ? { client: input.client } : {}),
     rows: judgement.rows.map((r) => ({
       id: r.row.id,
       level: r.row.level,
