@@ -17,7 +17,9 @@ export const TEST_CLIENT_HELP = `Usage: sxd test-client --run "<command>" [--tas
 Grades a client of the interface by what it sends. sxd starts its own servers, then runs the
 command through the shell once per task (and again where it stages a condition), with:
   SXD_TASK           the task: ${OFFERED_TASKS.join(", ")}
-  SXD_URL            what the task is about (the protected resource for the digest tasks)
+  SXD_URL            what the task is about: the protected resource (digest tasks), an entry
+                     (update: set its title to SXD_TITLE; history: print the title of every
+                     version, newest first, one per line)
   SXD_USERNAME, SXD_PASSWORD   the user to log in as
   SXD_BODY           what digest-post sends;  SXD_TITLE  what update sets
   SXD_BASE_URL, SXD_CONTACTS_URL, SXD_MESSAGING_URL   sxd's servers
@@ -61,6 +63,7 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
       user: reference.user,
       protectedPath: CLIENT_PROTECTED_PATH,
       takeRecording: () => reference.takeRecording(),
+      prepareEntry: (titles) => reference.prepareEntry(titles),
       stage: (condition) => reference.stage(condition),
     };
     const settings = {

@@ -25,5 +25,6 @@ export interface RecordedRequest {
  * A condition the servers stage for one run of a task, so the client's answer to it shows.
  * "wrong-credentials": the first Authorization is answered 401 without stale, even if right.
  * "stale-nonce": the first right Authorization is answered 401 with stale=true and a new nonce.
+ * "precondition-failed": the first PUT is answered 412, as if the entry had changed since the read.
  */
-export type StagedCondition = "wrong-credentials" | "stale-nonce";
+export type StagedCondition = "wrong-credentials" | "stale-nonce" | "precondition-failed";

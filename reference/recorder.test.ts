@@ -55,3 +55,31 @@ test("staged: a right answer is refused once without stale, then once as stale",
   bench.stage(undefined);
   bench.takeRecording();
 });
+
+test("an entry made for a task has its versions; links name the host as localhost; a staged 412 acts once", async () => {
+  const url = bench.prepareEntry(["one", "two"]);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/entries\/client-/);
+  const current = await fetch(url);
+  const body = await current.text();
+  assert.match(body, /<title>two<\/title>/);
+  assert.match(body, /<link rel="previous" href="http:\/\/localhost:\d+\/entries\/client-[^"]+\/s1"\/>/);
+  bench.stage("precondition-failed");
+  const lastModified = current.headers.get("last-modified") ?? "";
+  const put = () =>
+    fetch(url, {
+      method: "PUT",
+      headers: { "content-type": "application/atom+xml;type=entry;charset=UTF-8", "if-unmodified-since": lastModified },
+      body,
+    });
+  assert.equal((await put()).status, 412);
+  assert.equal((await put()).status, 204);
+  bench.stage(undefined);
+  assert.deepEqual(
+    bench.takeRecording().map((r) => [r.method, r.reply.status]),
+    [
+      ["GET", 200],
+      ["PUT", 412],
+      ["PUT", 204],
+    ],
+  );
+});

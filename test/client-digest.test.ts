@@ -3,7 +3,7 @@
  * careful reader of RFC 7616 grades it: curl --digest is clean (qop auth, so CDIG-4 does not
  * concern it); Python requests quotes algorithm and qop, which §3.4 sends as tokens (CDIG-9,
  * a warning); wget answers a qop challenge in the RFC 2069 form (CDIG-1); the example client
- * (examples/clients/node-digest) passes every row, auth-int included. A client that sends
+ * (examples/clients/node) passes every row, auth-int included. A client that sends
  * nothing, fails, says it does no task or hangs ends in bounded time with no row passed.
  */
 import assert from "node:assert/strict";
@@ -24,7 +24,8 @@ async function testClient(
   ...args: string[]
 ): Promise<{ code: number | null; report: Report; verdicts: Record<string, string> }> {
   const dir = tempDir();
-  const run = await sxd(["test-client", "--run", command, "--report-dir", dir, ...args]);
+  const tasks = args.includes("--tasks") ? [] : ["--tasks", "digest-get,digest-post"];
+  const run = await sxd(["test-client", "--run", command, "--report-dir", dir, ...tasks, ...args]);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as Report;
   const verdicts = Object.fromEntries(report.rows.filter((r) => r.id.startsWith("CDIG")).map((r) => [r.id, r.verdict]));
   return { code: run.code, report, verdicts };
@@ -65,7 +66,7 @@ const WGET = `case $SXD_TASK in
   *) exit 127 ;;
 esac`;
 
-const EXAMPLE = `sh ${new URL("../examples/clients/node-digest/adapter.sh", import.meta.url).pathname}`;
+const EXAMPLE = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
 
 describe("sxd test-client grades real digest clients", () => {
   it("curl --digest: clean; qop auth, so auth-int does not concern it", async (t: TestContext) => {
@@ -103,7 +104,7 @@ describe("sxd test-client grades real digest clients", () => {
       /^request 2: no qop, cnonce or nc: the RFC 2069 form, though the challenge offered qop auth, auth-int/,
     );
     assert.equal(verdicts["CDIG-5"], "not run");
-    assert.match(reason(report, "CDIG-10"), /the same task without the refusal did not succeed .*see CDIG-2/);
+    assert.match(reason(report, "CDIG-10"), /the same task without the condition did not succeed .*see CDIG-2/);
     assert.equal(code, 1);
   });
 
@@ -119,12 +120,16 @@ describe("sxd test-client grades real digest clients", () => {
 const notCheckedYet = { "CDIG-6": "not run", "CDIG-7": "not run", "CDIG-8": "not run" };
 
 describe("sxd test-client against clients that do nothing useful", () => {
-  const noPass = (verdicts: Record<string, string>) =>
-    assert.ok(!Object.values(verdicts).includes("passed"), JSON.stringify(verdicts));
+  const ALL = ["--tasks", "digest-get,digest-post,update,history"];
+  const noPass = (report: Report) =>
+    assert.deepEqual(
+      report.rows.filter((r) => r.verdict === "passed" || r.verdict === "warning"),
+      [],
+    );
 
   it("a client that sends nothing passes nothing: the rows that demand an answer fail", async () => {
-    const { code, report, verdicts } = await testClient("true");
-    noPass(verdicts);
+    const { code, report, verdicts } = await testClient("true", ...ALL);
+    noPass(report);
     assert.match(
       reason(report, "CDIG-1"),
       /^the client sent no request \(exit 0 after \d+ ms\): it never answered the challenge/,
@@ -134,13 +139,15 @@ describe("sxd test-client against clients that do nothing useful", () => {
   });
 
   it("a client that fails every task: no row passed, and no condition staged without a control", async () => {
-    const { code, report, verdicts } = await testClient("exit 1");
-    noPass(verdicts);
+    const { code, report } = await testClient("exit 1", ...ALL);
+    noPass(report);
     assert.deepEqual(
       report.client.runs.map((r) => [r.task, r.exitCode]),
       [
         ["digest-get", 1],
         ["digest-post", 1],
+        ["update", 1],
+        ["history", 1],
       ],
     );
     assert.equal(code, 1);
@@ -157,8 +164,8 @@ describe("sxd test-client against clients that do nothing useful", () => {
 
   it("a client that hangs is killed after --task-timeout, with everything it started", async () => {
     const started = Date.now();
-    const { code, report, verdicts } = await testClient("sleep 30 & sleep 30", "--task-timeout", "400");
-    noPass(verdicts);
+    const { code, report } = await testClient("sleep 30 & sleep 30", "--task-timeout", "400", ...ALL);
+    noPass(report);
     assert.match(reason(report, "CDIG-1"), /killed after \d+ ms without exiting/);
     assert.ok(Date.now() - started < 15_000);
     assert.equal(code, 1);

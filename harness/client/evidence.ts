@@ -20,6 +20,8 @@ export interface TaskRun {
   stderr: string;
   durationMs: number;
   requests: RecordedRequest[];
+  /** What a right run prints (the history task: every title, newest first). */
+  expectedOutput?: string[];
 }
 
 /** What conformance.json keeps of a client run: the command, and every run of a task. */

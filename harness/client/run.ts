@@ -19,7 +19,7 @@ import { featureFiles } from "../scenarios.ts";
 import { type Judgement, judge } from "../verdicts.ts";
 import { runCommand } from "./command.ts";
 import { type RecordedRequest, succeeded, type TaskRun } from "./evidence.ts";
-import { type ClientServers, conditionsOf, type TaskName, taskEnvironment } from "./tasks.ts";
+import { type ClientServers, conditionsOf, type TaskName, taskEnvironment, taskSubject } from "./tasks.ts";
 
 /** The servers as the run uses them: what they offer, their recording, and the stage. */
 export interface ClientBench extends ClientServers {
@@ -115,10 +115,12 @@ async function runTask(
 ): Promise<TaskRun> {
   bench.stage(condition);
   bench.takeRecording();
-  const environment = taskEnvironment(task, bench);
+  const subject = taskSubject(task, bench);
+  const environment = taskEnvironment(task, bench, subject);
   const result = await runCommand(settings.command, environment, settings.taskTimeoutMs);
   const requests = bench.takeRecording();
   bench.stage(undefined);
   const { SXD_PASSWORD, ...shown } = environment;
-  return { task, ...(condition ? { condition } : {}), environment: shown, ...result, requests };
+  const expected = subject.expectedOutput ? { expectedOutput: subject.expectedOutput } : {};
+  return { task, ...(condition ? { condition } : {}), environment: shown, ...result, requests, ...expected };
 }

@@ -23,12 +23,10 @@ export interface Staged {
   spent: boolean;
 }
 
-/** Where the stage is read from. */
-export interface DigestStage {
-  current(): Staged | undefined;
-}
+/** Whether the condition is staged and has not acted yet in this run; if so, it acts now (true once). */
+export type Once = (condition: StagedCondition) => boolean;
 
-export function clientDigestRoute(stage: DigestStage): Route {
+export function clientDigestRoute(once: Once): Route {
   const settings: GuardSettings = {
     realm: REALM,
     opaque: randomBytes(16).toString("base64url"),
@@ -37,13 +35,6 @@ export function clientDigestRoute(stage: DigestStage): Route {
     users: demoUsers(REALM),
     nonces: new NonceStore(rulesFor("unlimited")),
     faults: new Set(),
-  };
-  // Each staged condition acts once per run of a task: on the first answer it applies to.
-  const once = (condition: StagedCondition): boolean => {
-    const staged = stage.current();
-    if (staged?.condition !== condition || staged.spent) return false;
-    staged.spent = true;
-    return true;
   };
   const challenge = (message: string, stale = false): Reply =>
     errorReply(401, message, { "www-authenticate": challenges(settings, settings.nonces.issue(), stale) });

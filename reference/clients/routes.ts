@@ -10,20 +10,35 @@ import { contactsRoutes, messagingRoutes } from "../export/routes.ts";
 import type { Route } from "../http/reply.ts";
 import { dispatch } from "../http/serve.ts";
 import { snapshotRoutes } from "../snapshots/routes.ts";
-import { clientDigestRoute, type Staged } from "./digest.ts";
+import type { SnapshotStore } from "../snapshots/store.ts";
+import { clientDigestRoute, type Once, type Staged } from "./digest.ts";
+import { stagedPreconditionRoute } from "./entries.ts";
 
 /** What the servers share with the bench: the recording and the staged condition. */
 export interface ClientSide {
   recorded: RecordedRequest[];
   staged: Staged | undefined;
+  /** The snapshot resources, where sxd prepares the entries of the update and history tasks. */
+  store: SnapshotStore;
 }
 
 type ServerName = RecordedRequest["server"];
 
 export function clientRoutes(context: ReferenceContext, side: ClientSide): Record<ServerName, Route[]> {
-  const stage = { current: () => side.staged };
+  // Each staged condition acts once per run of a task: on the first request it applies to.
+  const once: Once = (condition) => {
+    const staged = side.staged;
+    if (staged?.condition !== condition || staged.spent) return false;
+    staged.spent = true;
+    return true;
+  };
   const inner: Record<ServerName, Route[]> = {
-    base: [clientDigestRoute(stage), snapshotRoutes(context), digestRoutes(context)],
+    base: [
+      clientDigestRoute(once),
+      stagedPreconditionRoute(once),
+      snapshotRoutes(context, { store: side.store }),
+      digestRoutes(context),
+    ],
     contacts: [contactsRoutes(context)],
     messaging: [messagingRoutes(context)],
   };
