@@ -9,7 +9,7 @@ import { type ClientBench, runClientConformance } from "../harness/client/run.ts
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
 import { UsageError } from "../harness/errors.ts";
 import type { Io } from "../harness/run.ts";
-import { CLIENT_PROTECTED_PATH, startRecordingReference } from "../reference/index.ts";
+import { CLIENT_CONTACT_LIST_PATH, CLIENT_PROTECTED_PATH, startRecordingReference } from "../reference/index.ts";
 
 export const TEST_CLIENT_HELP = `Usage: sxd test-client --run "<command>" [--tasks ${OFFERED_TASKS.join(",")}] [--report-dir DIR]
                        [--task-timeout MS] [--strict]
@@ -19,7 +19,8 @@ command through the shell once per task (and again where it stages a condition),
   SXD_TASK           the task: ${OFFERED_TASKS.join(", ")}
   SXD_URL            what the task is about: the protected resource (digest tasks), an entry
                      (update: set its title to SXD_TITLE; history: print the title of every
-                     version, newest first, one per line)
+                     version, newest first, one per line), a contact list (export: export it
+                     to the messaging server by its link)
   SXD_USERNAME, SXD_PASSWORD   the user to log in as
   SXD_BODY           what digest-post sends;  SXD_TITLE  what update sets
   SXD_BASE_URL, SXD_CONTACTS_URL, SXD_MESSAGING_URL   sxd's servers
@@ -62,6 +63,7 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
       urls: reference.urls,
       user: reference.user,
       protectedPath: CLIENT_PROTECTED_PATH,
+      contactListPath: CLIENT_CONTACT_LIST_PATH,
       takeRecording: () => reference.takeRecording(),
       prepareEntry: (titles) => reference.prepareEntry(titles),
       stage: (condition) => reference.stage(condition),

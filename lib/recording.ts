@@ -19,6 +19,8 @@ export interface RecordedRequest {
   /** ISO time the request arrived. */
   at: string;
   reply: { status: number; headers: Fields; body: string };
+  /** Set where one of sxd's servers sent it, not the client (the messaging server fetching contacts). */
+  bySxd?: true;
 }
 
 /**

@@ -20,6 +20,9 @@ import { MemorySnapshotStore } from "./snapshots/store.ts";
 
 export { CLIENT_PROTECTED_PATH } from "./clients/digest.ts";
 
+/** The contact list of the export task: a user of the contacts server's fixture. */
+export const CLIENT_CONTACT_LIST_PATH = "/user/alice/contacts";
+
 export interface RecordingReference {
   /** The addresses a client is given (SXD_URL and the like): the bound ones, 127.0.0.1. */
   urls: ReferenceContext["urls"];

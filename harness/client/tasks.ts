@@ -5,7 +5,7 @@
 import type { StagedCondition } from "../../lib/recording.ts";
 import type { ClientUser } from "./evidence.ts";
 
-export const OFFERED_TASKS = ["digest-get", "digest-post", "update", "history"] as const;
+export const OFFERED_TASKS = ["digest-get", "digest-post", "update", "history", "export"] as const;
 export type TaskName = (typeof OFFERED_TASKS)[number];
 
 export function isTaskName(name: string): name is TaskName {
@@ -17,6 +17,8 @@ export interface ClientServers {
   urls: { base: string; contacts: string; messaging: string };
   user: ClientUser;
   protectedPath: string;
+  /** The contact list of the export task, on the contacts server. */
+  contactListPath: string;
   /** Makes an entry with one version per title, oldest first, and returns its URL. */
   prepareEntry(titles: readonly string[]): string;
 }
@@ -40,6 +42,7 @@ const CONDITIONS: Record<TaskName, StagedCondition[]> = {
   "digest-post": [],
   update: ["precondition-failed"],
   history: [],
+  export: [],
 };
 
 export function conditionsOf(task: TaskName): StagedCondition[] {
@@ -62,6 +65,8 @@ export function taskSubject(task: TaskName, servers: ClientServers): TaskSubject
       };
     case "history":
       return { url: servers.prepareEntry(HISTORY), title: "", body: "", expectedOutput: [...HISTORY].reverse() };
+    case "export":
+      return { url: `${servers.urls.contacts}${servers.contactListPath}`, title: "", body: "" };
   }
 }
 

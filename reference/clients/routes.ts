@@ -55,6 +55,9 @@ export function clientRoutes(context: ReferenceContext, side: ClientSide): Recor
         body: body.toString("utf8"),
         at,
         reply: { status: reply.status, headers: fields(reply.headers ?? {}), body: String(reply.body ?? "") },
+        // The messaging server fetches contacts at the contacts server's linked address (localhost);
+        // a client is only ever given 127.0.0.1 (see recorder.ts).
+        ...(server === "contacts" && request.headers.host?.startsWith("localhost:") ? { bySxd: true as const } : {}),
       });
       return reply;
     },

@@ -8,5 +8,6 @@ case "$SXD_TASK" in
   digest-post) exec node "$here/client.mjs" POST "$SXD_URL" "$SXD_USERNAME" "$SXD_PASSWORD" "$SXD_BODY" ;;
   update) exec node "$here/entries.mjs" update "$SXD_URL" "$SXD_TITLE" ;;
   history) exec node "$here/entries.mjs" history "$SXD_URL" ;;
+  export) exec node "$here/export.mjs" "$SXD_URL" ;;
   *) exit 127 ;;
 esac
