@@ -2,7 +2,8 @@
  * `sxd test-client` against real digest clients, through adapters kept here, each graded as a
  * careful reader of RFC 7616 grades it: curl --digest is clean (qop auth, so CDIG-4 does not
  * concern it); Python requests quotes algorithm and qop, which §3.4 sends as tokens (CDIG-9,
- * a warning); wget answers a qop challenge in the RFC 2069 form (CDIG-1); the example client
+ * a warning); wget answers a qop challenge in the RFC 2069 form (CDIG-1); Python's urllib
+ * reads only the first challenge and so never answers (CDIG-1); the example client
  * (examples/clients/node) passes every row, auth-int included. A client that sends
  * nothing, fails, says it does no task or hangs ends in bounded time with no row passed.
  */
@@ -66,6 +67,17 @@ const WGET = `case $SXD_TASK in
   *) exit 127 ;;
 esac`;
 
+const URLLIB = `python3 -c '
+import os, sys, urllib.request, urllib.error
+task, url = os.environ["SXD_TASK"], os.environ["SXD_URL"]
+if task != "digest-get": sys.exit(127)
+passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+passwords.add_password(None, url, os.environ["SXD_USERNAME"], os.environ["SXD_PASSWORD"])
+opener = urllib.request.build_opener(urllib.request.HTTPDigestAuthHandler(passwords))
+try: print(opener.open(url).read().decode())
+except urllib.error.HTTPError as error: sys.exit(1)
+'`;
+
 const EXAMPLE = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
 
 describe("sxd test-client grades real digest clients", () => {
@@ -105,6 +117,17 @@ describe("sxd test-client grades real digest clients", () => {
     );
     assert.equal(verdicts["CDIG-5"], "not run");
     assert.match(reason(report, "CDIG-10"), /the same task without the condition did not succeed .*see CDIG-2/);
+    assert.equal(code, 1);
+  });
+
+  it("Python urllib: reads only the first challenge (SHA-256, unknown to it) and never answers", async () => {
+    const { code, report, verdicts } = await testClient(URLLIB, "--tasks", "digest-get");
+    assert.equal(verdicts["CDIG-1"], "failed");
+    assert.match(
+      reason(report, "CDIG-1"),
+      /^the client sent 1 request\(s\), none with Authorization: Digest \(exit 1 after \d+ ms\): it never answered the challenge$/,
+    );
+    assert.ok(["CDIG-3", "CDIG-5", "CDIG-9", "CDIG-10"].every((id) => verdicts[id] === "not run"));
     assert.equal(code, 1);
   });
 
