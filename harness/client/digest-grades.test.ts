@@ -4,6 +4,7 @@ import { hashA1, type Qop, responseDigest } from "../../lib/digest-math.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { gradeBodyDigest, gradeDirectives, gradeResponse } from "./digest-grades.ts";
 import { gradeNonceCount, gradeNoRetryOfWrongCredentials, gradeQuoting, gradeSecretKept } from "./digest-habits.ts";
+import { gradeStaleRetry } from "./digest-stale.ts";
 import type { TaskRun } from "./evidence.ts";
 
 const user = { username: "demo", password: "s3cret" };
@@ -172,4 +173,20 @@ test("CDIG-10: after a 401 without stale, no more credentials from the same secr
   ]);
   assert.equal(gradeNoRetryOfWrongCredentials(afterStale, good, user).status, "not run");
   assert.match(gradeNoRetryOfWrongCredentials(refusedThenStopped, run([]), user).reason, /did not get in .*see CDIG-2/);
+});
+
+test("CDIG-6: a retry with the new nonce after stale=true takes the option; giving up is not applicable, never failed", () => {
+  const staled = [request(undefined, challenge("n1")), request(answer({ nonce: "n1" }), challenge("n2", true))];
+  const retried = run([...staled, request(answer({ nonce: "n2" }), OK)]);
+  assert.match(
+    gradeStaleRetry(retried, good, user).reason,
+    /answered again with the new nonce \(request 3, answered 200\)/,
+  );
+  const gaveUp = gradeStaleRetry(run(staled, 1), good, user);
+  assert.equal(gaveUp.status, "not applicable");
+  assert.match(
+    gaveUp.reason,
+    /^after the 401 with stale=true to request 2, the client did not answer again with the new nonce \(exit 1/,
+  );
+  assert.equal(gradeStaleRetry(retried, run([]), user).status, "not run");
 });

@@ -38,7 +38,7 @@ const HISTORY = ["First version", "Second version", "Third version"];
 export const POST_BODY = "<note>posted by an sxd client task: état 1</note>";
 
 const CONDITIONS: Record<TaskName, StagedCondition[]> = {
-  "digest-get": ["wrong-credentials"],
+  "digest-get": ["wrong-credentials", "stale-nonce"],
   "digest-post": [],
   update: ["precondition-failed"],
   history: [],

@@ -9,6 +9,7 @@ import {
   gradeQuoting,
   gradeSecretKept,
 } from "../../harness/client/digest-habits.ts";
+import { gradeStaleRetry } from "../../harness/client/digest-stale.ts";
 import { Then } from "../support/cucumber.ts";
 import { controlOf, judged } from "./judge.ts";
 import type { ClientWorld } from "./world.ts";
@@ -39,4 +40,8 @@ Then("the directives are quoted as RFC 7616 §3.4 writes them", function (this: 
 
 Then("it sends no more credentials computed from the same secret", function (this: ClientWorld) {
   return judged(this, (run) => gradeNoRetryOfWrongCredentials(run, controlOf(this), this.parameters.user));
+});
+
+Then("answering again with the new nonce, without new credentials, takes the option", function (this: ClientWorld) {
+  return judged(this, (run) => gradeStaleRetry(run, controlOf(this), this.parameters.user));
 });

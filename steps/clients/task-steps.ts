@@ -14,3 +14,7 @@ Given("sxd answered its first credentials with 401 without stale=true", function
 Given("sxd answered its first PUT with 412, as if the entry had changed since its read", function (this: ClientWorld) {
   return chooseStaged(this, "precondition-failed", "CSNAP-1");
 });
+
+Given("sxd answered its first right credentials with 401 and stale=true", function (this: ClientWorld) {
+  return chooseStaged(this, "stale-nonce", "CDIG-2");
+});
