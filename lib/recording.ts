@@ -28,5 +28,6 @@ export interface RecordedRequest {
  * "wrong-credentials": the first Authorization is answered 401 without stale, even if right.
  * "stale-nonce": the first right Authorization is answered 401 with stale=true and a new nonce.
  * "precondition-failed": the first PUT is answered 412, as if the entry had changed since the read.
+ * "md5-first", "md5-only": for the whole run, the challenges offer MD5 then SHA-256, or MD5 alone.
  */
-export type StagedCondition = "wrong-credentials" | "stale-nonce" | "precondition-failed";
+export type StagedCondition = "wrong-credentials" | "stale-nonce" | "precondition-failed" | "md5-first" | "md5-only";

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { hashA1, type Qop, responseDigest } from "../../lib/digest-math.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
+import { gradeAlgorithmChoice } from "./digest-algorithms.ts";
 import { gradeBodyDigest, gradeDirectives, gradeResponse } from "./digest-grades.ts";
 import { gradeNonceCount, gradeNoRetryOfWrongCredentials, gradeQuoting, gradeSecretKept } from "./digest-habits.ts";
 import { gradeStaleRetry } from "./digest-stale.ts";
@@ -189,4 +190,39 @@ test("CDIG-6: a retry with the new nonce after stale=true takes the option; givi
     /^after the 401 with stale=true to request 2, the client did not answer again with the new nonce \(exit 1/,
   );
   assert.equal(gradeStaleRetry(retried, run([]), user).status, "not run");
+});
+
+test("CDIG-7: the first offered algorithm the client is seen to support, never one not offered", () => {
+  const offering = (algorithms: string[]): RecordedRequest["reply"] => ({
+    status: 401,
+    headers: {
+      "www-authenticate": algorithms.map((a) => `Digest realm="r", nonce="n${a}", algorithm=${a}, qop="auth"`),
+    },
+    body: "",
+  });
+  const answering = (offered: string[], chosen: string, condition?: TaskRun["condition"]): TaskRun => ({
+    ...run([
+      request(undefined, offering(offered)),
+      request(`Digest username="demo", algorithm=${chosen}, nonce="n${chosen}"`, OK),
+    ]),
+    ...(condition ? { condition } : {}),
+  });
+  const plain = answering(["SHA-256", "MD5"], "SHA-256");
+  const right = gradeAlgorithmChoice(plain, [
+    answering(["MD5", "SHA-256"], "MD5", "md5-first"),
+    answering(["MD5"], "MD5", "md5-only"),
+  ]);
+  assert.equal(right.reason, "offered SHA-256, MD5: SHA-256; offered MD5, SHA-256: MD5; offered MD5: MD5");
+  const last = gradeAlgorithmChoice(answering(["SHA-256", "MD5"], "MD5"), [
+    answering(["MD5", "SHA-256"], "SHA-256", "md5-first"),
+  ]);
+  assert.match(
+    last.reason,
+    /^task digest-get, request 2: offered SHA-256, MD5, the client answered MD5, though it answered SHA-256 in task digest-get \(staged: md5-first\), request 2: not the first/,
+  );
+  assert.match(
+    gradeAlgorithmChoice(answering(["MD5"], "SHA-512-256"), []).reason,
+    /algorithm SHA-512-256 was not offered \(MD5\)/,
+  );
+  assert.equal(gradeAlgorithmChoice(run([]), []).status, "not run");
 });

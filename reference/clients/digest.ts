@@ -3,7 +3,7 @@
  * sends it a body (which auth-int covers). The same digest core as the reference's own
  * protected resource (guard.ts), with nonces any client may reuse, and the conditions that
  * sxd stages for one run of a task (lib/recording.ts): a right answer refused once without
- * stale, or once as stale.
+ * stale, or once as stale; MD5 offered first, or alone.
  */
 import { randomBytes } from "node:crypto";
 import { formatParams } from "../../lib/auth-params.ts";
@@ -26,8 +26,14 @@ export interface Staged {
 /** Whether the condition is staged and has not acted yet in this run; if so, it acts now (true once). */
 export type Once = (condition: StagedCondition) => boolean;
 
-export function clientDigestRoute(once: Once): Route {
-  const settings: GuardSettings = {
+/** The stage as the route reads it: a condition acting once, or one holding for the whole run. */
+export interface Stage {
+  once: Once;
+  staged(condition: StagedCondition): boolean;
+}
+
+export function clientDigestRoute({ once, staged }: Stage): Route {
+  const standard: GuardSettings = {
     realm: REALM,
     opaque: randomBytes(16).toString("base64url"),
     qops: ["auth", "auth-int"],
@@ -36,12 +42,16 @@ export function clientDigestRoute(once: Once): Route {
     nonces: new NonceStore(rulesFor("unlimited")),
     faults: new Set(),
   };
-  const challenge = (message: string, stale = false): Reply =>
-    errorReply(401, message, { "www-authenticate": challenges(settings, settings.nonces.issue(), stale) });
+  // The algorithms offered, staged for a whole run: the other order, or MD5 alone.
+  const md5First: GuardSettings = { ...standard, hashes: ["MD5", "SHA-256"] };
+  const md5Only: GuardSettings = { ...standard, hashes: ["MD5"] };
 
   return async (request) => {
     if (request.path !== CLIENT_PROTECTED_PATH) return undefined;
     if (request.method !== "GET" && request.method !== "POST") throw methodNotAllowed(["GET", "POST"]);
+    const settings = staged("md5-only") ? md5Only : staged("md5-first") ? md5First : standard;
+    const challenge = (message: string, stale = false): Reply =>
+      errorReply(401, message, { "www-authenticate": challenges(settings, settings.nonces.issue(), stale) });
     const authorization = header(request, "authorization");
     const verdict = await judge(settings, {
       method: request.method,

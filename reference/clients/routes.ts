@@ -34,7 +34,7 @@ export function clientRoutes(context: ReferenceContext, side: ClientSide): Recor
   };
   const inner: Record<ServerName, Route[]> = {
     base: [
-      clientDigestRoute(once),
+      clientDigestRoute({ once, staged: (condition) => side.staged?.condition === condition }),
       stagedPreconditionRoute(once),
       snapshotRoutes(context, { store: side.store }),
       digestRoutes(context),

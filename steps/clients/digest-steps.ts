@@ -2,6 +2,8 @@
  * The Then steps of the digest client features: each grades the chosen run with a pure
  * function of harness/client/.
  */
+
+import { gradeAlgorithmChoice } from "../../harness/client/digest-algorithms.ts";
 import { gradeBodyDigest, gradeDirectives, gradeResponse } from "../../harness/client/digest-grades.ts";
 import {
   gradeNonceCount,
@@ -45,3 +47,10 @@ Then("it sends no more credentials computed from the same secret", function (thi
 Then("answering again with the new nonce, without new credentials, takes the option", function (this: ClientWorld) {
   return judged(this, (run) => gradeStaleRetry(run, controlOf(this), this.parameters.user));
 });
+
+Then(
+  "each time it answered the first offered algorithm it supports, never one not offered",
+  function (this: ClientWorld) {
+    return judged(this, (run) => gradeAlgorithmChoice(run, this.staged));
+  },
+);

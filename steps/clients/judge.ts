@@ -41,6 +41,21 @@ export function chooseStaged(world: ClientWorld, condition: StagedCondition, see
   return undefined;
 }
 
+/** The plain run stays the judged one; the runs under these conditions come beside it, where sxd staged them. */
+export function chooseStagedRuns(
+  world: ClientWorld,
+  conditions: readonly StagedCondition[],
+  see: string,
+): "skipped" | undefined {
+  const plain = world.run;
+  const runs = conditions.flatMap((condition) => (plain && findRun(world, plain.task, condition)) ?? []);
+  if (!plain || runs.length === 0)
+    return world.skipped(`the same task without the conditions did not succeed (${plain && endOf(plain)}): see ${see}`);
+  for (const run of runs) evidence(world, run);
+  world.staged = runs;
+  return undefined;
+}
+
 export function judged(world: ClientWorld, grade: (run: TaskRun) => Grade): "skipped" | undefined {
   const run = world.run;
   if (!run) throw new Error("no task run chosen (a bug in the feature)");

@@ -1,6 +1,6 @@
 /** The steps that choose what a client scenario judges: a task's run, or its run under a staged condition. */
 import { Given } from "../support/cucumber.ts";
-import { chooseStaged, chooseTask } from "./judge.ts";
+import { chooseStaged, chooseStagedRuns, chooseTask } from "./judge.ts";
 import type { ClientWorld } from "./world.ts";
 
 Given("the client has done the task {string}", function (this: ClientWorld, task: string) {
@@ -17,4 +17,8 @@ Given("sxd answered its first PUT with 412, as if the entry had changed since it
 
 Given("sxd answered its first right credentials with 401 and stale=true", function (this: ClientWorld) {
   return chooseStaged(this, "stale-nonce", "CDIG-2");
+});
+
+Given("sxd ran it again with MD5 offered first, and with MD5 alone", function (this: ClientWorld) {
+  return chooseStagedRuns(this, ["md5-first", "md5-only"], "CDIG-2");
 });

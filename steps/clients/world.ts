@@ -14,6 +14,8 @@ export class ClientWorld extends World<ClientParameters> {
   run?: TaskRun;
   /** The plain run of the same task, where the judged run had a staged condition. */
   control?: TaskRun;
+  /** Further runs of the task under conditions, for a row judged across them (CDIG-7). */
+  staged: TaskRun[] = [];
 
   /** Marks the scenario as not run (or not applicable) with the reason; return its value from the step. */
   skipped(reason: string, as: "not run" | "not applicable" = "not run"): "skipped" {
