@@ -29,5 +29,12 @@ export interface RecordedRequest {
  * "stale-nonce": the first right Authorization is answered 401 with stale=true and a new nonce.
  * "precondition-failed": the first PUT is answered 412, as if the entry had changed since the read.
  * "md5-first", "md5-only": for the whole run, the challenges offer MD5 then SHA-256, or MD5 alone.
+ * "wrong-rspauth": the first grant carries an rspauth that does not prove the secret.
  */
-export type StagedCondition = "wrong-credentials" | "stale-nonce" | "precondition-failed" | "md5-first" | "md5-only";
+export type StagedCondition =
+  | "wrong-credentials"
+  | "stale-nonce"
+  | "precondition-failed"
+  | "md5-first"
+  | "md5-only"
+  | "wrong-rspauth";

@@ -5,7 +5,7 @@ import type { RecordedRequest } from "../../lib/recording.ts";
 import { gradeAlgorithmChoice } from "./digest-algorithms.ts";
 import { gradeBodyDigest, gradeDirectives, gradeResponse } from "./digest-grades.ts";
 import { gradeNonceCount, gradeNoRetryOfWrongCredentials, gradeQuoting, gradeSecretKept } from "./digest-habits.ts";
-import { gradeStaleRetry } from "./digest-stale.ts";
+import { gradeRspauthChecked, gradeStaleRetry } from "./digest-stale.ts";
 import type { TaskRun } from "./evidence.ts";
 
 const user = { username: "demo", password: "s3cret" };
@@ -225,4 +225,20 @@ test("CDIG-7: the first offered algorithm the client is seen to support, never o
     /algorithm SHA-512-256 was not offered \(MD5\)/,
   );
   assert.equal(gradeAlgorithmChoice(run([]), []).status, "not run");
+});
+
+test("CDIG-8: failing on a wrong rspauth takes the option; accepting it is not applicable, never failed", () => {
+  const granted = run(
+    [
+      request(undefined, challenge("n1")),
+      request(answer({ nonce: "n1" }), { ...OK, headers: { "authentication-info": 'rspauth="00"' } }),
+    ],
+    1,
+  );
+  assert.equal(
+    gradeRspauthChecked(granted, good).reason,
+    "the client treated the reply with a wrong rspauth as a failure (exit 1 after 5 ms)",
+  );
+  assert.equal(gradeRspauthChecked({ ...granted, exitCode: 0 }, good).status, "not applicable");
+  assert.equal(gradeRspauthChecked(granted, run([], 1)).status, "not run");
 });

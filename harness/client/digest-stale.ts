@@ -1,5 +1,7 @@
 /**
- * CDIG-6, a MAY: on a 401 with stale=true the client may answer again with the new nonce,
+ * CDIG-6 and CDIG-8, two MAYs observed, never failed.
+ *
+ * CDIG-6: on a 401 with stale=true the client may answer again with the new nonce,
  * without new credentials (RFC 7616 §3.3: it "may wish to simply retry"). Observed on the run
  * where sxd called the client's first right answer stale; never failed or warned: a client that
  * gives up is reported as not taking the option, with what it did. Its control is the plain run.
@@ -30,4 +32,25 @@ export function gradeStaleRetry(run: TaskRun, control: TaskRun, user: ClientUser
   return passed(
     `after the 401 with stale=true, the client answered again with the new nonce (request ${retry.number}, answered ${retry.request.reply.status})`,
   );
+}
+
+/**
+ * CDIG-8, a MAY: the client checks rspauth and treats a reply whose rspauth does not prove the
+ * secret as a failure. Observed on the run where sxd's grant carried a wrong rspauth: a client
+ * that exits non-zero there (having exited 0 without the condition) takes the option; one that
+ * exits 0 does not check, which is reported, never failed.
+ */
+export function gradeRspauthChecked(run: TaskRun, control: TaskRun): Grade {
+  if (control.exitCode !== 0)
+    return notRun(`the same task without the wrong rspauth did not succeed (${endOf(control)}): see CDIG-2`);
+  const granted = run.requests.find(
+    (r) => r.reply.status < 300 && r.reply.headers["authentication-info"] !== undefined,
+  );
+  if (!granted) return notRun(`no reply with the wrong rspauth reached the client (${endOf(run)})`);
+  if (run.exitCode === 0)
+    return {
+      status: "not applicable",
+      reason: `the client accepted a reply whose rspauth does not prove the secret (${endOf(run)}): it does not check rspauth, so it cannot tell sxd from an impostor`,
+    };
+  return passed(`the client treated the reply with a wrong rspauth as a failure (${endOf(run)})`);
 }

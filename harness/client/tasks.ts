@@ -38,7 +38,7 @@ const HISTORY = ["First version", "Second version", "Third version"];
 export const POST_BODY = "<note>posted by an sxd client task: état 1</note>";
 
 const CONDITIONS: Record<TaskName, StagedCondition[]> = {
-  "digest-get": ["wrong-credentials", "stale-nonce", "md5-first", "md5-only"],
+  "digest-get": ["wrong-credentials", "stale-nonce", "md5-first", "md5-only", "wrong-rspauth"],
   "digest-post": [],
   update: ["precondition-failed"],
   history: [],

@@ -3,7 +3,7 @@
  * sends it a body (which auth-int covers). The same digest core as the reference's own
  * protected resource (guard.ts), with nonces any client may reuse, and the conditions that
  * sxd stages for one run of a task (lib/recording.ts): a right answer refused once without
- * stale, or once as stale; MD5 offered first, or alone.
+ * stale, or once as stale; MD5 offered first, or alone; a grant whose rspauth proves nothing.
  */
 import { randomBytes } from "node:crypto";
 import { formatParams } from "../../lib/auth-params.ts";
@@ -70,8 +70,14 @@ export function clientDigestRoute({ once, staged }: Stage): Route {
     }
     const body = (await request.body()).toString("utf8");
     const document = `<protected><user>${escapeXml(verdict.username)}</user><method>${request.method}</method><received>${escapeXml(body)}</received></protected>`;
-    return xmlReply(200, document, "application/xml;charset=UTF-8", {
-      "authentication-info": formatParams(verdict.authenticationInfo),
-    });
+    // Staged: an rspauth that proves nothing (the right length, every digit flipped).
+    const info = once("wrong-rspauth")
+      ? verdict.authenticationInfo.map((d) => (d.name === "rspauth" ? { ...d, value: flipped(d.value) } : d))
+      : verdict.authenticationInfo;
+    return xmlReply(200, document, "application/xml;charset=UTF-8", { "authentication-info": formatParams(info) });
   };
+}
+
+function flipped(hex: string): string {
+  return hex.replace(/[0-9a-f]/g, (digit) => (15 - Number.parseInt(digit, 16)).toString(16));
 }

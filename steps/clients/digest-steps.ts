@@ -11,7 +11,7 @@ import {
   gradeQuoting,
   gradeSecretKept,
 } from "../../harness/client/digest-habits.ts";
-import { gradeStaleRetry } from "../../harness/client/digest-stale.ts";
+import { gradeRspauthChecked, gradeStaleRetry } from "../../harness/client/digest-stale.ts";
 import { Then } from "../support/cucumber.ts";
 import { controlOf, judged } from "./judge.ts";
 import type { ClientWorld } from "./world.ts";
@@ -54,3 +54,7 @@ Then(
     return judged(this, (run) => gradeAlgorithmChoice(run, this.staged));
   },
 );
+
+Then("treating that reply as a failure takes the option", function (this: ClientWorld) {
+  return judged(this, (run) => gradeRspauthChecked(run, controlOf(this)));
+});

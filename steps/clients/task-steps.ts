@@ -22,3 +22,7 @@ Given("sxd answered its first right credentials with 401 and stale=true", functi
 Given("sxd ran it again with MD5 offered first, and with MD5 alone", function (this: ClientWorld) {
   return chooseStagedRuns(this, ["md5-first", "md5-only"], "CDIG-2");
 });
+
+Given("sxd granted it with an rspauth that does not prove the secret", function (this: ClientWorld) {
+  return chooseStaged(this, "wrong-rspauth", "CDIG-2");
+});
