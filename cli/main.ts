@@ -16,6 +16,8 @@ const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, expo
 
 Usage:
   sxd test [options]     run the conformance suite (against the bundled reference when no URL is given)
+  sxd test-client --run "<command>" [options]
+                         grade a client by what it sends to sxd's servers, task by task
   sxd serve [options]    run the reference servers
   sxd init [options]     write a starter target description (asks, or takes flags)
   sxd rows [--check]     print the row matrix: each rule, its level and its scenarios
@@ -58,13 +60,17 @@ async function printRows(argv: string[]): Promise<number> {
   const { loadRows } = await import("../harness/catalogue.ts");
   const { PACKAGE_ROOT } = await import("../harness/package.ts");
   const { loadScenarios } = await import("../harness/scenarios.ts");
-  const { rowMatrix, traceabilityProblems } = await import("../harness/traceability.ts");
+  const { clientTraceability, rowMatrix, traceabilityProblems } = await import("../harness/traceability.ts");
   const rows = loadRows();
   const scenarios = loadScenarios(PACKAGE_ROOT);
   process.stdout.write(rowMatrix(rows, scenarios));
+  const client = { rows: loadRows("client"), scenarios: loadScenarios(PACKAGE_ROOT, "client") };
+  process.stdout.write(`\nClient rows (sxd test-client):\n${rowMatrix(client.rows, client.scenarios)}`);
   if (!argv.includes("--check")) return 0;
-  const problems = traceabilityProblems(rows, scenarios);
+  const { problems: clientProblems, unchecked } = clientTraceability(client.rows, client.scenarios);
+  const problems = [...traceabilityProblems(rows, scenarios), ...clientProblems];
   for (const problem of problems) process.stderr.write(`sxd: ${problem}\n`);
+  if (unchecked.length > 0) process.stderr.write(`sxd: not checked by sxd test-client yet: ${unchecked.join(", ")}\n`);
   return problems.length === 0 ? 0 : 1;
 }
 
@@ -91,7 +97,7 @@ async function mergeReports(argv: string[]): Promise<number> {
   return 0;
 }
 
-const COMMANDS = ["test", "serve", "init", "rows", "report", "docs", "help"];
+const COMMANDS = ["test", "test-client", "serve", "init", "rows", "report", "docs", "help"];
 
 function nearestCommand(command: string): string {
   const near = COMMANDS.find((name) => editDistance(command.replace(/^-+/, ""), name) <= 2);
@@ -113,6 +119,8 @@ export async function main(argv: string[]): Promise<number> {
       case "help":
       case "--help":
       case "-h":
+        if (rest[0] === "test-client")
+          return await (await import("./test-client.ts")).runTestClient(["--help"], process);
         process.stdout.write(
           rest[0] === "test"
             ? await testHelp()
@@ -136,6 +144,8 @@ export async function main(argv: string[]): Promise<number> {
         const { runSuite } = await import("./run-suite.ts");
         return (await runSuite(parsed.value, { stdout: process.stdout, stderr: process.stderr })).exitCode;
       }
+      case "test-client":
+        return await (await import("./test-client.ts")).runTestClient(rest, process);
       case "serve":
         return await (await import("./serve.ts")).runServe(rest);
       case "init": {

@@ -4,6 +4,9 @@ import { packageFile } from "./package.ts";
 
 export type Level = "must" | "should" | "may";
 
+/** Whom a row binds: the server sxd sends to (`sxd test`), or the client that sends to sxd (`sxd test-client`). */
+export type Side = "server" | "client";
+
 export interface Row {
   id: string;
   level: Level;
@@ -13,9 +16,11 @@ export interface Row {
    * checking it are tagged @should and warn rather than fail.
    */
   should?: string;
+  /** Absent: a server row. A run considers the rows of its own side only. */
+  side?: Side;
 }
 
-const ROW_TAG = /^@((?:DIG|EXP|SNAP)-\d+)$/;
+const ROW_TAG = /^@(C?(?:DIG|EXP|SNAP)-\d+)$/;
 const LEVEL_TAGS: Record<string, Level> = { "@must": "must", "@should": "should", "@may": "may" };
 
 /** What a scenario's tags say: the rows it checks (`@SNAP-3`) and its levels (`@must`, …). */
@@ -28,11 +33,21 @@ export function readTags(tags: readonly string[]): { rows: string[]; levels: Lev
 
 let cached: Row[] | undefined;
 
-export function loadRows(): Row[] {
+/** The rows of one side; the server's where none is named, as every server run reads them. */
+export function loadRows(side: Side = "server"): Row[] {
+  return loadAllRows().filter((row) => sideOf(row) === side);
+}
+
+/** Every row of the catalogue, both sides. */
+export function loadAllRows(): Row[] {
   cached ??= (JSON.parse(readFileSync(packageFile("catalogue/rows.json"), "utf8")) as { rows: Row[] }).rows;
   return cached;
 }
 
-export function rowsById(): Map<string, Row> {
-  return new Map(loadRows().map((row) => [row.id, row]));
+export function sideOf(row: Row): Side {
+  return row.side ?? "server";
+}
+
+export function rowsById(side: Side = "server"): Map<string, Row> {
+  return new Map(loadRows(side).map((row) => [row.id, row]));
 }

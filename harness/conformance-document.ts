@@ -3,6 +3,7 @@
  * docs site reads other servers' results from (docs/). Below both, so neither imports the other.
  */
 import { readFileSync } from "node:fs";
+import type { ClientEvidence } from "./client/evidence.ts";
 import type { Exchange } from "./exchange.ts";
 import type { PeerSide } from "./peer.ts";
 import type { Overall, RowVerdict } from "./verdicts.ts";
@@ -18,6 +19,8 @@ export interface ConformanceDocument {
   /** Set when a signal stopped the run: the scenarios not started are not run. */
   interrupted?: string;
   warnings?: string[];
+  /** A client run (`sxd test-client`): the command and each run of a task, with what it sent. */
+  client?: ClientEvidence;
   rows: Array<{
     id: string;
     level: string;

@@ -37,3 +37,6 @@ export function suiteVersion(): string {
   const pkg = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
   return pkg.version;
 }
+
+/** What cucumber imports for a client run (`sxd test-client`): the client world and its steps. */
+export const CLIENT_SUPPORT_MODULES = ["steps/clients/world.ts", "steps/clients/*-steps.ts"].map(suiteModule);

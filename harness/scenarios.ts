@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 import { generateMessages } from "@cucumber/gherkin";
 import { IdGenerator, SourceMediaType } from "@cucumber/messages";
 import { parse as parseTagExpression } from "@cucumber/tag-expressions";
-import { type Level, readTags } from "./catalogue.ts";
+import { type Level, readTags, type Side } from "./catalogue.ts";
 
 export interface ScenarioInfo {
   name: string;
@@ -20,18 +20,22 @@ export interface ScenarioInfo {
   waitsForClock: boolean;
 }
 
-export function featureFiles(root: string): string[] {
+/** Where the features of the client rows are, inside `features/`; every other feature is the server's. */
+export const CLIENT_FEATURES = "clients";
+
+export function featureFiles(root: string, side: Side = "server"): string[] {
   const dir = join(root, "features");
+  const ofClients = (f: string) => f.startsWith(`${CLIENT_FEATURES}/`);
   return readdirSync(dir, { recursive: true, withFileTypes: false })
     .map(String)
-    .filter((f) => f.endsWith(".feature"))
+    .filter((f) => f.endsWith(".feature") && ofClients(f) === (side === "client"))
     .sort()
     .map((f) => join(dir, f));
 }
 
-export function loadScenarios(root: string): ScenarioInfo[] {
+export function loadScenarios(root: string, side: Side = "server"): ScenarioInfo[] {
   const scenarios: ScenarioInfo[] = [];
-  for (const file of featureFiles(root)) {
+  for (const file of featureFiles(root, side)) {
     const uri = relative(root, file);
     const envelopes = generateMessages(readFileSync(file, "utf8"), uri, SourceMediaType.TEXT_X_CUCUMBER_GHERKIN_PLAIN, {
       includeGherkinDocument: true,

@@ -59,3 +59,9 @@ export function referenceMode(
     return { ok: false, error: `unknown variant "${variant}": standard or alternative` };
   return { ok: true, value: { faults: faults.filter(isFaultName), variant } };
 }
+export {
+  CLIENT_CONTACT_LIST_PATH,
+  CLIENT_PROTECTED_PATH,
+  type RecordingReference,
+  startRecordingReference,
+} from "./recorder.ts";

@@ -3,6 +3,8 @@
  * scenarios and the exchanges they made (the shape is conformance-document.ts). Every other
  * report is built from this document.
  */
+
+import type { ClientEvidence } from "../client/evidence.ts";
 import type { ConformanceDocument } from "../conformance-document.ts";
 import type { Exchange } from "../exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../outcomes.ts";
@@ -13,7 +15,7 @@ import type { Judgement } from "../verdicts.ts";
 
 export interface ReportInput {
   reportDir: string;
-  target: TargetDescription;
+  target: Pick<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl">;
   judgement: Judgement;
   strict: boolean;
   harFile: string | undefined;
@@ -27,6 +29,8 @@ export interface ReportInput {
   docsUrl?: string;
   /** Where sxd played one side of the export itself (--peer). */
   peer?: PeerRun;
+  /** A client run (`sxd test-client`): the command and each run of a task, with what it sent. */
+  client?: ClientEvidence;
 }
 
 export function conformanceDocument(input: ReportInput): ConformanceDocument {
@@ -40,6 +44,7 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
     overall: judgement.overall,
     ...(input.interrupted ? { interrupted: input.interrupted } : {}),
     ...(input.warnings?.length ? { warnings: input.warnings } : {}),
+    ...(input.client ? { client: input.client } : {}),
     rows: judgement.rows.map((r) => ({
       id: r.row.id,
       level: r.row.level,

@@ -1,0 +1,11 @@
+Feature: A client answers the first algorithm it supports
+  A server may offer several algorithms, one challenge each, in its order of preference. The
+  client answers the first one it supports, and never one that was not offered (RFC 7616
+  §3.7). What a client supports shows in what it answers: the task runs with SHA-256 then MD5
+  offered, and again with MD5 first and with MD5 alone.
+
+  @CDIG-7 @should @digest-get
+  Scenario: The client takes the first offered algorithm it supports
+    Given the client has done the task "digest-get"
+    And sxd ran it again with MD5 offered first, and with MD5 alone
+    Then each time it answered the first offered algorithm it supports, never one not offered

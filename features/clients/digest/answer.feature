@@ -1,0 +1,44 @@
+Feature: A client answers a Digest challenge
+  Asked for a protected resource without credentials, sxd's server answers 401 with one
+  challenge per algorithm (SHA-256, then MD5), each naming the realm, a fresh nonce, an opaque
+  and qop "auth, auth-int". The client sends the request again with Authorization: Digest,
+  whose response it computes from the user's secret (RFC 7616 §3.4.1). sxd runs the client's
+  task with the user and the address in its environment, and judges every request the client
+  sent: a client that sends nothing passes nothing.
+
+  @CDIG-1 @must
+  Scenario Outline: The answer carries every directive, as challenged
+    Given the client has done the task "<task>"
+    Then every Digest answer it sent carries the directives as challenged
+
+    @digest-get
+    Examples: reading the resource
+      | task       |
+      | digest-get |
+
+    @digest-post
+    Examples: sending it a body
+      | task        |
+      | digest-post |
+
+  @CDIG-2 @must
+  Scenario Outline: The response is the digest of the user's secret
+    Given the client has done the task "<task>"
+    Then each response is the digest of the user's secret
+
+    @digest-get
+    Examples: reading the resource
+      | task       |
+      | digest-get |
+
+    @digest-post
+    Examples: sending it a body
+      | task        |
+      | digest-post |
+
+  @CDIG-4 @must @digest-post
+  Scenario: With qop=auth-int the digest covers the body sent
+    A client that answers with qop=auth is not concerned: the row is not applicable to it.
+
+    Given the client has done the task "digest-post"
+    Then an auth-int answer hashes the body it sent

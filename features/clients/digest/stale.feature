@@ -1,0 +1,13 @@
+Feature: A client may retry on a stale nonce
+  A 401 with stale=true says the credentials were right but the nonce is used up or expired
+  (RFC 7616 §3.3). The client may then answer again with the new nonce, without asking for new
+  credentials; the RFC leaves this to the client, so one that gives up is never failed or
+  warned, but the report says what it did: such a client breaks wherever nonces expire. sxd
+  runs the task again and calls the client's first right answer stale. The same task without
+  the stale nonce must have got in first.
+
+  @CDIG-6 @may @digest-get
+  Scenario: After a 401 with stale=true the client answers again with the new nonce
+    Given the client has done the task "digest-get"
+    And sxd answered its first right credentials with 401 and stale=true
+    Then answering again with the new nonce, without new credentials, takes the option

@@ -1,0 +1,126 @@
+/**
+ * One client run (`sxd test-client`): each task through the client's command against sxd's
+ * servers, again under each condition sxd stages, then the client features through cucumber,
+ * whose steps grade the recording, and the same verdicts and reports as a server run. The
+ * shell (cli/test-client.ts) starts the servers and hands them in; nothing here starts one.
+ */
+import { mkdtempSync, renameSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import type { StagedCondition } from "../../lib/recording.ts";
+import { loadRows } from "../catalogue.ts";
+import { UsageError } from "../errors.ts";
+import { OutcomeCollector } from "../outcomes.ts";
+import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
+import { writeReports } from "../report/index.ts";
+import { summaryText } from "../report/summary.ts";
+import type { Io } from "../run.ts";
+import { featureFiles } from "../scenarios.ts";
+import { type Judgement, judge } from "../verdicts.ts";
+import { runCommand } from "./command.ts";
+import { type RecordedRequest, succeeded, type TaskRun } from "./evidence.ts";
+import { type ClientServers, conditionsOf, type TaskName, taskEnvironment, taskSubject } from "./tasks.ts";
+
+/** The servers as the run uses them: what they offer, their recording, and the stage. */
+export interface ClientBench extends ClientServers {
+  /** What arrived since the last take; the recording starts again. */
+  takeRecording(): RecordedRequest[];
+  stage(condition: StagedCondition | undefined): void;
+}
+
+export interface ClientRunSettings {
+  command: string;
+  tasks: readonly TaskName[];
+  reportDir: string;
+  /** How long one run of a task may take before sxd kills it. */
+  taskTimeoutMs: number;
+  strict: boolean;
+  expectedFailures?: Map<string, string>;
+}
+
+/** What the client steps are given (through cucumber's world parameters). */
+export interface ClientParameters {
+  runs: TaskRun[];
+  user: ClientServers["user"];
+}
+
+const REPORT_FILES = ["conformance.json", "conformance.html", "junit.xml"];
+
+export async function runClientConformance(
+  settings: ClientRunSettings,
+  bench: ClientBench,
+  io: Io,
+): Promise<{ exitCode: number; judgement: Judgement; runs: TaskRun[] }> {
+  const reportDir = resolve(settings.reportDir);
+  const startedAt = new Date().toISOString();
+  const runs: TaskRun[] = [];
+  for (const task of settings.tasks) {
+    const plain = await runTask(settings, bench, task, undefined);
+    runs.push(plain);
+    // A staged condition is a case with a control: only where the plain run succeeded.
+    if (!succeeded(plain)) continue;
+    for (const condition of conditionsOf(task)) runs.push(await runTask(settings, bench, task, condition));
+  }
+  const collector = new OutcomeCollector();
+  const parameters: ClientParameters = { runs, user: bench.user };
+  const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
+  const { runConfiguration } = await loadConfiguration(
+    {
+      file: false,
+      provided: {
+        paths: featureFiles(PACKAGE_ROOT, "client"),
+        import: CLIENT_SUPPORT_MODULES,
+        tags: settings.tasks.map((task) => `@${task}`).join(" or "),
+        format: [PROGRESS_FORMATTER],
+        formatOptions: {
+          sxd: { strict: settings.strict, expectedFailures: [...(settings.expectedFailures?.keys() ?? [])] },
+        },
+        worldParameters: JSON.parse(JSON.stringify(parameters)),
+      },
+    },
+    environment,
+  );
+  await runCucumber(runConfiguration, environment, (envelope) => collector.add(envelope));
+  const outcomes = collector.outcomes();
+  if (outcomes.length === 0) throw new UsageError("no client scenario ran");
+  const judgement = judge(loadRows("client"), outcomes, {
+    strict: settings.strict,
+    expectedFailures: settings.expectedFailures,
+  });
+  const target = { baseUrl: `client: ${settings.command}` };
+  const staging = mkdtempSync(join(reportDir, ".sxd-client-"));
+  try {
+    writeReports({
+      reportDir: staging,
+      target,
+      judgement,
+      strict: settings.strict,
+      harFile: undefined,
+      startedAt,
+      client: { command: settings.command, runs },
+    });
+    for (const name of REPORT_FILES) renameSync(join(staging, name), join(reportDir, name));
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  io.stdout.write(summaryText(judgement, target.baseUrl, settings.reportDir));
+  return { exitCode: judgement.exitCode, judgement, runs };
+}
+
+async function runTask(
+  settings: ClientRunSettings,
+  bench: ClientBench,
+  task: TaskName,
+  condition: StagedCondition | undefined,
+): Promise<TaskRun> {
+  bench.stage(condition);
+  bench.takeRecording();
+  const subject = taskSubject(task, bench);
+  const environment = taskEnvironment(task, bench, subject);
+  const result = await runCommand(settings.command, environment, settings.taskTimeoutMs);
+  const requests = bench.takeRecording();
+  bench.stage(undefined);
+  const { SXD_PASSWORD, ...shown } = environment;
+  const expected = subject.expectedOutput ? { expectedOutput: subject.expectedOutput } : {};
+  return { task, ...(condition ? { condition } : {}), environment: shown, ...result, requests, ...expected };
+}

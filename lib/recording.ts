@@ -1,0 +1,40 @@
+/**
+ * What crosses the wire when a client talks to sxd's servers: each request as the server
+ * received it and the reply it got. The reference records these (reference/recorder.ts) and
+ * the harness grades them (harness/client/); this type is the one both speak.
+ */
+
+export type Fields = Record<string, string | string[]>;
+
+export interface RecordedRequest {
+  /** Which of sxd's servers received it. */
+  server: "base" | "contacts" | "messaging";
+  method: string;
+  /** The request-target exactly as sent, e.g. `/client/protected?x=1`. */
+  target: string;
+  /** Lower-case names, as node:http gives them. */
+  headers: Fields;
+  /** The body as UTF-8 text ("" for none). */
+  body: string;
+  /** ISO time the request arrived. */
+  at: string;
+  reply: { status: number; headers: Fields; body: string };
+  /** Set where one of sxd's servers sent it, not the client (the messaging server fetching contacts). */
+  bySxd?: true;
+}
+
+/**
+ * A condition the servers stage for one run of a task, so the client's answer to it shows.
+ * "wrong-credentials": the first Authorization is answered 401 without stale, even if right.
+ * "stale-nonce": the first right Authorization is answered 401 with stale=true and a new nonce.
+ * "precondition-failed": the first PUT is answered 412, as if the entry had changed since the read.
+ * "md5-first", "md5-only": for the whole run, the challenges offer MD5 then SHA-256, or MD5 alone.
+ * "wrong-rspauth": the first grant carries an rspauth that does not prove the secret.
+ */
+export type StagedCondition =
+  | "wrong-credentials"
+  | "stale-nonce"
+  | "precondition-failed"
+  | "md5-first"
+  | "md5-only"
+  | "wrong-rspauth";

@@ -1,0 +1,84 @@
+/**
+ * The protected resource that client tasks use (`/client/protected`): GET reads it, POST
+ * sends it a body (which auth-int covers). The same digest core as the reference's own
+ * protected resource (guard.ts), with nonces any client may reuse, and the conditions that
+ * sxd stages for one run of a task (lib/recording.ts): a right answer refused once without
+ * stale, or once as stale; MD5 offered first, or alone; a grant whose rspauth proves nothing.
+ */
+import { randomBytes } from "node:crypto";
+import { formatParams } from "../../lib/auth-params.ts";
+import type { StagedCondition } from "../../lib/recording.ts";
+import { escapeXml } from "../../lib/xml.ts";
+import { digestPolicy } from "../digest/faults.ts";
+import { challenges, type GuardSettings, judge } from "../digest/guard.ts";
+import { NonceStore, rulesFor } from "../digest/nonces.ts";
+import { REALM } from "../digest/routes.ts";
+import { demoUsers } from "../digest/users.ts";
+import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
+
+export const CLIENT_PROTECTED_PATH = "/client/protected";
+
+/** The condition staged for the run of a task going on now; `spent` once it has acted. */
+export interface Staged {
+  condition: StagedCondition;
+  spent: boolean;
+}
+
+/** Whether the condition is staged and has not acted yet in this run; if so, it acts now (true once). */
+export type Once = (condition: StagedCondition) => boolean;
+
+/** The stage as the route reads it: a condition acting once, or one holding for the whole run. */
+export interface Stage {
+  once: Once;
+  staged(condition: StagedCondition): boolean;
+}
+
+export function clientDigestRoute({ once, staged }: Stage): Route {
+  const standard: GuardSettings = {
+    realm: REALM,
+    opaque: randomBytes(16).toString("base64url"),
+    qops: ["auth", "auth-int"],
+    hashes: ["SHA-256", "MD5"],
+    users: demoUsers(REALM),
+    nonces: new NonceStore(rulesFor("unlimited")),
+    policy: digestPolicy(new Set()),
+  };
+  // The algorithms offered, staged for a whole run: the other order, or MD5 alone.
+  const md5First: GuardSettings = { ...standard, hashes: ["MD5", "SHA-256"] };
+  const md5Only: GuardSettings = { ...standard, hashes: ["MD5"] };
+
+  return async (request) => {
+    if (request.path !== CLIENT_PROTECTED_PATH) return undefined;
+    if (request.method !== "GET" && request.method !== "POST") throw methodNotAllowed(["GET", "POST"]);
+    const settings = staged("md5-only") ? md5Only : staged("md5-first") ? md5First : standard;
+    const challenge = (message: string, stale = false): Reply =>
+      errorReply(401, message, { "www-authenticate": challenges(settings, settings.nonces.issue(), stale) });
+    const authorization = header(request, "authorization");
+    const verdict = await judge(settings, {
+      method: request.method,
+      target: request.target,
+      authorization,
+      body: request.body,
+    });
+    if (verdict.kind === "missing") return challenge("authentication required: use Digest");
+    if (once("wrong-credentials")) {
+      return challenge("staged by sxd: these credentials are refused (no stale)");
+    }
+    if (verdict.kind === "malformed") return errorReply(400, verdict.message);
+    if (verdict.kind === "refused") return challenge(verdict.message, verdict.stale);
+    if (once("stale-nonce")) {
+      return challenge("staged by sxd: this nonce is stale", true);
+    }
+    const body = (await request.body()).toString("utf8");
+    const document = `<protected><user>${escapeXml(verdict.username)}</user><method>${request.method}</method><received>${escapeXml(body)}</received></protected>`;
+    // Staged: an rspauth that proves nothing (the right length, every digit flipped).
+    const info = once("wrong-rspauth")
+      ? verdict.authenticationInfo.map((d) => (d.name === "rspauth" ? { ...d, value: flipped(d.value) } : d))
+      : verdict.authenticationInfo;
+    return xmlReply(200, document, "application/xml;charset=UTF-8", { "authentication-info": formatParams(info) });
+  };
+}
+
+function flipped(hex: string): string {
+  return hex.replace(/[0-9a-f]/g, (digit) => (15 - Number.parseInt(digit, 16)).toString(16));
+}

@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+import { parseChallenges } from "../lib/auth-params.ts";
+import { hashA1, responseDigest } from "../lib/digest-math.ts";
+import { REALM } from "./digest/routes.ts";
+import { CLIENT_PROTECTED_PATH, startRecordingReference } from "./index.ts";
+
+const bench = await startRecordingReference({ host: "127.0.0.1" });
+after(() => bench.close());
+const url = `${bench.urls.base}${CLIENT_PROTECTED_PATH}`;
+
+/** Answers the challenge of a 401 rightly, with MD5 and qop auth. */
+async function answer(challenged: Response, method = "GET", body?: string): Promise<Response> {
+  const items = parseChallenges(challenged.headers.get("www-authenticate") ?? "");
+  assert.ok(items.ok);
+  const md5 = items.value.find((item) => item.params.get("algorithm") === "MD5");
+  const nonce = md5?.params.get("nonce") ?? "";
+  const { username, password } = bench.user;
+  const input = { algorithm: "MD5" as const, ha1: hashA1("MD5", username, REALM, password), nonce, method };
+  const digest = { ...input, uri: CLIENT_PROTECTED_PATH, qop: "auth" as const, nc: "00000001", cnonce: "c1" };
+  const opaque = md5?.params.get("opaque");
+  const authorization = `Digest username="${username}", realm="${REALM}", nonce="${nonce}", uri="${CLIENT_PROTECTED_PATH}", response="${responseDigest(digest)}", algorithm=MD5, qop=auth, nc=00000001, cnonce="c1", opaque="${opaque}"`;
+  return fetch(url, { method, body, headers: { authorization } });
+}
+
+test("every request is recorded with its reply, and a take starts the recording again", async () => {
+  const challenged = await fetch(url);
+  assert.equal(challenged.status, 401);
+  const granted = await answer(challenged, "POST", "hello");
+  assert.equal(granted.status, 200);
+  assert.match(await granted.text(), /<received>hello<\/received>/);
+  const recorded = bench.takeRecording();
+  assert.deepEqual(
+    recorded.map((r) => [r.server, r.method, r.target, r.reply.status, r.body]),
+    [
+      ["base", "GET", CLIENT_PROTECTED_PATH, 401, ""],
+      ["base", "POST", CLIENT_PROTECTED_PATH, 200, "hello"],
+    ],
+  );
+  assert.match(String(recorded[1]?.headers.authorization), /^Digest username="demo"/);
+  assert.deepEqual(bench.takeRecording(), []);
+});
+
+test("staged: a right answer is refused once without stale, then once as stale", async () => {
+  bench.stage("wrong-credentials");
+  const refused = await answer(await fetch(url));
+  assert.equal(refused.status, 401);
+  assert.doesNotMatch(refused.headers.get("www-authenticate") ?? "", /stale/);
+  assert.equal((await answer(refused)).status, 200);
+  bench.stage("stale-nonce");
+  const stale = await answer(await fetch(url));
+  assert.equal(stale.status, 401);
+  assert.match(stale.headers.get("www-authenticate") ?? "", /stale=true/);
+  assert.equal((await answer(stale)).status, 200);
+  bench.stage(undefined);
+  bench.takeRecording();
+});
+
+test("an entry made for a task has its versions; links name the host as localhost; a staged 412 acts once", async () => {
+  const url = bench.prepareEntry(["one", "two"]);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/entries\/client-/);
+  const current = await fetch(url);
+  const body = await current.text();
+  assert.match(body, /<title>two<\/title>/);
+  assert.match(body, /<link rel="previous" href="http:\/\/localhost:\d+\/entries\/client-[^"]+\/s1"\/>/);
+  bench.stage("precondition-failed");
+  const lastModified = current.headers.get("last-modified") ?? "";
+  const put = () =>
+    fetch(url, {
+      method: "PUT",
+      headers: { "content-type": "application/atom+xml;type=entry;charset=UTF-8", "if-unmodified-since": lastModified },
+      body,
+    });
+  assert.equal((await put()).status, 412);
+  assert.equal((await put()).status, 204);
+  bench.stage(undefined);
+  assert.deepEqual(
+    bench.takeRecording().map((r) => [r.method, r.reply.status]),
+    [
+      ["GET", 200],
+      ["PUT", 412],
+      ["PUT", 204],
+    ],
+  );
+});

@@ -1,0 +1,72 @@
+/**
+ * `sxd test-client` on the export task: the example client (examples/clients/node) passes
+ * CEXP-1..3; faulty clients over curl, kept here, each fail their own rows with the reason:
+ * one that posts the list it read as the body and does not follow the 303 (CEXP-2 fails,
+ * CEXP-3 warns, its link is right), one that builds the import address from SXD_MESSAGING_URL
+ * and the token (CEXP-1 fails).
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { sxd, tempDir } from "./support/cli.ts";
+
+interface Report {
+  rows: Array<{ id: string; verdict: string; reason?: string }>;
+}
+
+async function graded(
+  command: string,
+): Promise<{ code: number | null; rows: Map<string, { verdict: string; reason?: string }> }> {
+  const dir = tempDir();
+  const run = await sxd(["test-client", "--run", command, "--tasks", "export", "--report-dir", dir]);
+  const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as Report;
+  return { code: run.code, rows: new Map(report.rows.filter((r) => r.id.startsWith("CEXP")).map((r) => [r.id, r])) };
+}
+
+const EXAMPLE = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
+
+/** The export link's href, as the contact list serves it (the link that is not self). */
+const LINK = `list=$(curl -sS "$SXD_URL")
+href=$(printf '%s' "$list" | grep -o '<[a-z:]*link [^>]*>' | grep -v 'rel="self"' | sed 's/.*href="\\([^"]*\\)".*/\\1/' | sed 's/&amp;/\\&/g')`;
+
+const POSTS_THE_LIST = `[ "$SXD_TASK" = export ] || exit 127
+${LINK}
+printf '%s' "$list" | curl -sS --fail -X POST -H "Content-Type: application/xml" --data-binary @- "$href"`;
+
+const BUILDS_THE_ADDRESS = `[ "$SXD_TASK" = export ] || exit 127
+${LINK}
+curl -sS --fail -L -X POST "$SXD_MESSAGING_URL/user/alice/import;t=\${href##*;t=}"`;
+
+describe("sxd test-client grades export clients", () => {
+  it("the example client passes CEXP-1, -2 and -3", async () => {
+    const { code, rows } = await graded(EXAMPLE);
+    assert.deepEqual(
+      ["CEXP-1", "CEXP-2", "CEXP-3"].map((id) => rows.get(id)?.verdict),
+      ["passed", "passed", "passed"],
+    );
+    assert.equal(code, 0);
+  });
+
+  it("posting the list as the body fails CEXP-2; not following the 303 warns on CEXP-3", async () => {
+    const { rows } = await graded(POSTS_THE_LIST);
+    assert.equal(rows.get("CEXP-1")?.verdict, "passed");
+    assert.equal(rows.get("CEXP-2")?.verdict, "failed");
+    assert.match(rows.get("CEXP-2")?.reason ?? "", /^request 3: the export POST carries \d+ byte\(s\) of body/);
+    assert.equal(rows.get("CEXP-3")?.verdict, "warning");
+    assert.match(
+      rows.get("CEXP-3")?.reason ?? "",
+      /^after the 303 of request 3, the client did not GET its Location http:\/\/localhost:\d+\/user\/alice/,
+    );
+  });
+
+  it("an import address built from SXD_MESSAGING_URL fails CEXP-1", async () => {
+    const { rows } = await graded(BUILDS_THE_ADDRESS);
+    assert.equal(rows.get("CEXP-1")?.verdict, "failed");
+    assert.match(
+      rows.get("CEXP-1")?.reason ?? "",
+      /^request 3: POST http:\/\/127\.0\.0\.1:\d+\/user\/alice\/import;t=\S+ is not the href of an export link/,
+    );
+    assert.equal(rows.get("CEXP-2")?.verdict, "passed");
+  });
+});
