@@ -3,7 +3,6 @@
 // Every case talks to real sockets; none asserts a duration (test timeouts only guard).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
 import { type Listening, listen } from "../reference/http/serve.ts";
@@ -11,6 +10,7 @@ import { type RunningReference, startReference } from "../reference/server.ts";
 import { snapshotRoutes } from "../reference/snapshots/routes.ts";
 import { DEFAULT_STORAGE_LIMITS } from "../reference/snapshots/store.ts";
 import { SXD } from "./support/cli.ts";
+import { endlessChunkedRequest, openSocket } from "./support/raw-client.ts";
 
 const ENTRY_ID = "urn:uuid:5d0c1f0e-0000-4000-8000-0000000000aa";
 
@@ -19,50 +19,6 @@ function entry(content: string): string {
 }
 
 const CREATE = { "content-type": ATOM_ENTRY_TYPE, "if-none-match": "*" };
-
-interface RawReply {
-  /** The status line and headers, as received. */
-  head: string;
-  /** Resolves once the server has closed the connection. */
-  closed: Promise<void>;
-}
-
-/**
- * Sends a request head, then body chunks for as long as the socket takes them (a body that
- * never ends); resolves with the reply head as soon as it arrives.
- */
-function endlessChunkedRequest(url: string, method: string, path: string, headers: string[]): Promise<RawReply> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  socket.on("error", () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-  const chunk = `4000\r\n${"x".repeat(0x4000)}\r\n`;
-  const pump = () => {
-    while (!socket.destroyed && socket.write(chunk));
-  };
-  socket.on("drain", pump);
-  socket.write(
-    `${method} ${path} HTTP/1.1\r\nhost: ${hostname}\r\ntransfer-encoding: chunked\r\n${headers.map((h) => `${h}\r\n`).join("")}\r\n`,
-  );
-  pump();
-  return new Promise((resolve, reject) => {
-    let received = "";
-    socket.on("data", (data: Buffer) => {
-      received += data.toString("latin1");
-      const end = received.indexOf("\r\n\r\n");
-      if (end >= 0) resolve({ head: received.slice(0, end), closed });
-    });
-    closed.then(() => reject(new Error(`closed without a reply head; got ${JSON.stringify(received)}`)));
-  });
-}
-
-function openSocket(url: string): Promise<Socket> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => resolve(socket));
-    socket.once("error", reject);
-  });
-}
 
 describe("the reference against misbehaving clients", () => {
   let reference: RunningReference;
