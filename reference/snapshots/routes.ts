@@ -84,7 +84,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     return m ? { resource, snapshot: storeNumber(Number(m[1])) } : undefined;
   };
 
-  const served = (stored: number) => Math.min(stored, toWholeSeconds(now()));
+  const served = (stored: number, at: number) => Math.min(stored, toWholeSeconds(at));
 
   const links = (address: Address, count: number): EntryLinks => {
     const absolute = (path: string, relative: boolean) => (relative ? path : context.urls.base + path);
@@ -119,6 +119,9 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   };
 
   const read = (address: Address): Reply => {
+    // One reading of the clock for Date and Last-Modified: node's own Date, cached, can lag a second behind.
+    const at = now();
+    const date = formatHttpDate(new Date(at));
     const stored = store.get(address.resource) ?? leftovers.get(address.resource);
     if (!stored || (address.snapshot === undefined && !store.get(address.resource))) throw notFound(address);
     const count = snapshotCount(stored);
@@ -130,7 +133,8 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
         headers: {
           "content-type": ATOM_ENTRY_TYPE,
           etag: `"${stored.incarnation}-s${address.snapshot}-${count}"`,
-          "last-modified": formatHttpDate(new Date(served(version.lastModified))),
+          date,
+          "last-modified": formatHttpDate(new Date(served(version.lastModified, at))),
         },
         body: serialiseEntry(
           snapshotEntry(version.entry, address.snapshot, stored.versions[address.snapshot].entry),
@@ -144,10 +148,11 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     const headers: Record<string, string> = {
       "content-type": fault("snap-current-wrong-type") ? XML_TYPE : ATOM_ENTRY_TYPE,
       etag: version.etag,
+      date,
     };
     if (fault("snap-future-last-modified")) headers["last-modified"] = "Fri, 31 Dec 9999 23:59:59 GMT";
     else if (!fault("snap-no-last-modified"))
-      headers["last-modified"] = formatHttpDate(new Date(served(version.lastModified)));
+      headers["last-modified"] = formatHttpDate(new Date(served(version.lastModified, at)));
     return {
       status: 200,
       headers,
