@@ -169,7 +169,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
       if (!fetched.ok) {
         if (has("exp-outage-drops-copy")) store.replace(user, []);
         if (has("exp-outage-no-error-body")) return { status: fetched.status };
-        if (!has("exp-outage-303")) return errorReply(fetched.status, fetched.message);
+        if (!has("exp-outage-303")) return errorReply(fetched.status, fetched.message, fetched.headers);
       } else if (has("exp-import-stores-nothing")) {
         // Fetched, answered 303 below, and forgotten.
       } else if (has("exp-duplicate-on-repeat")) {
