@@ -90,7 +90,8 @@ async function soak(minutes: number): Promise<void> {
   const tally = new Tally();
   const clients = MIX.flatMap(([, client, count]) => Array.from({ length: count }, () => client(urls, tally, until)));
   const progress = setInterval(
-    () => console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${tally.requests} requests`),
+    async () =>
+      console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${tally.requests} requests, ${await rss()}`),
     30_000,
   );
   await new Promise((resolve) => setTimeout(resolve, warmUpMs));
