@@ -13,7 +13,10 @@
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseHttpDate } from "../lib/http-date.ts";
+import { retryAfterMs } from "../lib/http-date.ts";
+
+// The reference's backend request reads Retry-After too: the one parser lives in lib/.
+export { retryAfterMs };
 
 export interface RateParameters {
   /** The run's own folder, shared by every worker (as for run-limits.ts). */
@@ -42,15 +45,6 @@ type Reply = { status: number; headers: Record<string, string[]> };
 export function isRefusal(reply: Reply, unavailableIsAnswer = false): boolean {
   if (reply.status === 429) return true;
   return reply.status === 503 && !unavailableIsAnswer && reply.headers["retry-after"] !== undefined;
-}
-
-/** Retry-After as milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = parseHttpDate(text);
-  return date === undefined ? undefined : Math.max(0, date.getTime() - now);
 }
 
 /** Why a scenario is not run when the target refused for too long. */

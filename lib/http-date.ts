@@ -46,3 +46,12 @@ export function formatHttpDate(date: Date): string {
 export function toWholeSeconds(ms: number): number {
   return Math.floor(ms / 1000) * 1000;
 }
+
+/** Retry-After as milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = parseHttpDate(text);
+  return date === undefined ? undefined : Math.max(0, date.getTime() - now);
+}

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ATOM_NS, attribute, childElement, errorDocument, parseXml, XML_NS, xmlCharactersOnly } from "./xml.ts";
+import {
+  ATOM_NS,
+  attribute,
+  childElement,
+  errorDocument,
+  escapeXml,
+  parseXml,
+  XML_NS,
+  xmlCharactersOnly,
+} from "./xml.ts";
 
 test("elements are resolved by namespace, whatever the prefix", () => {
   for (const text of [
@@ -60,4 +69,8 @@ test("characters XML forbids are refused, written out or as references; a lone s
 
 test("characters XML cannot carry are shown as U+FFFD, the rest kept", () => {
   assert.equal(xmlCharactersOnly("a\u0000b\u001Bc\uFFFEd\uD800e\tf😀"), "a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\tf😀");
+});
+
+test("escapeXml keeps a carriage return by its number, which a reader would turn into a line feed", () => {
+  assert.equal(escapeXml(`a\r\nb<&>"'`), "a&#13;\nb&lt;&amp;&gt;&quot;&apos;");
 });

@@ -145,8 +145,21 @@ export function attribute(element: XmlElement, local: string, ns?: string): stri
   return element.attributes.find((a) => a.local === local && a.ns === ns)?.value;
 }
 
+const ESCAPED: Record<string, string> = {
+  "<": "&lt;",
+  ">": "&gt;",
+  "&": "&amp;",
+  '"': "&quot;",
+  "'": "&apos;",
+  "\r": "&#13;",
+};
+
+/**
+ * Text for an element or an attribute. A carriage return goes by its number: a reader turns a
+ * raw one into a line feed (XML 1.0 §2.11), so text that arrived with `&#13;` would come back changed.
+ */
 export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&${{ "<": "lt", ">": "gt", "&": "amp", '"': "quot", "'": "apos" }[c]};`);
+  return text.replace(/[<>&"'\r]/g, (c) => ESCAPED[c]);
 }
 
 /** The error body of the spec: `<error><message>…</message></error>`. */

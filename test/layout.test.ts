@@ -38,6 +38,10 @@ const TESTS_PAST_THE_DOOR: Record<string, { modules: readonly string[]; why: str
     modules: ["reference/http/serve.ts", "reference/snapshots/routes.ts"],
     why: "its socket cases read one server's log and connection count, which only listen() gives",
   },
+  "test/reference-early-reply.test.ts": {
+    modules: ["reference/context.ts", "reference/http/serve.ts", "reference/snapshots/routes.ts"],
+    why: "it sets the lingering close's bounds of one server, which only listen() takes",
+  },
 };
 
 interface Import {

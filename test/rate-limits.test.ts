@@ -1,7 +1,8 @@
 // Behind a rate-limiting gateway a 429 is never judged as the server's answer: the bundled
 // reference behind a token bucket stays conformant (the waits are in the transcript), with
 // --rate under the limit nothing is refused, and a gateway that refuses everything ends the
-// run in bounded time as incomplete (exit 3), with the rows not run and the reason given.
+// run in bounded time as incomplete (exit 3), with the rows not run and the reason given; and
+// the export passes where the messaging server's backend request meets the gateway too.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type GatedRun, type Gateway, type GatewayRules, gatedReference, runBehind } from "./support/gateway.ts";
@@ -67,5 +68,18 @@ test("a gateway that refuses everything ends the run as incomplete, no row faile
     assert.match(run.output, /NOT RUN: \S+ \(MUST\) .*the target kept answering 429 for \d+ s/);
     assert.match(run.report, /the target kept answering 429 for \d+ s/);
     assert.match(run.output, /no request got through/);
+  });
+});
+
+test("behind a gateway that the messaging server's own request to the contacts server passes too, the export rows pass", {
+  timeout: 300_000,
+}, async () => {
+  // A small bucket, so that the backend request, which follows the export POST at once, meets 429s.
+  await behind({ perSecond: 4, burst: 2, backendThroughGateway: true }, async (gateway) => {
+    const run = await runBehind(gateway, { tags: "@EXP-4 or @EXP-5 or @EXP-6" });
+    figures(`backend through the gateway (${gateway.refusedBackend} of the backend's refused)`, run, gateway);
+    assert.ok(gateway.refusedBackend > 0, "the gateway refused some backend requests, or this test proves nothing");
+    assert.equal(run.judgement.overall, "conformant", run.output);
+    assert.equal(run.exitCode, 0);
   });
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
-import { ContactStore, type Fetcher, fetchContacts } from "./import-store.ts";
+import { BACKEND_TRIES, ContactStore, type Fetcher, fetchContacts } from "./import-store.ts";
 
 const LIST = '<contacts xmlns:atom="http://www.w3.org/2005/Atom"><contact><name>A</name></contact></contacts>';
 
@@ -111,6 +111,80 @@ describe("fetchContacts with node's own client (the default)", () => {
     }
     const refused = await fetchContacts(url, "alice", { timeoutMs: 2000 });
     assert.equal(refused.ok === false && refused.status, 502);
+  });
+
+  /** A contacts server behind a gateway: "not now" (the headers given) for the first `refusals` requests, then the list. */
+  async function limited(refusals: number, refusal: { status?: number; headers?: Record<string, string> } = {}) {
+    const seen = { requests: 0 };
+    const served = await serving((_request, response) => {
+      seen.requests++;
+      if (seen.requests <= refusals) response.writeHead(refusal.status ?? 429, refusal.headers ?? {}).end();
+      else response.writeHead(200, { "content-type": "application/xml" }).end(LIST);
+    });
+    return { ...served, seen };
+  }
+
+  it("rides out a rate limit: asks again after Retry-After (seconds, a date) or a back-off, then reads the list", async () => {
+    for (const [what, headers] of [
+      ["Retry-After: 0", { "retry-after": "0" }],
+      ["Retry-After as a date already past", { "retry-after": "Thu, 01 Jan 2026 00:00:00 GMT" }],
+      ["no Retry-After", {}],
+      ["a 503 with Retry-After", { "retry-after": "0" }],
+    ] as Array<[string, Record<string, string>]>) {
+      const status = what.startsWith("a 503") ? 503 : 429;
+      const { url, server, seen } = await limited(BACKEND_TRIES - 1, { status, headers });
+      try {
+        const outcome = await fetchContacts(url, "alice", { timeoutMs: 3000 });
+        assert.equal(outcome.ok, true, `${what}: ${JSON.stringify(outcome)}`);
+        assert.equal(seen.requests, BACKEND_TRIES, what);
+      } finally {
+        server.close();
+      }
+    }
+  });
+
+  it("answers 503 with Retry-After, not 502, when the contacts server keeps saying not now", async () => {
+    const { url, server, seen } = await limited(Number.POSITIVE_INFINITY, { headers: { "retry-after": "0" } });
+    try {
+      const outcome = await fetchContacts(url, "alice", { timeoutMs: 3000 });
+      assert.deepEqual(outcome, {
+        ok: false,
+        status: 503,
+        message: `the contacts server answered 429 (not now) to ${BACKEND_TRIES} request(s); try again in 1 s`,
+        headers: { "retry-after": "1" },
+      });
+      assert.equal(seen.requests, BACKEND_TRIES);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("answers 503 at once when the wait asked for would pass the backend timeout, and passes the wait on", async () => {
+    const { url, server, seen } = await limited(1, { headers: { "retry-after": "120" } });
+    try {
+      const outcome = await fetchContacts(url, "alice", { timeoutMs: 3000 });
+      assert.equal(outcome.ok === false && outcome.status, 503);
+      assert.deepEqual(outcome.ok === false && outcome.headers, { "retry-after": "120" });
+      assert.equal(seen.requests, 1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("takes a 503 without Retry-After as the contacts server's answer: 502, not asked again", async () => {
+    const { url, server, seen } = await limited(1, { status: 503 });
+    try {
+      const outcome = await fetchContacts(url, "alice", { timeoutMs: 3000 });
+      assert.deepEqual(outcome, {
+        ok: false,
+        status: 502,
+        message: "the contacts server answered 503",
+        backendStatus: 503,
+      });
+      assert.equal(seen.requests, 1);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -5,9 +5,16 @@
  * An import replaces the user's whole set in one assignment, and only after the backend
  * reply has been read and parsed in full. So a repeated or concurrent import leaves one
  * copy of each contact, and a failed one leaves the previous set as it was.
+ *
+ * The backend request may pass a rate-limiting gateway as the client's did: a "not now"
+ * (429, or 503 with Retry-After) is asked again after the wait it names, or a back-off,
+ * within the backend timeout and BACKEND_TRIES; past that, the export gets 503 with a
+ * Retry-After of its own, a reply the client can act on, not a 502 that blames the server.
  */
 import { get as httpGet } from "node:http";
 import { get as httpsGet } from "node:https";
+import { setTimeout as sleep } from "node:timers/promises";
+import { retryAfterMs } from "../../lib/http-date.ts";
 import { contactsOfList } from "./contact-list.ts";
 
 export interface ContactLimits {
@@ -57,7 +64,12 @@ function sizeOf(contacts: readonly string[]): number {
 export type FetchOutcome =
   | { ok: true; contacts: string[] }
   /** `backendStatus`: where the contacts server answered, but not with the list. */
-  | { ok: false; status: 502 | 504; message: string; backendStatus?: number };
+  | { ok: false; status: 502 | 503 | 504; message: string; backendStatus?: number; headers?: Record<string, string> };
+
+/** Requests to the contacts server for one export, at most. */
+export const BACKEND_TRIES = 3;
+/** The waits after a "not now" that names none. */
+const BACKOFF_MS = [250, 500];
 
 /** What the backend request reads of a reply: a fetch Response has it, and so has nodeGet's. */
 export interface BackendReply {
@@ -98,7 +110,8 @@ export const nodeGet: Fetcher = (url, init) =>
 /**
  * GETs `<contactsUrl>/user/<user>/contacts`, or asks at `path` as the backend request is
  * described (backend.ts). The base URL is the messaging server's own configuration; nothing
- * from the client's request goes into it but the user name and the token.
+ * from the client's request goes into it but the user name and the token. The whole
+ * exchange, waits included, ends within `timeoutMs`.
  */
 export async function fetchContacts(
   contactsUrl: string,
@@ -107,26 +120,52 @@ export async function fetchContacts(
 ): Promise<FetchOutcome> {
   const url = `${contactsUrl}${options.path ?? `/user/${encodeURIComponent(user)}/contacts`}`;
   const fetcher = options.fetcher ?? nodeGet;
+  const deadline = Date.now() + options.timeoutMs;
   const signal = AbortSignal.timeout(options.timeoutMs);
-  let status: number;
-  let type: string | null;
-  let text: string;
-  try {
-    const response = await fetcher(url, {
-      signal,
-      headers: { accept: "application/xml", ...options.headers },
-      method: options.method,
-    });
-    status = response.status;
-    type = response.headers.get("content-type");
-    text = await response.text();
-  } catch (error) {
-    const name = (error as { name?: string }).name;
-    if (name === "TimeoutError" || name === "AbortError" || signal.aborted) {
-      return { ok: false, status: 504, message: `the contacts server did not answer within ${options.timeoutMs} ms` };
+  for (let tries = 1; ; tries++) {
+    let reply: { status: number; type: string | null; retryAfter: string | null; text: string };
+    try {
+      const response = await fetcher(url, {
+        signal,
+        headers: { accept: "application/xml", ...options.headers },
+        method: options.method,
+      });
+      reply = {
+        status: response.status,
+        type: response.headers.get("content-type"),
+        retryAfter: response.headers.get("retry-after"),
+        text: await response.text(),
+      };
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      if (name === "TimeoutError" || name === "AbortError" || signal.aborted) {
+        return { ok: false, status: 504, message: `the contacts server did not answer within ${options.timeoutMs} ms` };
+      }
+      return { ok: false, status: 502, message: "the contacts server could not be reached" };
     }
-    return { ok: false, status: 502, message: "the contacts server could not be reached" };
+    const notNow = reply.status === 429 || (reply.status === 503 && reply.retryAfter !== null);
+    if (notNow) {
+      const waitMs = retryAfterMs(reply.retryAfter ?? undefined) ?? BACKOFF_MS[Math.min(tries, BACKOFF_MS.length) - 1];
+      if (tries >= BACKEND_TRIES || Date.now() + waitMs >= deadline) return notNowAfter(tries, reply.status, waitMs);
+      await sleep(waitMs);
+      continue;
+    }
+    return contactsOf(reply.status, reply.type, reply.text);
   }
+}
+
+/** The export's answer when the contacts server kept saying "not now": when to try again. */
+function notNowAfter(tries: number, status: number, waitMs: number): FetchOutcome {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return {
+    ok: false,
+    status: 503,
+    message: `the contacts server answered ${status} (not now) to ${tries} request(s); try again in ${seconds} s`,
+    headers: { "retry-after": String(seconds) },
+  };
+}
+
+function contactsOf(status: number, type: string | null, text: string): FetchOutcome {
   if (status !== 200)
     return { ok: false, status: 502, message: `the contacts server answered ${status}`, backendStatus: status };
   // The body decides, not the Content-Type: a list under a sloppy media type is still the list.

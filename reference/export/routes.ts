@@ -170,7 +170,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
       if (!fetched.ok) {
         if (policy.outageDropsCopy) store.replace(user, []);
         if (policy.outageReply === "bare-status") return { status: fetched.status };
-        if (policy.outageReply === "error-body") return errorReply(fetched.status, fetched.message);
+        if (policy.outageReply === "error-body") return errorReply(fetched.status, fetched.message, fetched.headers);
       } else if (policy.importStores === "append") {
         store.append(user, fetched.contacts);
       } else if (policy.importStores === "replace") {

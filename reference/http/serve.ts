@@ -4,9 +4,11 @@
  * never left hanging.
  *
  * Against any client: a reply sent before the request body has fully arrived (413, or a
- * route that needs no body) closes the connection instead of draining a body that may never
- * end; a client that disconnects mid-body costs one log line; connections are capped and
- * slow headers time out, and hitting the cap is logged.
+ * route that needs no body) closes the connection, but only after reading and dropping what
+ * is still coming, within bounds (a lingering close, RFC 9112 §9.6): a client that sends its
+ * whole body before reading reads the reply instead of a reset, and a body that never ends
+ * is cut off. A client that disconnects mid-body costs one log line; connections are capped
+ * and slow headers time out, and hitting the cap is logged.
  */
 import {
   createServer,
@@ -30,6 +32,17 @@ const HEADERS_TIMEOUT_MS = 10_000;
 /** How long the process-wide log stays quiet after saying the connection cap was hit. */
 const CAP_LOG_INTERVAL_MS = 10_000;
 
+/** After a reply sent before the request body was complete: how much more of it is read and dropped, and for how long. */
+export interface LingerLimits {
+  maxBytes: number;
+  maxMs: number;
+}
+/**
+ * Room for the uploads a client may sensibly try (a few times the body limit) at loopback or
+ * LAN speed; what keeps sending after that is cut off with a reset.
+ */
+export const DEFAULT_LINGER: LingerLimits = { maxBytes: 64 * 1024 * 1024, maxMs: 5000 };
+
 export interface ListenOptions {
   host: string;
   port: number;
@@ -38,6 +51,8 @@ export interface ListenOptions {
   maxConnections?: number;
   /** Where one-line notices go (client aborts, the connection cap); default stderr. */
   log?: (line: string) => void;
+  /** The lingering close after an early reply; default DEFAULT_LINGER. */
+  linger?: LingerLimits;
 }
 
 export interface Listening {
@@ -116,6 +131,7 @@ function tooLarge(limit: number): HttpError {
 export function listen(routes: Route[], options: ListenOptions): Promise<Listening> {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const linger = options.linger ?? DEFAULT_LINGER;
   const server = createServer(
     {
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
@@ -125,7 +141,7 @@ export function listen(routes: Route[], options: ListenOptions): Promise<Listeni
       connectionsCheckingInterval: 1000,
     },
     (incoming, outgoing) => {
-      answer(routes, incoming, outgoing, bodyLimit).catch((error: unknown) => {
+      answer(routes, incoming, outgoing, bodyLimit, linger).catch((error: unknown) => {
         const gone = error instanceof ClientGone ? error.message : `the reply failed: ${String(error)}`;
         log(`sxd reference: ${incoming.method} ${incoming.url}: ${gone}`);
         incoming.socket.destroy();
@@ -167,7 +183,13 @@ export function listen(routes: Route[], options: ListenOptions): Promise<Listeni
   });
 }
 
-async function answer(routes: Route[], incoming: IncomingMessage, outgoing: ServerResponse, bodyLimit: number) {
+async function answer(
+  routes: Route[],
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  bodyLimit: number,
+  linger: LingerLimits,
+) {
   const reply = await dispatch(routes, toServerRequest(incoming, bodyLimit));
   const body = reply.body ?? "";
   // One writeHead with every field: cheaper than a setHeader per field on the hot path. Names
@@ -184,5 +206,29 @@ async function answer(routes: Route[], incoming: IncomingMessage, outgoing: Serv
   }
   // The body is still coming, maybe forever: answer, then close rather than read it all.
   headers.connection = "close";
-  outgoing.writeHead(reply.status, headers).end(payload, () => incoming.socket.destroy());
+  lingerAfterReply(incoming, linger);
+  outgoing.writeHead(reply.status, headers).end(payload);
+}
+
+/**
+ * Closing a socket while the client's data is still arriving makes the kernel send a reset,
+ * and the client loses the reply it had not read yet. So only our side is closed once the
+ * reply is out; what the client still sends is read and dropped until it closes its side
+ * (then the socket goes by itself) or passes a bound (then it is cut off).
+ */
+function lingerAfterReply(incoming: IncomingMessage, limits: LingerLimits): void {
+  const socket = incoming.socket;
+  const cutOff = () => socket.destroy();
+  const timer = setTimeout(cutOff, limits.maxMs);
+  socket.once("close", () => clearTimeout(timer));
+  let dropped = 0;
+  incoming.removeAllListeners("data");
+  incoming.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > limits.maxBytes) cutOff();
+  });
+  incoming.resume();
+  // node ends a `Connection: close` reply with socket.destroySoon(), which closes both ways
+  // once the reply is written: the reset above. Ending only our side is the staged close.
+  socket.destroySoon = () => socket.end();
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readAtomEntry } from "../../lib/atom.ts";
-import { formatHttpDate } from "../../lib/http-date.ts";
+import { formatHttpDate, parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE, mediaTypeMatches } from "../../lib/media-type.ts";
 import type { ReferenceContext, Variant } from "../context.ts";
 import type { FaultName } from "../faults.ts";
@@ -237,4 +237,26 @@ test("the alternative variant makes the other choices the spec leaves open", asy
   assert.match(String(deleted.body), /<deleted>/);
   for (const path of ["/entries/a", "/entries/a/s1"]) assert.equal((await s.send("GET", path)).status, 410);
   assert.equal((await s.send("GET", "/entries/a/s2")).status, 404);
+});
+
+test("Date and Last-Modified come from one reading of the clock, so Date is never before Last-Modified", async () => {
+  const s = server();
+  // START is 250 ms into a second: an update at 950 ms stores the next second; reads on either side follow.
+  s.clock.ms = START + 700;
+  await created(s);
+  await update(s, "v2");
+  const seen: string[] = [];
+  for (const ms of [START + 720, START + 740, START + 760, START + 1250]) {
+    s.clock.ms = ms;
+    for (const path of ["/entries/a", "/entries/a/s1"]) {
+      const reply = await s.send("GET", path);
+      const date = parseHttpDate(headerValue(reply, "date"));
+      const lastModified = parseHttpDate(headerValue(reply, "last-modified"));
+      assert.ok(date && lastModified, `${path} at ${ms - START} ms: ${JSON.stringify(reply.headers)}`);
+      assert.ok(date >= lastModified, `${path} at ${ms - START} ms: Date ${date} before Last-Modified ${lastModified}`);
+      seen.push(`${date.getUTCSeconds()}/${lastModified.getUTCSeconds()}`);
+    }
+  }
+  // The clock crossed a second between replies: both fields moved with it.
+  assert.deepEqual(seen, ["0/0", "0/0", "0/0", "0/0", "1/1", "1/0", "1/1", "1/0"]);
 });

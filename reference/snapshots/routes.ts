@@ -64,7 +64,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   // Only where the policy keeps snapshots after DELETE: what it should have removed, still served.
   const leftovers = new Map<string, StoredResource>();
   const links = (address: Address, count: number) => chainLinks(context.urls.base, address, count, chain);
-  const shownDate = (stored: number) => formatHttpDate(new Date(servedLastModified(stored, now())));
+  const shownDate = (stored: number, at: number) => formatHttpDate(new Date(servedLastModified(stored, at)));
 
   const notFound = (address: Address): HttpError => {
     const removed = store.removedVersions(address.resource);
@@ -75,6 +75,8 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   };
 
   const readSnapshot = (address: Address, n: number): Reply => {
+    // One reading of the clock for Date and Last-Modified: node's own Date, cached, can lag a second behind.
+    const at = now();
     const stored = store.get(address.resource) ?? leftovers.get(address.resource);
     const version = stored && snapshotVersion(stored, n);
     if (!stored || !version) throw notFound(address);
@@ -84,7 +86,8 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
       headers: {
         "content-type": ATOM_ENTRY_TYPE,
         etag: `"${stored.incarnation}-s${n}-${count}"`,
-        "last-modified": shownDate(version.lastModified),
+        date: formatHttpDate(new Date(at)),
+        "last-modified": shownDate(version.lastModified, at),
       },
       body: serialiseEntry(
         policy.shownSnapshot(version.entry, n, stored.versions[n].entry),
@@ -95,13 +98,18 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   };
 
   const readCurrent = (address: Address): Reply => {
+    const at = now();
     const stored = store.get(address.resource);
     if (!stored) throw notFound(address);
     const count = snapshotCount(stored);
     const version = currentVersion(stored);
     const shown = policy.servesContentBeforeUpdate && count > 0 ? stored.versions[count - 1] : version;
-    const headers: Record<string, string> = { "content-type": policy.currentType, etag: version.etag };
-    if (policy.currentLastModified === "served") headers["last-modified"] = shownDate(version.lastModified);
+    const headers: Record<string, string> = {
+      "content-type": policy.currentType,
+      etag: version.etag,
+      date: formatHttpDate(new Date(at)),
+    };
+    if (policy.currentLastModified === "served") headers["last-modified"] = shownDate(version.lastModified, at);
     if (policy.currentLastModified === "year-9999") headers["last-modified"] = YEAR_9999;
     return {
       status: 200,

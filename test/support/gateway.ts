@@ -2,7 +2,9 @@
  * The bundled reference behind a rate-limiting gateway, as staging servers often are: one
  * token bucket for the client across the three servers; a request that finds the bucket empty
  * gets 429 (with `Retry-After` where asked) and never reaches the server. Links in replies are
- * rewritten to the gateway's addresses. The messaging server fetches contacts directly.
+ * rewritten to the gateway's addresses. The messaging server fetches contacts directly, or,
+ * with `backendThroughGateway`, through the gateway and from the same bucket, as a messaging
+ * server deployed behind it would (its public URLs are the gateway's).
  *
  *   const gateway = await gatedReference({ perSecond: 10, burst: 5 });
  *   … run against gateway.target …; gateway.refused, gateway.forwarded
@@ -28,6 +30,8 @@ export interface GatewayRules {
   retryAfter?: number;
   /** Every request gets 429, whatever the bucket holds. */
   refuseAll?: boolean;
+  /** The messaging server's request to the contacts server passes the gateway too. */
+  backendThroughGateway?: boolean;
 }
 
 export interface Gateway {
@@ -35,6 +39,8 @@ export interface Gateway {
   /** A messaging server whose contacts server is down (EXP-8), not behind the gateway. */
   outageMessagingUrl: string;
   refused: number;
+  /** Of those, the messaging server's own requests to the contacts server (no sxd User-Agent). */
+  refusedBackend: number;
   forwarded: number;
   close(): Promise<void>;
 }
@@ -89,7 +95,6 @@ const SERVERS = ["base", "contacts", "messaging"] as const;
 
 export async function gatedReference(rules: GatewayRules): Promise<Gateway> {
   const ports = { base: 0, contacts: 0, messaging: 0 };
-  const reference = await startReference({ host: "127.0.0.1", ports });
   const outage = await startReference({
     host: "127.0.0.1",
     ports,
@@ -105,36 +110,48 @@ export async function gatedReference(rules: GatewayRules): Promise<Gateway> {
     bucket.tokens -= 1;
     return true;
   };
+  // The gateway listens first: a reference behind it needs its addresses to start.
+  const upstreams: Record<string, string> = {};
   const rewrites: Array<[string, string]> = [];
   const proxies: Server[] = [];
+  const stops: Array<() => Promise<void>> = [() => outage.close()];
   const gateway: Gateway = {
     target: undefined as unknown as TargetDescription,
     outageMessagingUrl: outage.urls.messaging,
     refused: 0,
+    refusedBackend: 0,
     forwarded: 0,
     close: async () => {
       for (const proxy of proxies) proxy.closeAllConnections();
       await Promise.all(proxies.map((proxy) => new Promise((resolve) => proxy.close(resolve))));
-      await Promise.all([reference.close(), outage.close()]);
+      await Promise.all(stops.map((stop) => stop()));
     },
   };
   const urls: Record<string, string> = {};
   for (const name of SERVERS) {
-    const upstream = reference.urls[name];
     const proxy = createServer((request, response) => {
       if (!take()) {
         gateway.refused++;
+        if (!request.headers["user-agent"]?.startsWith("sxd/")) gateway.refusedBackend++;
         response.writeHead(429, rules.retryAfter === undefined ? {} : { "retry-after": String(rules.retryAfter) });
         response.end("Too Many Requests");
         return;
       }
       gateway.forwarded++;
-      forward(request, response, upstream, rewrites).catch(() => response.destroy());
+      forward(request, response, upstreams[name], rewrites).catch(() => response.destroy());
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     proxies.push(proxy);
     urls[name] = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    rewrites.push([upstream, urls[name]]);
+  }
+  const publicUrls = rules.backendThroughGateway
+    ? { base: urls.base, contacts: urls.contacts, messaging: urls.messaging }
+    : undefined;
+  const reference = await startReference({ host: "127.0.0.1", ports, publicUrls });
+  stops.push(() => reference.close());
+  for (const name of SERVERS) {
+    upstreams[name] = reference.boundUrls[name] ?? reference.urls[name];
+    rewrites.push([upstreams[name], urls[name]]);
   }
   const resolved = resolveDescription([
     REFERENCE_DESCRIPTION,

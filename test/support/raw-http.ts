@@ -19,15 +19,27 @@ export interface RawReply {
   head: string;
   /** Resolves once the server has closed the connection. */
   closed: Promise<void>;
+  /** Bytes of the request written so far, head included. */
+  written(): number;
+}
+
+/** `keepSending`: the server's end of its side (FIN) does not end ours, as with a client that ignores it. */
+export function openSocket(url: string, keepSending = false): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: keepSending }, () => resolve(socket));
+    socket.once("error", reject);
+  });
 }
 
 /**
  * Sends a request head, then body chunks for as long as the socket takes them (a body that
- * never ends); resolves with the reply head as soon as it arrives.
+ * never ends), whatever the server says or closes; resolves with the reply head as soon as
+ * it arrives.
  */
 export function endlessChunkedRequest(url: string, method: string, path: string, headers: string[]): Promise<RawReply> {
   const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true });
   socket.on("error", () => undefined);
   const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
   const chunk = `4000\r\n${"x".repeat(0x4000)}\r\n`;
@@ -44,16 +56,35 @@ export function endlessChunkedRequest(url: string, method: string, path: string,
     socket.on("data", (data: Buffer) => {
       received += data.toString("latin1");
       const end = received.indexOf("\r\n\r\n");
-      if (end >= 0) resolve({ head: received.slice(0, end), closed });
+      if (end >= 0) resolve({ head: received.slice(0, end), closed, written: () => socket.bytesWritten });
     });
     closed.then(() => reject(new Error(`closed without a reply head; got ${JSON.stringify(received)}`)));
   });
 }
 
-export function openSocket(url: string): Promise<Socket> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => resolve(socket));
-    socket.once("error", reject);
+/**
+ * Writes a whole request, head and body, and only once the last byte is handed to the kernel
+ * starts reading: a client that never looks at the reply while it sends. Resolves with
+ * everything read until the server closed, or with the error that ended the connection.
+ */
+export async function sendAllThenRead(
+  url: string,
+  head: string,
+  body: Buffer,
+): Promise<{ written: number; received: string; error?: string }> {
+  const socket = await openSocket(url);
+  socket.pause();
+  const chunks: Buffer[] = [];
+  let error: string | undefined;
+  socket.on("error", (e: NodeJS.ErrnoException) => {
+    error = e.code ?? e.message;
   });
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  socket.write(head);
+  socket.write(body, () => {
+    socket.on("data", (data: Buffer) => chunks.push(data));
+    socket.resume();
+  });
+  await closed;
+  return { written: socket.bytesWritten, received: Buffer.concat(chunks).toString("latin1"), error };
 }
