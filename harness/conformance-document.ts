@@ -27,7 +27,15 @@ export interface ConformanceDocument {
     rule: string;
     verdict: RowVerdict;
     reason?: string;
-    scenarios: Array<{ name: string; location: string; status: string; message?: string; exchanges: Exchange[] }>;
+    scenarios: Array<{
+      name: string;
+      location: string;
+      status: string;
+      message?: string;
+      /** What the scenario saw that its rule leaves open or sxd staged (outcomes.ts OBSERVED_MEDIA_TYPE). */
+      observed?: string[];
+      exchanges: Exchange[];
+    }>;
   }>;
 }
 

@@ -35,6 +35,17 @@ export interface ScenarioOutcome {
 export const NOT_RUN_MEDIA_TYPE = "text/vnd.sxd.not-run";
 export const NOT_APPLICABLE_MEDIA_TYPE = "text/vnd.sxd.not-applicable";
 export const EXCHANGES_MEDIA_TYPE = "application/vnd.sxd.exchanges+json";
+/**
+ * What a scenario saw that the rule leaves open or that sxd staged (the oldest snapshot's
+ * previous link, the backend request sxd's contacts server received): kept with the scenario
+ * in the reports whatever its status, so a pass says what it rests on.
+ */
+export const OBSERVED_MEDIA_TYPE = "text/vnd.sxd.observed";
+
+/** The observations a scenario attached, in order. */
+export function observationsOf(attachments: ScenarioOutcome["attachments"]): string[] {
+  return attachments.filter((a) => a.mediaType === OBSERVED_MEDIA_TYPE).map((a) => a.body);
+}
 
 /** Collects envelopes as they arrive; `outcomes()` reads the result when the run is over. */
 export class OutcomeCollector {

@@ -33,6 +33,9 @@ Then(
     const exchange = asExchange(peer, ours);
     this.http.exchanges.push(exchange);
     if (ours.status !== 200) fail(`${expected}, answered with the list`, `status ${ours.status}`, exchange as Answered);
+    this.observe(
+      `sxd's contacts server received ${ours.method} ${ours.target} for user ${ours.user}${ours.token ? ` with the link's token` : ""} after the POST of the link, and answered ${ours.status}`,
+    );
   },
 );
 

@@ -144,7 +144,7 @@ Then(
 
 Then("the oldest snapshot's previous link is reported", function (this: SxdWorld) {
   const previous = linksByRel(entryIn(this.reply), "previous");
-  this.log(
+  this.observe(
     previous.length === 0
       ? "The oldest snapshot carries no previous link (the spec leaves this open)."
       : `The oldest snapshot carries a previous link to ${previous[0].href} (the spec leaves this open).`,

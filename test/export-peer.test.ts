@@ -38,7 +38,7 @@ interface Row {
   id: string;
   verdict: string;
   reason?: string;
-  scenarios: { name: string; status: string; message?: string; exchanges: Exchange[] }[];
+  scenarios: { name: string; status: string; message?: string; observed?: string[]; exchanges: Exchange[] }[];
 }
 
 async function judge(args: string[], description: object) {
@@ -83,9 +83,19 @@ test("the reference's messaging server alone, sxd playing the contacts server: c
   const backend = must?.exchanges.at(-1);
   assert.equal(backend?.url, `${url(contacts)}/user/alice/contacts`);
   assert.equal(backend?.response?.status, 200);
-  // EXP-8 was staged by sxd itself: it stopped its own contacts server, and said so.
-  assert.ok(readFileSync(join(reportDir, "messages.ndjson"), "utf8").includes("sxd stopped its own contacts server"));
-  assert.match(readFileSync(join(reportDir, "conformance.html"), "utf8"), /sxd played the contacts server \(--peer\)/);
+  // Each says what it observed: the backend request received, the outage sxd staged itself.
+  const observed = (id: string) => rows.get(id)?.scenarios.flatMap((s) => s.observed ?? []) ?? [];
+  assert.ok(
+    observed("EXP-5").some((o) => /received GET \/user\/alice\/contacts for user alice .*answered 200/.test(o)),
+    observed("EXP-5").join("\n"),
+  );
+  assert.ok(
+    observed("EXP-8").some((o) => o.startsWith("sxd stopped its own contacts server")),
+    observed("EXP-8").join("\n"),
+  );
+  const html = readFileSync(join(reportDir, "conformance.html"), "utf8");
+  assert.match(html, /sxd played the contacts server \(--peer\)/);
+  assert.match(html, /observed: sxd stopped its own contacts server/);
 });
 
 test("the reference's contacts server alone, sxd playing the messaging server: conformant, EXP-4 not credited", {

@@ -7,7 +7,7 @@
 import type { ClientEvidence } from "../client/evidence.ts";
 import type { ConformanceDocument } from "../conformance-document.ts";
 import type { Exchange } from "../exchange.ts";
-import { EXCHANGES_MEDIA_TYPE } from "../outcomes.ts";
+import { EXCHANGES_MEDIA_TYPE, observationsOf } from "../outcomes.ts";
 import { suiteVersion } from "../package.ts";
 import type { PeerRun } from "../peer.ts";
 import type { TargetDescription } from "../target.ts";
@@ -56,6 +56,7 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
         location: s.location,
         status: s.status,
         message: s.message,
+        ...(observationsOf(s.attachments).length > 0 ? { observed: observationsOf(s.attachments) } : {}),
         exchanges: s.attachments
           .filter((a) => a.mediaType === EXCHANGES_MEDIA_TYPE)
           .flatMap((a) => JSON.parse(a.body) as Exchange[]),

@@ -88,7 +88,8 @@ function rowHtml(row: ConformanceDocument["rows"][number], docsUrl: string | und
         .map((e) => `<pre>${escapeHtml(formatExchange(e))}</pre><pre class="curl">${escapeHtml(curlCommand(e))}</pre>`)
         .join("");
       const message = s.message ? `<pre class="message">${escapeHtml(s.message)}</pre>` : "";
-      return `<details class="scenario"><summary>${escapeHtml(s.status)}: ${escapeHtml(s.name)} <small>${escapeHtml(s.location)}</small></summary>${message}${exchanges}</details>`;
+      const observed = (s.observed ?? []).map((o) => `<p class="observed">observed: ${escapeHtml(o)}</p>`).join("");
+      return `<details class="scenario"><summary>${escapeHtml(s.status)}: ${escapeHtml(s.name)} <small>${escapeHtml(s.location)}</small></summary>${message}${observed}${exchanges}</details>`;
     })
     .join("");
   return `<details class="row ${cssClass(row.verdict)}" data-row="${row.id}" data-verdict="${row.verdict}"${open}>

@@ -5,7 +5,7 @@
  */
 import { endOf, type Grade, NOT_SUPPORTED, type StagedCondition, type TaskRun } from "../../harness/client/evidence.ts";
 import { clientOutput, runExchanges } from "../../harness/client/transcript.ts";
-import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
+import { EXCHANGES_MEDIA_TYPE, OBSERVED_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { ConformanceFailure } from "../../harness/step-errors.ts";
 import type { ClientWorld } from "./world.ts";
 
@@ -63,7 +63,7 @@ export function judged(world: ClientWorld, grade: (run: TaskRun) => Grade): "ski
   if (status === "not run" || status === "not applicable") return world.skipped(reason, status);
   if (status === "failed")
     throw new ConformanceFailure(reason.includes(endOf(run)) ? reason : `${reason} [${endOf(run)}]`);
-  world.attach(reason, "text/plain");
+  world.attach(reason, OBSERVED_MEDIA_TYPE);
   return undefined;
 }
 

@@ -90,14 +90,14 @@ export async function stopContactsServer(world: SxdWorld, state: ExportState, co
   const timeoutMs = commands.timeoutMs ?? DEFAULT_OUTAGE_TIMEOUT_MS;
   state.restart = async () => {
     const started = await runCommand(commands.start, timeoutMs);
-    world.attach(describeRun(started), "text/plain");
+    world.observe(describeRun(started));
     const problem = await untilAnswer(state.contactsUrl, timeoutMs, world.parameters.tls, (answers) => answers);
     return problem === undefined
       ? undefined
       : `the contacts server ${state.contactsUrl} does not answer again within ${timeoutMs} ms after export.outage.start (${problem}; ${summary(started)}): the scenarios after this one may fail for that reason`;
   };
   const stopped = await runCommand(commands.stop, timeoutMs);
-  world.attach(describeRun(stopped), "text/plain");
+  world.observe(describeRun(stopped));
   if (!succeeded(stopped)) return world.notRun(`export.outage.stop did not succeed: ${summary(stopped)}`);
   const stillUp = await untilAnswer(state.contactsUrl, timeoutMs, world.parameters.tls, (answers) => !answers);
   return stillUp

@@ -66,6 +66,9 @@ export function tokenPresented(world: SxdWorld): boolean {
 export async function stopOwnContactsServer(world: SxdWorld, state: ExportState, peer: PeerRun) {
   state.restart = () => switchPeer(peer, "start");
   const problem = await switchPeer(peer, "stop");
-  world.attach(`sxd stopped its own contacts server ${peer.url} (--peer contacts)`, "text/plain");
-  return problem === undefined ? undefined : world.notRun(problem);
+  if (problem !== undefined) return world.notRun(problem);
+  world.observe(
+    `sxd stopped its own contacts server ${peer.url} (--peer contacts) for this export, and starts it again after`,
+  );
+  return undefined;
 }

@@ -3,7 +3,7 @@
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
 import type { Answered } from "../../harness/exchange.ts";
-import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
+import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE, OBSERVED_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import type { RunLimits } from "../../harness/run-limits.ts";
 import type { TargetDescription } from "../../harness/target.ts";
 import type { WorldParameters } from "../../harness/world-parameters.ts";
@@ -62,6 +62,14 @@ export class SxdWorld extends World<WorldParameters> {
   notApplicable(reason: string): "skipped" {
     this.attach(reason, NOT_APPLICABLE_MEDIA_TYPE);
     return "skipped";
+  }
+
+  /**
+   * Notes what the scenario saw that its rule leaves open or that sxd staged; the reports
+   * keep it with the scenario, so a pass says what it rests on.
+   */
+  observe(text: string): void {
+    this.attach(text, OBSERVED_MEDIA_TYPE);
   }
 
   /** Runs after the scenario, passed or failed, newest first. */
