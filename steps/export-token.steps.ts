@@ -27,7 +27,9 @@ When(
   new RegExp(`^the client sends POST with no body to the export link with (${Object.keys(TOKEN_FLAWS).join("|")})$`),
   async function (this: SxdWorld, flaw: string) {
     const state = stateOf(this);
-    const base = await linkAfterControl(this, state);
+    const fresh = await linkAfterControl(this, state);
+    if ("notRun" in fresh) return this.notRun(fresh.notRun);
+    const base = fresh.href;
     const flawed = flawedLink(flaw, { href: base, user: state.user, otherUser: this.target.export.otherUser });
     if ("notRun" in flawed) return this.notRun(flawed.notRun);
     state.otherUser = flawed.otherUser;

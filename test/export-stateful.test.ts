@@ -69,4 +69,15 @@ describe("EXP-6 against servers with single-use tokens", () => {
     assert.equal(row.verdict, "not run");
     assert.ok(statusesOf(row).every((status) => status === "not run"));
   });
+
+  it("a list that shows its export link on the first read only: the flawed POST has no fresh link, so not run, pointing at EXP-1 and EXP-3", async (t) => {
+    const row = await exp6Of(t, { issue: "first-read-only" });
+    assert.notEqual(row.verdict, "passed");
+    const [first] = row.scenarios;
+    assert.equal(first.status, "not run");
+    assert.match(
+      first.message ?? "",
+      /offers no usable export link, so the flawed POST has no fresh link: .*see EXP-1 and EXP-3/,
+    );
+  });
 });

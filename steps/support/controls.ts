@@ -48,7 +48,8 @@ export const CONTROLLED_CASES: readonly ControlledCase[] = [
     freshState:
       "the flawed POST is built on a link read from the list after the control; right after it is refused, " +
       "the same POST without the flaw is sent and must export, so the link was good when the flaw was refused",
-    notRunWhen: "the list serves again the link the control used, and it no longer exports",
+    notRunWhen:
+      "the list serves again the link the control used, and it no longer exports; or the list read again offers no usable export link",
   },
   {
     rows: ["SNAP-12"],

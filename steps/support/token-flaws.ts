@@ -9,8 +9,10 @@
  *   // { url: "http://m/user/alice/import;t=5f0c…" }
  */
 import type { Answered } from "../../harness/exchange.ts";
+import { isAbsoluteUri } from "../../lib/uri.ts";
+import { findExportLink, readContactList } from "./contact-list.ts";
 import { fail } from "./expect.ts";
-import { type ExportState, exported, exportLinkOf, linkOf } from "./export-checks.ts";
+import { type ExportState, exported, linkOf } from "./export-checks.ts";
 import { forgedLike, forgedTail, randomToken } from "./tokens.ts";
 import type { SxdWorld } from "./world.ts";
 
@@ -86,14 +88,24 @@ export interface FlawedPost {
  * out a link per read, or a new one once the last was spent, gives one the control did not
  * use. Where the list cannot be read again, the control's own link.
  */
-export async function linkAfterControl(world: SxdWorld, state: ExportState): Promise<string> {
+export async function linkAfterControl(
+  world: SxdWorld,
+  state: ExportState,
+): Promise<{ href: string } | { notRun: string }> {
   const used = linkOf(state).href;
   const again = await world.http.send("GET", state.listUrl, {
     headers: { accept: "application/xml" },
     note: "the list read again after the control, for a link the control did not use",
   });
-  if (again.response.status !== 200) return used;
-  return exportLinkOf(world, state, again).href;
+  if (again.response.status !== 200) return { href: used };
+  const list = readContactList(again.response.body);
+  const link = list.ok ? findExportLink(list.value.links, state.messagingUrl, world.target.export.rel) : undefined;
+  // What the list offers on every read is EXP-1's and EXP-3's to judge; here it only leaves the flaw without a link.
+  if (link?.href === undefined || !isAbsoluteUri(link.href))
+    return {
+      notRun: `the list read again after the control (status 200) offers no usable export link${list.ok ? "" : ` (${list.error})`}, so the flawed POST has no fresh link: a list offers its link on every read (see EXP-1 and EXP-3)`,
+    };
+  return { href: link.href };
 }
 
 /**

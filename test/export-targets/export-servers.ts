@@ -15,8 +15,11 @@ import { XML_TYPE } from "../../lib/media-type.ts";
 import { errorDocument } from "../../lib/xml.ts";
 
 export interface TokenRules {
-  /** When the list hands out a new token: on every read, once the last was spent, or never (one per user). */
-  issue: "per-read" | "after-spent" | "once-per-user";
+  /**
+   * When the list hands out a new token: on every read, once the last was spent, never (one per
+   * user), or only on the user's first read (later reads show no export link at all).
+   */
+  issue: "per-read" | "after-spent" | "once-per-user" | "first-read-only";
   /** A token exports once. */
   singleUse: boolean;
   /** A token exports only the contacts of the user it was issued for. */
@@ -54,6 +57,11 @@ export async function startExportPair(overrides: Partial<TokenRules> = {}): Prom
   const contacts = await listen((url, method, response) => {
     const user = /^\/user\/([a-z]+)\/contacts$/.exec(url.pathname)?.[1];
     if (method !== "GET" || !user || !CONTACTS[user]) return refuse(response, 404, "no such list");
+    const readBefore = [...tokens.values()].some((t) => t.user === user);
+    if (rules.issue === "first-read-only" && readBefore)
+      return response
+        .writeHead(200, { "content-type": XML_TYPE })
+        .end(contactListXml(url.href, undefined, CONTACTS[user]));
     const href = `${messagingUrl}/user/${user}/import;t=${tokenFor(user)}`;
     response.writeHead(200, { "content-type": XML_TYPE }).end(contactListXml(url.href, href, CONTACTS[user]));
   });
@@ -92,11 +100,13 @@ export async function startExportPair(overrides: Partial<TokenRules> = {}): Prom
 }
 
 /** A contact list with its self link and its export link. */
-export function contactListXml(self: string, exportHref: string, contacts: readonly string[]): string {
+export function contactListXml(self: string, exportHref: string | undefined, contacts: readonly string[]): string {
   return [
     `<contacts xmlns:atom="http://www.w3.org/2005/Atom">`,
     `<atom:link rel="self" href="${self}"/>`,
-    `<atom:link rel="${EXPORT_REL}" title="Send to messaging" href="${exportHref}"/>`,
+    ...(exportHref === undefined
+      ? []
+      : [`<atom:link rel="${EXPORT_REL}" title="Send to messaging" href="${exportHref}"/>`]),
     ...contacts,
     "</contacts>",
   ].join("");
