@@ -82,4 +82,18 @@ describe("sxd test-client grades export clients", () => {
     assert.equal(without.rows.get("CEXP-4")?.verdict, "not applicable");
     assert.equal(without.code, 0);
   });
+  it("--expect-fail lists a known failure of a client row; a server row there is a usage error", async () => {
+    const dir = tempDir();
+    const known = join(dir, "known.json");
+    writeFileSync(known, JSON.stringify({ "CEXP-2": "the body goes away in 2.0" }));
+    const noFallback = join(dir, "client.json");
+    writeFileSync(noFallback, JSON.stringify({ export: { fallback: false } }));
+    const { code, rows } = await graded(POSTS_THE_LIST, "--expect-fail", known, "--config", noFallback);
+    assert.equal(rows.get("CEXP-2")?.verdict, "expected failure");
+    assert.equal(code, 0);
+    writeFileSync(known, JSON.stringify({ "EXP-2": "a server row" }));
+    const refused = await sxd(["test-client", "--run", "true", "--expect-fail", known]);
+    assert.equal(refused.code, 2);
+    assert.equal(refused.stderr, `sxd: ${known}: "EXP-2" is not a row ID\n`);
+  });
 });
