@@ -3,16 +3,19 @@
  * every request), runs the client's command once per task and once more per staged condition,
  * and grades what the client sent (harness/client/run.ts).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { loadRows } from "../harness/catalogue.ts";
+import { type ClientDescription, parseClientDescription } from "../harness/client/description.ts";
 import { type ClientBench, runClientConformance } from "../harness/client/run.ts";
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
-import { UsageError } from "../harness/errors.ts";
+import { fileProblem, UsageError } from "../harness/errors.ts";
 import type { Io } from "../harness/run.ts";
 import { CLIENT_CONTACT_LIST_PATH, CLIENT_PROTECTED_PATH, startRecordingReference } from "../reference/index.ts";
+import { readExpectedFailures } from "./run-suite.ts";
 
 export const TEST_CLIENT_HELP = `Usage: sxd test-client --run "<command>" [--tasks ${OFFERED_TASKS.join(",")}] [--report-dir DIR]
-                       [--task-timeout MS] [--strict]
+                       [--task-timeout MS] [--strict] [--config client.json] [--expect-fail FILE]
 
 Grades a client of the interface by what it sends. sxd starts its own servers, then runs the
 command through the shell once per task (and again where it stages a condition), with:
@@ -28,6 +31,12 @@ The command exits 0 when done, 127 for a task it does not do (its rows are not r
 failed), anything else when it failed. Each run of a task may take --task-timeout
 milliseconds (default 10000), after which it is killed.
 
+--config client.json states what the client does where the rows leave it a choice
+(schema/client.schema.json): digest.checksRspauth (CDIG-8), digest.retriesStale (CDIG-6),
+export.fallback (CEXP-4). true: the row is judged as claimed; false: it does not apply;
+left out: observed where sxd can, else not run, naming the key.
+--expect-fail FILE: known failures, {"CDIG-9": "why"}, as for sxd test.
+
 Reports (conformance.json with each task's requests and the client's output, conformance.html,
 junit.xml) go to the report directory. Exit codes as for sxd test.
 `;
@@ -42,6 +51,8 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
         "report-dir": { type: "string", default: "reports" },
         "task-timeout": { type: "string", default: "10000" },
         strict: { type: "boolean", default: false },
+        config: { type: "string" },
+        "expect-fail": { type: "string" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -56,6 +67,10 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
   if (!Number.isInteger(taskTimeoutMs) || taskTimeoutMs <= 0)
     throw new UsageError(`--task-timeout ${values["task-timeout"]} is not a number of milliseconds`);
   const tasks = values.tasks ? parseTasks(values.tasks) : [...OFFERED_TASKS];
+  const description = values.config ? readClientDescription(values.config) : {};
+  const expectedFailures = values["expect-fail"]
+    ? readExpectedFailures(values["expect-fail"], loadRows("client"))
+    : undefined;
   mkdirSync(values["report-dir"], { recursive: true });
   const reference = await startRecordingReference({ host: "127.0.0.1" });
   try {
@@ -74,11 +89,25 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
       reportDir: values["report-dir"],
       taskTimeoutMs,
       strict: values.strict,
+      description,
+      expectedFailures,
     };
     return (await runClientConformance(settings, bench, io)).exitCode;
   } finally {
     await reference.close();
   }
+}
+
+function readClientDescription(path: string): ClientDescription {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read the client description ${path}: ${fileProblem(error)}`);
+  }
+  const parsed = parseClientDescription(text, path);
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  return parsed.value;
 }
 
 function parseTasks(list: string): TaskName[] {

@@ -7,7 +7,7 @@ import type { Result } from "../lib/result.ts";
 import { isHttpUrl } from "../lib/uri.ts";
 import { isObject, type Json, type TargetDescription } from "./target.ts";
 
-type Shape =
+export type Shape =
   | "string"
   | "boolean"
   | "count"
@@ -69,11 +69,16 @@ const SHAPE: { [key: string]: Shape } = {
 
 /** Checks a parsed description against the known keys; the message names the first bad key. */
 export function validateDescription(input: unknown, where = "target description"): Result<Partial<TargetDescription>> {
+  return validateShape(input, SHAPE, where) as Result<Partial<TargetDescription>>;
+}
+
+/** Checks a parsed JSON object against a shape of known keys, annotations left out; the message names the first bad key. */
+export function validateShape(input: unknown, shape: { [key: string]: Shape }, where: string): Result<Json> {
   if (!isObject(input)) return { ok: false, error: `${where}: expected a JSON object` };
-  const problem = check(input as Json, SHAPE, "");
+  const problem = check(input as Json, shape, "");
   return problem
     ? { ok: false, error: `${where}: ${problem}` }
-    : { ok: true, value: withoutAnnotations(input as Json) as Partial<TargetDescription> };
+    : { ok: true, value: withoutAnnotations(input as Json) };
 }
 
 /**

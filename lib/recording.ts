@@ -30,6 +30,8 @@ export interface RecordedRequest {
  * "precondition-failed": the first PUT is answered 412, as if the entry had changed since the read.
  * "md5-first", "md5-only": for the whole run, the challenges offer MD5 then SHA-256, or MD5 alone.
  * "wrong-rspauth": the first grant carries an rspauth that does not prove the secret.
+ * "no-export-link", "import-fails": for the whole run, the contact list is served without its
+ * export link, or every POST to an export link is answered 503 (where CEXP-4's fallback acts).
  */
 export type StagedCondition =
   | "wrong-credentials"
@@ -37,4 +39,6 @@ export type StagedCondition =
   | "precondition-failed"
   | "md5-first"
   | "md5-only"
-  | "wrong-rspauth";
+  | "wrong-rspauth"
+  | "no-export-link"
+  | "import-fails";

@@ -3,7 +3,7 @@ import { after, test } from "node:test";
 import { parseChallenges } from "../lib/auth-params.ts";
 import { hashA1, responseDigest } from "../lib/digest-math.ts";
 import { REALM } from "./digest/routes.ts";
-import { CLIENT_PROTECTED_PATH, startRecordingReference } from "./index.ts";
+import { CLIENT_CONTACT_LIST_PATH, CLIENT_PROTECTED_PATH, startRecordingReference } from "./index.ts";
 
 const bench = await startRecordingReference({ host: "127.0.0.1" });
 after(() => bench.close());
@@ -82,4 +82,27 @@ test("an entry made for a task has its versions; links name the host as localhos
       ["PUT", 204],
     ],
   );
+});
+
+test("staged for a whole run: the contact list without its export link, and every import answered 503", async () => {
+  const list = `${bench.urls.contacts}${CLIENT_CONTACT_LIST_PATH}`;
+  const served = await (await fetch(list)).text();
+  const href = /<atom:link rel="(?!self")[^"]*" href="([^"]*)"/.exec(served)?.[1] ?? "";
+  assert.match(href, /\/user\/alice\/import;t=/);
+  bench.stage("no-export-link");
+  for (const _ of [1, 2]) {
+    const bare = await (await fetch(list)).text();
+    assert.doesNotMatch(bare, /import;t=/);
+    assert.match(bare, /rel="self"/);
+    assert.equal(bare.match(/<contact>/g)?.length, served.match(/<contact>/g)?.length);
+  }
+  bench.stage("import-fails");
+  for (const _ of [1, 2])
+    assert.equal((await fetch(href.replace("localhost", "127.0.0.1"), { method: "POST" })).status, 503);
+  bench.stage(undefined);
+  assert.equal(
+    (await fetch(href.replace("localhost", "127.0.0.1"), { method: "POST", redirect: "manual" })).status,
+    303,
+  );
+  bench.takeRecording();
 });

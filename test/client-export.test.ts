@@ -6,7 +6,7 @@
  * and the token (CEXP-1 fails).
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { sxd, tempDir } from "./support/cli.ts";
@@ -17,13 +17,15 @@ interface Report {
 
 async function graded(
   command: string,
+  ...args: string[]
 ): Promise<{ code: number | null; rows: Map<string, { verdict: string; reason?: string }> }> {
   const dir = tempDir();
-  const run = await sxd(["test-client", "--run", command, "--tasks", "export", "--report-dir", dir]);
+  const run = await sxd(["test-client", "--run", command, "--tasks", "export", "--report-dir", dir, ...args]);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as Report;
   return { code: run.code, rows: new Map(report.rows.filter((r) => r.id.startsWith("CEXP")).map((r) => [r.id, r])) };
 }
 
+const DESCRIPTION = new URL("../examples/clients/node/client.json", import.meta.url).pathname;
 const EXAMPLE = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
 
 /** The export link's href, as the contact list serves it (the link that is not self). */
@@ -39,11 +41,11 @@ ${LINK}
 curl -sS --fail -L -X POST "$SXD_MESSAGING_URL/user/alice/import;t=\${href##*;t=}"`;
 
 describe("sxd test-client grades export clients", () => {
-  it("the example client passes CEXP-1, -2 and -3", async () => {
-    const { code, rows } = await graded(EXAMPLE);
+  it("the example client, with its description, passes CEXP-1 to -4", async () => {
+    const { code, rows } = await graded(EXAMPLE, "--config", DESCRIPTION);
     assert.deepEqual(
-      ["CEXP-1", "CEXP-2", "CEXP-3"].map((id) => rows.get(id)?.verdict),
-      ["passed", "passed", "passed"],
+      ["CEXP-1", "CEXP-2", "CEXP-3", "CEXP-4"].map((id) => rows.get(id)?.verdict),
+      ["passed", "passed", "passed", "passed"],
     );
     assert.equal(code, 0);
   });
@@ -68,5 +70,30 @@ describe("sxd test-client grades export clients", () => {
       /^request 3: POST http:\/\/127\.0\.0\.1:\d+\/user\/alice\/import;t=\S+ is not the href of an export link/,
     );
     assert.equal(rows.get("CEXP-2")?.verdict, "passed");
+  });
+  it("CEXP-4 as described: silent, not run with the key to set (the run is incomplete); no fallback, not applicable", async () => {
+    const silent = await graded(EXAMPLE);
+    assert.equal(silent.rows.get("CEXP-4")?.verdict, "not run");
+    assert.match(silent.rows.get("CEXP-4")?.reason ?? "", /does not state export\.fallback: set it to true or false/);
+    assert.equal(silent.code, 3);
+    const none = join(tempDir(), "client.json");
+    writeFileSync(none, JSON.stringify({ export: { fallback: false } }));
+    const without = await graded(EXAMPLE, "--config", none);
+    assert.equal(without.rows.get("CEXP-4")?.verdict, "not applicable");
+    assert.equal(without.code, 0);
+  });
+  it("--expect-fail lists a known failure of a client row; a server row there is a usage error", async () => {
+    const dir = tempDir();
+    const known = join(dir, "known.json");
+    writeFileSync(known, JSON.stringify({ "CEXP-2": "the body goes away in 2.0" }));
+    const noFallback = join(dir, "client.json");
+    writeFileSync(noFallback, JSON.stringify({ export: { fallback: false } }));
+    const { code, rows } = await graded(POSTS_THE_LIST, "--expect-fail", known, "--config", noFallback);
+    assert.equal(rows.get("CEXP-2")?.verdict, "expected failure");
+    assert.equal(code, 0);
+    writeFileSync(known, JSON.stringify({ "EXP-2": "a server row" }));
+    const refused = await sxd(["test-client", "--run", "true", "--expect-fail", known]);
+    assert.equal(refused.code, 2);
+    assert.equal(refused.stderr, `sxd: ${known}: "EXP-2" is not a row ID\n`);
   });
 });

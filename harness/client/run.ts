@@ -18,6 +18,7 @@ import type { Io } from "../run.ts";
 import { featureFiles } from "../scenarios.ts";
 import { type Judgement, judge } from "../verdicts.ts";
 import { runCommand } from "./command.ts";
+import type { ClientDescription } from "./description.ts";
 import { type RecordedRequest, succeeded, type TaskRun } from "./evidence.ts";
 import { type ClientServers, conditionsOf, type TaskName, taskEnvironment, taskSubject } from "./tasks.ts";
 
@@ -36,12 +37,15 @@ export interface ClientRunSettings {
   taskTimeoutMs: number;
   strict: boolean;
   expectedFailures?: Map<string, string>;
+  /** What the client's authors state about it (--config); {} where they state nothing. */
+  description?: ClientDescription;
 }
 
 /** What the client steps are given (through cucumber's world parameters). */
 export interface ClientParameters {
   runs: TaskRun[];
   user: ClientServers["user"];
+  description: ClientDescription;
 }
 
 const REPORT_FILES = ["conformance.json", "conformance.html", "junit.xml"];
@@ -59,10 +63,11 @@ export async function runClientConformance(
     runs.push(plain);
     // A staged condition is a case with a control: only where the plain run succeeded.
     if (!succeeded(plain)) continue;
-    for (const condition of conditionsOf(task)) runs.push(await runTask(settings, bench, task, condition));
+    for (const condition of conditionsOf(task, settings.description))
+      runs.push(await runTask(settings, bench, task, condition));
   }
   const collector = new OutcomeCollector();
-  const parameters: ClientParameters = { runs, user: bench.user };
+  const parameters: ClientParameters = { runs, user: bench.user, description: settings.description ?? {} };
   const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
   const { runConfiguration } = await loadConfiguration(
     {

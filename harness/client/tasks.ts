@@ -3,6 +3,7 @@
  * conditions sxd stages by running it again. Only the tasks sxd can grade are offered.
  */
 import type { StagedCondition } from "../../lib/recording.ts";
+import { type ClaimKey, type ClientDescription, claimOf } from "./description.ts";
 import type { ClientUser } from "./evidence.ts";
 
 export const OFFERED_TASKS = ["digest-get", "digest-post", "update", "history", "export"] as const;
@@ -42,11 +43,21 @@ const CONDITIONS: Record<TaskName, StagedCondition[]> = {
   "digest-post": [],
   update: ["precondition-failed"],
   history: [],
-  export: [],
+  export: ["no-export-link", "import-fails"],
 };
 
-export function conditionsOf(task: TaskName): StagedCondition[] {
-  return CONDITIONS[task];
+/** The conditions that only a claim of the description makes sxd stage (nothing to observe without it). */
+const CLAIMED: Partial<Record<StagedCondition, ClaimKey>> = {
+  "no-export-link": "export.fallback",
+  "import-fails": "export.fallback",
+};
+
+/** The conditions sxd stages by running the task again, for a client so described. */
+export function conditionsOf(task: TaskName, description: ClientDescription = {}): StagedCondition[] {
+  return CONDITIONS[task].filter((condition) => {
+    const claim = CLAIMED[condition];
+    return claim === undefined || claimOf(description, claim) === true;
+  });
 }
 
 /** Prepares what a run of the task is about: a fresh entry for update and history. */

@@ -3,7 +3,7 @@
  * of the client tasks before them, and a recorder around all, which keeps each request as
  * received with the reply it got.
  */
-import type { Fields, RecordedRequest } from "../../lib/recording.ts";
+import type { Fields, RecordedRequest, StagedCondition } from "../../lib/recording.ts";
 import type { ReferenceContext } from "../context.ts";
 import { digestRoutes } from "../digest/routes.ts";
 import { contactsRoutes, messagingRoutes } from "../export/routes.ts";
@@ -13,6 +13,7 @@ import { snapshotRoutes } from "../snapshots/routes.ts";
 import type { SnapshotStore } from "../snapshots/store.ts";
 import { clientDigestRoute, type Once, type Staged } from "./digest.ts";
 import { stagedPreconditionRoute } from "./entries.ts";
+import { stagedContactsRoute, stagedImportRoute } from "./export.ts";
 
 /** What the servers share with the bench: the recording and the staged condition. */
 export interface ClientSide {
@@ -32,15 +33,16 @@ export function clientRoutes(context: ReferenceContext, side: ClientSide): Recor
     staged.spent = true;
     return true;
   };
+  const staged = (condition: StagedCondition) => side.staged?.condition === condition;
   const inner: Record<ServerName, Route[]> = {
     base: [
-      clientDigestRoute({ once, staged: (condition) => side.staged?.condition === condition }),
+      clientDigestRoute({ once, staged }),
       stagedPreconditionRoute(once),
       snapshotRoutes(context, { store: side.store }),
       digestRoutes(context),
     ],
-    contacts: [contactsRoutes(context)],
-    messaging: [messagingRoutes(context)],
+    contacts: [stagedContactsRoute(staged, [contactsRoutes(context)])],
+    messaging: [stagedImportRoute(staged), messagingRoutes(context)],
   };
   const recording = (server: ServerName): Route[] => [
     async (request) => {

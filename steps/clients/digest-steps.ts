@@ -3,6 +3,7 @@
  * function of harness/client/.
  */
 
+import { asClaimed } from "../../harness/client/description.ts";
 import { gradeAlgorithmChoice } from "../../harness/client/digest-algorithms.ts";
 import { gradeBodyDigest, gradeDirectives, gradeResponse } from "../../harness/client/digest-grades.ts";
 import {
@@ -45,7 +46,10 @@ Then("it sends no more credentials computed from the same secret", function (thi
 });
 
 Then("answering again with the new nonce, without new credentials, takes the option", function (this: ClientWorld) {
-  return judged(this, (run) => gradeStaleRetry(run, controlOf(this), this.parameters.user));
+  const { user, description } = this.parameters;
+  return judged(this, (run) =>
+    asClaimed(gradeStaleRetry(run, controlOf(this), user), description, "digest.retriesStale"),
+  );
 });
 
 Then(
@@ -56,5 +60,8 @@ Then(
 );
 
 Then("treating that reply as a failure takes the option", function (this: ClientWorld) {
-  return judged(this, (run) => gradeRspauthChecked(run, controlOf(this)));
+  const { description } = this.parameters;
+  return judged(this, (run) =>
+    asClaimed(gradeRspauthChecked(run, controlOf(this)), description, "digest.checksRspauth"),
+  );
 });

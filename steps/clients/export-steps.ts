@@ -1,7 +1,9 @@
 /** The Then steps of the export client feature: each grades the chosen run with a pure function of harness/client/. */
+import { unclaimed } from "../../harness/client/description.ts";
 import { gradeLinkAsServed, gradeNoBody, gradeSeeOther } from "../../harness/client/export-grades.ts";
-import { Then } from "../support/cucumber.ts";
-import { judged } from "./judge.ts";
+import { gradeFallback } from "../../harness/client/fallback-grades.ts";
+import { Given, Then } from "../support/cucumber.ts";
+import { chooseStagedRuns, judged } from "./judge.ts";
 import type { ClientWorld } from "./world.ts";
 
 Then("its export starts with a POST to the export link's href, as served", function (this: ClientWorld) {
@@ -15,3 +17,22 @@ Then("that POST carries no body", function (this: ClientWorld) {
 Then("it follows the 303 with GET on its Location and does not POST again", function (this: ClientWorld) {
   return judged(this, gradeSeeOther);
 });
+
+Given("the client description says the client has the fallback", function (this: ClientWorld) {
+  const grade = unclaimed(this.parameters.description, "export.fallback");
+  return grade && this.skipped(grade.reason, grade.status === "not applicable" ? "not applicable" : "not run");
+});
+
+Given(
+  "sxd ran it again with the contact list served without its export link, and with the export POST answered 503",
+  function (this: ClientWorld) {
+    return chooseStagedRuns(this, ["no-export-link", "import-fails"], "CEXP-1");
+  },
+);
+
+Then(
+  "each time it downloaded the list and uploaded every contact to the messaging server once",
+  function (this: ClientWorld) {
+    return judged(this, () => gradeFallback(this.staged));
+  },
+);

@@ -9,9 +9,12 @@
  * attributes. What must arrive is each field's text under its name.
  */
 
+import { canonicalContact } from "../../lib/contacts.ts";
 import type { Result } from "../../lib/result.ts";
 import { isAbsoluteUri, withoutTrailingSlashes } from "../../lib/uri.ts";
 import { ATOM_NS, attribute, parseXml, type XmlElement } from "../../lib/xml.ts";
+
+export { canonicalContact, contactsAnywhere, countOccurrences } from "../../lib/contacts.ts";
 
 export interface ListLink {
   rel: string | undefined;
@@ -76,48 +79,4 @@ export function importToken(href: string, messagingUrl: string, user: string): R
   if (!/^[^/;?#]+$/.test(token))
     return { ok: false, error: `the path ${path}, whose token is empty or not one segment` };
   return { ok: true, value: token };
-}
-
-/**
- * A contact as the sorted fields it carries: each leaf element below it (the contact itself
- * when it has none) by local name and text with its whitespace collapsed. Namespaces,
- * prefixes, attributes, field order and nesting make no difference.
- */
-export function canonicalContact(contact: XmlElement): string {
-  const fields: string[] = [];
-  const walk = (element: XmlElement) => {
-    if (element.children.length === 0) {
-      fields.push(`${element.local}=${JSON.stringify(collapseWhitespace(element.text))}`);
-    } else element.children.forEach(walk);
-  };
-  walk(contact);
-  return fields.sort().join(" ");
-}
-
-/** XML's whitespace (space, tab, CR, LF) collapsed and trimmed; other spaces, like U+00A0, are data. */
-function collapseWhitespace(text: string): string {
-  return text.replace(/[ \t\r\n]+/g, " ").replace(/^ | $/g, "");
-}
-
-/**
- * Every `contact` element anywhere in a document, canonical: a messaging server may show
- * what it holds in any XML shape (a list, a feed with the contacts in its entries, …).
- */
-export function contactsAnywhere(body: string): Result<string[]> {
-  const parsed = parseXml(body);
-  if (!parsed.ok) return { ok: false, error: `a body that is not XML (${parsed.error})` };
-  const found: string[] = [];
-  const walk = (element: XmlElement) => {
-    if (element.local === "contact") found.push(canonicalContact(element));
-    else element.children.forEach(walk);
-  };
-  walk(parsed.root);
-  return { ok: true, value: found };
-}
-
-/** How often each contact of `expected` occurs in `held`. */
-export function countOccurrences(expected: string[], held: string[]): Map<string, number> {
-  const counts = new Map(expected.map((contact) => [contact, 0]));
-  for (const contact of held) if (counts.has(contact)) counts.set(contact, (counts.get(contact) ?? 0) + 1);
-  return counts;
 }

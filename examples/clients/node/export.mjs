@@ -3,9 +3,11 @@
  * The export side of the example client, with nothing but node: read the contact list, take
  * its export link (the atom:link that is not self) exactly as served, POST to it with no body,
  * and follow the 303 with a GET of its Location (fetch does that for a 303), printing what the
- * messaging server now holds.
+ * messaging server now holds. Where the list has no export link, or the POST to it fails
+ * with a 5xx, it falls back (CEXP-4): it uploads the list it read to the messaging server
+ * itself, by POST to /user/<user>/contacts.
  *
- *   node export.mjs https://contacts.example/user/alice/contacts
+ *   node export.mjs https://contacts.example/user/alice/contacts https://messaging.example
  */
 const fromXml = (text) =>
   text.replace(
@@ -23,19 +25,38 @@ function exportLink(xml) {
   return undefined;
 }
 
-export async function exportContacts(listUrl) {
+export async function exportContacts(listUrl, messagingUrl) {
   const list = await fetch(listUrl);
   if (list.status !== 200) throw new Error(`GET ${listUrl}: ${list.status}`);
-  const href = exportLink(await list.text());
-  if (!href) throw new Error(`the contact list at ${listUrl} has no export link`);
-  const result = await fetch(href, { method: "POST" });
-  if (!result.ok) throw new Error(`POST ${href}: ${result.status} ${await result.text()}`);
+  const xml = await list.text();
+  const href = exportLink(xml);
+  if (href) {
+    const result = await fetch(href, { method: "POST" });
+    if (result.ok) return result.text();
+    if (result.status < 500) throw new Error(`POST ${href}: ${result.status} ${await result.text()}`);
+  }
+  // The servers cannot coordinate (no link, or the export failed on their side): carry the
+  // contacts over ourselves, once, as the list we read.
+  return upload(listUrl, xml, messagingUrl);
+}
+
+/** The fallback: the contact list as read, POSTed to /user/<user>/contacts on the messaging server. */
+async function upload(listUrl, xml, messagingUrl) {
+  const user = /\/user\/([^/;?]+)\/contacts/.exec(new URL(listUrl).pathname)?.[1];
+  if (!user || !messagingUrl) throw new Error(`no export link at ${listUrl}, and no way to upload the contacts`);
+  const target = `${messagingUrl}/user/${user}/contacts`;
+  const result = await fetch(target, {
+    method: "POST",
+    headers: { "content-type": "application/xml;charset=UTF-8" },
+    body: xml,
+  });
+  if (!result.ok) throw new Error(`POST ${target}: ${result.status} ${await result.text()}`);
   return result.text();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    process.stdout.write(await exportContacts(process.argv[2]));
+    process.stdout.write(await exportContacts(process.argv[2], process.argv[3]));
   } catch (error) {
     process.stderr.write(`export: ${error.message}\n`);
     process.exitCode = 1;

@@ -1,10 +1,12 @@
 Feature: A client may retry on a stale nonce
   A 401 with stale=true says the credentials were right but the nonce is used up or expired
   (RFC 7616 §3.3). The client may then answer again with the new nonce, without asking for new
-  credentials; the RFC leaves this to the client, so one that gives up is never failed or
-  warned, but the report says what it did: such a client breaks wherever nonces expire. sxd
-  runs the task again and calls the client's first right answer stale. The same task without
-  the stale nonce must have got in first.
+  credentials; the RFC leaves this to the client. sxd runs the task again and calls the
+  client's first right answer stale. The same task without the stale nonce must have got in
+  first. The client description states whether the client retries (digest.retriesStale):
+  where it says so, giving up fails the row; where it says not, the row does not apply; where
+  it is silent, a client that gives up is reported as not taking the option, never failed,
+  though such a client breaks wherever nonces expire.
 
   @CDIG-6 @may @digest-get
   Scenario: After a 401 with stale=true the client answers again with the new nonce

@@ -1,0 +1,138 @@
+/**
+ * Every client row can fail, each on its own row only: the example client passes every row
+ * with its description (examples/clients/node/client.json), and each faulty client, the example
+ * with one thing changed (test/fixtures/clients/faults.mjs, switched by CLIENT_FAULT), fails
+ * its row and no other. A MAY row fails only where the description claims the option, so its
+ * faulty client comes with that claim. The list of faulty clients is held against the
+ * catalogue: a new client row without one fails here.
+ */
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it, test } from "node:test";
+import { loadRows } from "../harness/catalogue.ts";
+import type { ClientDescription } from "../harness/client/description.ts";
+import type { TaskName } from "../harness/client/tasks.ts";
+import { sxd, tempDir } from "./support/cli.ts";
+
+const path = (relative: string) => new URL(relative, import.meta.url).pathname;
+const ADAPTER = `sh ${path("../examples/clients/node/adapter.sh")}`;
+const EXAMPLE_DESCRIPTION = path("../examples/clients/node/client.json");
+const FAULTS = path("./fixtures/clients/faults.mjs");
+
+interface Faulty {
+  fault: string;
+  task: TaskName;
+  /** What the description claims, where the row is a MAY that only a claim makes a rule. */
+  claims?: ClientDescription;
+}
+
+const FAULTY: Record<string, Faulty> = {
+  "CDIG-1": { fault: "drops-opaque", task: "digest-get" },
+  "CDIG-2": { fault: "wrong-response", task: "digest-get" },
+  "CDIG-3": { fault: "leaks-secret", task: "digest-get" },
+  "CDIG-4": { fault: "auth-int-empty-body", task: "digest-post" },
+  "CDIG-5": { fault: "nc-from-two", task: "digest-get" },
+  "CDIG-6": { fault: "ignores-stale", task: "digest-get", claims: { digest: { retriesStale: true } } },
+  "CDIG-7": { fault: "last-algorithm", task: "digest-get" },
+  "CDIG-8": { fault: "ignores-rspauth", task: "digest-get", claims: { digest: { checksRspauth: true } } },
+  "CDIG-9": { fault: "quotes-algorithm", task: "digest-get" },
+  "CDIG-10": { fault: "retries-refused", task: "digest-get" },
+  "CEXP-1": { fault: "builds-import-address", task: "export" },
+  "CEXP-2": { fault: "posts-a-body", task: "export" },
+  "CEXP-3": { fault: "stops-at-303", task: "export" },
+  "CEXP-4": { fault: "uploads-twice", task: "export", claims: { export: { fallback: true } } },
+  "CSNAP-1": { fault: "untyped-put", task: "update" },
+  "CSNAP-2": { fault: "unconditional-put", task: "update" },
+  "CSNAP-3": { fault: "new-id", task: "update" },
+  "CSNAP-4": { fault: "blind-retry", task: "update" },
+  "CSNAP-5": { fault: "built-links", task: "history" },
+};
+
+interface Verdicts {
+  code: number | null;
+  /** Row to verdict and reason, for the rows the run judged. */
+  rows: Map<string, { verdict: string; reason?: string }>;
+}
+
+async function graded(command: string, args: string[]): Promise<Verdicts> {
+  const dir = tempDir();
+  const run = await sxd(["test-client", "--run", command, "--report-dir", dir, ...args]);
+  const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as {
+    rows: Array<{ id: string; verdict: string; reason?: string }>;
+  };
+  return { code: run.code, rows: new Map(report.rows.map((row) => [row.id, row])) };
+}
+
+function gradedFaulty({ fault, task, claims }: Faulty): Promise<Verdicts> {
+  const args = ["--tasks", task];
+  if (claims) {
+    const description = join(tempDir(), "client.json");
+    writeFileSync(description, JSON.stringify(claims));
+    args.push("--config", description);
+  }
+  return graded(`NODE_OPTIONS='--import ${FAULTS}' CLIENT_FAULT=${fault} ${ADAPTER}`, args);
+}
+
+/** Runs the jobs, at most `width` at a time. */
+async function pooled<T>(jobs: Array<() => Promise<T>>, width: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < jobs.length; index = next++)
+      results[index] = await (jobs[index] as () => Promise<T>)();
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+  return results;
+}
+
+const LEVELS = new Map(loadRows("client").map((row) => [row.id, row.level]));
+
+const failing = (verdicts: Verdicts) =>
+  [...verdicts.rows].filter(([, row]) => row.verdict === "failed" || row.verdict === "warning").map(([id]) => id);
+
+test("every client row has a faulty client; a MAY row's comes with the claim that makes it a rule", () => {
+  const rows = loadRows("client");
+  assert.deepEqual(Object.keys(FAULTY).sort(), rows.map((row) => row.id).sort());
+  for (const row of rows) assert.equal(FAULTY[row.id]?.claims !== undefined, row.level === "may", row.id);
+});
+
+describe("sxd test-client against the example client and its faulty twins", () => {
+  const entries = Object.entries(FAULTY);
+  const runs = pooled(
+    [
+      () => graded(ADAPTER, ["--config", EXAMPLE_DESCRIPTION]),
+      ...entries.map(
+        ([, faulty]) =>
+          () =>
+            gradedFaulty(faulty),
+      ),
+    ],
+    4,
+  );
+
+  it("the example client, as its description states it, passes every client row", async () => {
+    const [example] = await runs;
+    assert.ok(example);
+    assert.deepEqual(
+      [...example.rows]
+        .filter(([, row]) => row.verdict !== "passed")
+        .map(([id, row]) => `${id} ${row.verdict}: ${row.reason}`),
+      [],
+    );
+    assert.equal(example.code, 0);
+  });
+
+  for (const [index, [row, faulty]] of entries.entries()) {
+    it(`CLIENT_FAULT=${faulty.fault} fails ${row} and no other row`, async () => {
+      const verdicts = (await runs)[index + 1];
+      assert.ok(verdicts);
+      assert.deepEqual(failing(verdicts), [row], JSON.stringify([...verdicts.rows]));
+      // A SHOULD row warns and does not make the run not conformant (without --strict); the others do.
+      const should = LEVELS.get(row) === "should";
+      assert.equal(verdicts.rows.get(row)?.verdict, should ? "warning" : "failed");
+      assert.ok(verdicts.rows.get(row)?.reason, `${row} says why`);
+      assert.equal(verdicts.code === 1, !should, `exit ${verdicts.code}`);
+    });
+  }
+});
