@@ -23,7 +23,8 @@ command through the shell once per task (and again where it stages a condition),
   SXD_URL            what the task is about: the protected resource (digest tasks), an entry
                      (update: set its title to SXD_TITLE; history: print the title of every
                      version, newest first, one per line), a contact list (export: export it
-                     to the messaging server by its link)
+                     to the messaging server by its link; where the link fails, a client with
+                     the fallback uploads the contacts by POST /user/<user>/contacts there)
   SXD_USERNAME, SXD_PASSWORD   the user to log in as
   SXD_BODY           what digest-post sends;  SXD_TITLE  what update sets
   SXD_BASE_URL, SXD_CONTACTS_URL, SXD_MESSAGING_URL   sxd's servers
