@@ -28,8 +28,14 @@ export const CPU_MS_PER_REQUEST = 1.5;
 /** The most scenarios at once: each holds a connection to the target open. */
 export const MOST_AT_ONCE = 32;
 
-/** The scenarios to run at once for a target `roundTripMs` away (its slowest URL's). */
-export function scenariosAtOnce(roundTripMs: number): number {
+/**
+ * The scenarios to run at once for a target `roundTripMs` away (its slowest URL's). Where the
+ * description names the resources the snapshot scenarios update (`namedResources`, each one
+ * scenario's at a time), no more than those: the scenarios past them would wait their turn,
+ * and one that waits too long is not run.
+ */
+export function scenariosAtOnce(roundTripMs: number, namedResources?: number): number {
   if (!Number.isFinite(roundTripMs) || roundTripMs < NEARBY_MS) return 1;
-  return Math.min(MOST_AT_ONCE, Math.max(2, Math.ceil(roundTripMs / CPU_MS_PER_REQUEST)));
+  const most = Math.min(MOST_AT_ONCE, namedResources ?? MOST_AT_ONCE);
+  return Math.max(1, Math.min(most, Math.max(2, Math.ceil(roundTripMs / CPU_MS_PER_REQUEST))));
 }

@@ -146,7 +146,8 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       roundTrips,
     });
     if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
-    const atOnce = run.parallel === undefined ? chosenAtOnce(roundTrips, progress) : 1;
+    const named = target.snapshots.resources?.length;
+    const atOnce = run.parallel === undefined ? chosenAtOnce(roundTrips, named, progress) : 1;
     // Scenarios under way beside each other, in workers or in this process.
     const concurrent = (run.parallel ?? atOnce) > 1;
     runConfiguration.sources.paths = runOrder(scenarios, concurrent);
@@ -227,10 +228,14 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
 }
 
 /** The scenarios to take at once, from the slowest round trip, said on the progress line. */
-function chosenAtOnce(roundTrips: ReadonlyMap<string, number>, progress: (line: string) => void): number {
+function chosenAtOnce(
+  roundTrips: ReadonlyMap<string, number>,
+  namedResources: number | undefined,
+  progress: (line: string) => void,
+): number {
   if (roundTrips.size === 0) return 1;
   const slowest = Math.max(...roundTrips.values());
-  const atOnce = scenariosAtOnce(slowest);
+  const atOnce = scenariosAtOnce(slowest, namedResources);
   const ms = slowest < 10 ? slowest.toFixed(1) : slowest.toFixed(0);
   progress(`round trip ${ms} ms: ${atOnce > 1 ? `${atOnce} scenarios at once` : "one scenario at a time"}`);
   return atOnce;

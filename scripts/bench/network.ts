@@ -9,10 +9,10 @@
 // the peak resident memory of sxd's processes together (the goal: at most 300 MB).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SERVER_NAMES, type ServerName, startReference } from "../../reference/server.ts";
+import { type ServerName, startReference } from "../../reference/server.ts";
+import { farReference } from "../../test/support/delay-proxy.ts";
 import { watchTree } from "../../test/support/process-tree.ts";
 
 const RTT_MS = Number(process.env.SXD_BENCH_RTT_MS ?? 50);
@@ -24,63 +24,6 @@ const PARALLELISM = (process.env.SXD_BENCH_PARALLEL ?? "1,2,4,8,16")
 const DEFAULT_RUNS = Number(process.env.SXD_BENCH_RUNS ?? 3);
 const GOAL_RATIO = 2;
 const GOAL_PEAK_MB = 300;
-
-/** Forwards chunks (and the end) in order, each no earlier than `delay()` ms after it came. */
-function delayedPipe(from: Socket, to: Socket, delay: () => number): void {
-  const queue: { at: number; chunk?: Buffer }[] = [];
-  let scheduled = false;
-  const schedule = () => {
-    scheduled = true;
-    setTimeout(release, Math.max(0, queue[0].at - Date.now()));
-  };
-  const release = () => {
-    scheduled = false;
-    while (queue.length > 0 && queue[0].at <= Date.now()) {
-      const { chunk } = queue.shift() as { chunk?: Buffer };
-      if (chunk) to.write(chunk);
-      else to.end();
-    }
-    if (queue.length > 0) schedule();
-  };
-  const push = (chunk?: Buffer) => {
-    const last = queue.at(-1)?.at ?? 0;
-    queue.push({ at: Math.max(last, Date.now() + delay()), chunk });
-    if (!scheduled) schedule();
-  };
-  from.on("data", (chunk: Buffer) => push(chunk));
-  from.on("end", () => push());
-}
-
-interface DelayProxy {
-  url: string;
-  server: Server;
-}
-
-async function delayProxy(upstream: () => URL): Promise<DelayProxy> {
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const target = upstream();
-    const backend = connect(Number(target.port), target.hostname);
-    for (const socket of [client, backend]) {
-      sockets.add(socket);
-      socket.on("error", () => {
-        client.destroy();
-        backend.destroy();
-      });
-      socket.on("close", () => sockets.delete(socket));
-    }
-    // The handshake: nothing the client sends arrives before one round trip has passed.
-    const openAt = Date.now() + RTT_MS;
-    delayedPipe(client, backend, () => Math.max(RTT_MS / 2, openAt + RTT_MS / 2 - Date.now()));
-    delayedPipe(backend, client, () => RTT_MS / 2);
-  });
-  server.on("close", () => {
-    for (const socket of sockets) socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as import("node:net").AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, server };
-}
 
 interface RunFigures {
   wallMs: number;
@@ -174,18 +117,11 @@ async function defaultsRatio(local: string, far: string, dir: string): Promise<v
 }
 
 export async function benchNetwork(): Promise<void> {
-  const upstreams: Partial<Record<ServerName, URL>> = {};
-  const proxies = {} as Record<ServerName, DelayProxy>;
-  for (const name of SERVER_NAMES) proxies[name] = await delayProxy(() => upstreams[name] as URL);
-  const proxied = { base: proxies.base.url, contacts: proxies.contacts.url, messaging: proxies.messaging.url };
-  const reference = await startReference({
-    host: "127.0.0.1",
-    ports: { base: 0, contacts: 0, messaging: 0 },
-    publicUrls: proxied,
-  });
+  const far = await farReference({ rttMs: RTT_MS });
+  const { baseUrl, contactsUrl, messagingUrl } = far.target;
+  const proxied = { base: baseUrl, contacts: contactsUrl as string, messaging: messagingUrl as string };
   // The same reference without the proxies, for the run on this machine: links in its replies lead to itself.
   const nearby = await startReference({ host: "127.0.0.1", ports: { base: 0, contacts: 0, messaging: 0 } });
-  for (const name of SERVER_NAMES) upstreams[name] = new URL(reference.boundUrls[name] as string);
   const dir = mkdtempSync(join(tmpdir(), "sxd-bench-network-"));
   const configFile = describedAt(dir, "far", proxied);
   const localFile = describedAt(dir, "local", nearby.urls as Record<ServerName, string>);
@@ -208,8 +144,7 @@ export async function benchNetwork(): Promise<void> {
       );
     }
   } finally {
-    await Promise.all([reference.close(), nearby.close()]);
-    for (const proxy of Object.values(proxies)) proxy.server.close();
+    await Promise.all([far.close(), nearby.close()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }
