@@ -9,7 +9,8 @@
  *
  * Each scenario has its own world and test-case runner (cucumber keeps the current one per
  * async context), and the steps keep no per-process state a second scenario could see: the
- * same holds as for parallel workers, which share the target.
+ * same holds as for parallel workers, which share the target. (An exception a step leaves
+ * uncaught, a bug of the suite, fails every step under way then, not only its own.)
  *
  * @example
  *   runsScenariosAtOnce(); // once, before runCucumber; worldParameters.scenariosAtOnce = 16
@@ -47,9 +48,16 @@ export function runsScenariosAtOnce(): void {
   InProcessAdapter.prototype.run = async function (this: InProcessAdapter, items) {
     const atOnce = this.worker.options.worldParameters?.scenariosAtOnce ?? 1;
     if (atOnce <= 1) return oneAtATime.call(this, items);
-    await this.worker.runBeforeAllHooks();
-    await inTurns(this, items, atOnce);
-    await this.worker.runAfterAllHooks();
+    // Cucumber listens for an uncaught exception while each step runs: one listener per scenario under way.
+    const listeners = process.getMaxListeners();
+    process.setMaxListeners(listeners + atOnce);
+    try {
+      await this.worker.runBeforeAllHooks();
+      await inTurns(this, items, atOnce);
+      await this.worker.runAfterAllHooks();
+    } finally {
+      process.setMaxListeners(listeners);
+    }
     return !this.failing;
   };
 }
