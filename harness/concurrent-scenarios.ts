@@ -63,7 +63,11 @@ export function runsScenariosAtOnce(): void {
 }
 
 /** Runs the items, at most `atOnce` at a time, each where the support code lets it start beside those running. */
-function inTurns(adapter: InProcessAdapter, items: readonly Pickled[], atOnce: number): Promise<void> {
+export function inTurns(
+  adapter: Pick<InProcessAdapter, "failing" | "worker">,
+  items: readonly Pickled[],
+  atOnce: number,
+): Promise<void> {
   const { worker } = adapter;
   const todo = [...items];
   const running = new Set<Pickled>();
