@@ -102,17 +102,17 @@ test("--allow-incomplete comes from the flag, the environment or the description
   assert.equal(wrongShape.ok, false);
 });
 
-test("parallel defaults to 1 for the bundled reference or loopback URLs, 2 for another host", () => {
-  const parallelOf = (args: string[]) => {
-    const parsed = parseTestArgs(args, {}, read);
+test("parallel is left to the run (chosen from the probe) unless a flag, variable or description sets it", () => {
+  const parallelOf = (args: string[], env: Record<string, string> = {}) => {
+    const parsed = parseTestArgs(args, env, read);
     assert.ok(parsed.ok && "value" in parsed);
     return parsed.value.parallel;
   };
-  assert.equal(parallelOf([]), 1);
-  assert.equal(parallelOf(["--base-url", "http://127.0.0.1:8080"]), 1);
-  assert.equal(parallelOf(["--base-url", "http://localhost:8080", "--contacts-url", "http://[::1]:8081"]), 1);
-  assert.equal(parallelOf(["--base-url", "http://server.example:8080"]), 2);
+  assert.equal(parallelOf([]), undefined);
+  assert.equal(parallelOf(["--base-url", "http://127.0.0.1:8080"]), undefined);
+  assert.equal(parallelOf(["--base-url", "http://server.example:8080"]), undefined);
   assert.equal(parallelOf(["--base-url", "http://server.example:8080", "--parallel", "4"]), 4);
+  assert.equal(parallelOf(["--base-url", "http://server.example:8080"], { SXD_PARALLEL: "1" }), 1);
 });
 
 test("--rate comes from flag, SXD_RATE or run.rate; absent, there is no cap; it must be a whole number above 0", () => {

@@ -133,8 +133,11 @@ export function parseTestArgs(
 
   const timeoutMs = positiveInteger(value("timeout"), 10000);
   if (timeoutMs === undefined) return { ok: false, error: "--timeout must be a positive number of milliseconds" };
-  const parallel = positiveInteger(value("parallel"), onThisMachine(layers) ? 1 : 2);
-  if (parallel === undefined) return { ok: false, error: "--parallel must be a positive whole number" };
+  // Not given: the run chooses from the target's answer to the probe (harness/concurrency.ts).
+  const parallelText = value("parallel");
+  const parallel = parallelText === undefined ? undefined : positiveInteger(parallelText, 1);
+  if (parallelText !== undefined && parallel === undefined)
+    return { ok: false, error: "--parallel must be a positive whole number" };
 
   const maxBodyBytes = positiveInteger(value("max-body"), DEFAULT_MAX_BODY_BYTES);
   if (maxBodyBytes === undefined) return { ok: false, error: "--max-body must be a positive number of bytes" };
@@ -238,13 +241,4 @@ export function optionsHelp(options: Record<string, { type: string; help: string
       return `  ${flag.padEnd(26)} ${o.help}${env}`;
     })
     .join("\n");
-}
-
-/**
- * No URL (the bundled reference) or loopback URLs only: round trips cost next to nothing, so
- * the start-up of parallel workers costs more than it saves and one at a time is fastest.
- */
-function onThisMachine(layers: readonly Partial<TargetDescription>[]): boolean {
-  const urls = layers.flatMap((l) => [l.baseUrl, l.contactsUrl, l.messagingUrl]).filter((u) => u !== undefined);
-  return urls.every((url) => ["localhost", "127.0.0.1", "[::1]"].includes(new URL(url).hostname));
 }

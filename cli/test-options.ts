@@ -33,7 +33,7 @@ export const TEST_OPTIONS = {
   parallel: {
     type: "string",
     env: "SXD_PARALLEL",
-    help: "scenarios run at once (default: 1 for the bundled reference or a loopback URL, else 2)",
+    help: "worker processes, each running one scenario at a time (default: one process, taking more scenarios at once the longer the target takes to answer)",
   },
   "max-body": {
     type: "string",

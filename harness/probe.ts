@@ -1,4 +1,5 @@
 /** One request to a target's root before any scenario runs: any HTTP reply means it is there. */
+import { NEARBY_MS } from "./concurrency.ts";
 import { type TlsSettings, targetDispatcher } from "./dispatcher.ts";
 import { describeTransportError, discard } from "./transport.ts";
 import { request } from "./undici.ts";
@@ -37,11 +38,13 @@ async function probeUntil(url: string, options: ProbeOptions & { stop?: AbortSig
   const started = Date.now();
   const until = started + options.waitSeconds * 1000;
   let problem = await probe(url, options.timeoutMs, options.tls, stop);
+  if (problem === undefined) await timeAnswer(url, options, stop);
   if (problem === undefined || options.waitSeconds === 0) return problem;
   options.progress(`waiting up to ${options.waitSeconds} s for ${url} (${problem})`);
   while (problem !== undefined && !stop?.aborted && Date.now() + RETRY_MS < until) {
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     problem = await probe(url, options.timeoutMs, options.tls, stop);
+    if (problem === undefined) await timeAnswer(url, options, stop);
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   options.progress(
@@ -50,11 +53,56 @@ async function probeUntil(url: string, options: ProbeOptions & { stop?: AbortSig
   return problem;
 }
 
+/** Requests timed on the kept-alive connection, after the one that opens it. */
+const TIMED_REQUESTS = 3;
+/** Of each timed reply's body, at most this much is read; beyond it the connection is dropped. */
+const TIMED_BODY_BYTES = 64 * 1024;
+
+/**
+ * The round trip to a URL that answered, in ms: the shortest of a few requests on one
+ * kept-alive connection, after one to open it. The probe's own time would not do: it holds a
+ * connection's set-up, and this process's warming up (loading and compiling the HTTP client),
+ * and on a busy machine one request to a server on the same machine can wait tens of
+ * milliseconds for a core, which would make it look far away; the shortest of a few is the
+ * one that waited least. Stops at one that is short enough to say "near" (`nearMs`).
+ */
+export async function roundTrip(
+  url: string,
+  options: { timeoutMs: number; tls?: TlsSettings; nearMs: number },
+  stop?: AbortSignal,
+): Promise<number | undefined> {
+  const agent = targetDispatcher(options.timeoutMs, options.tls);
+  const timeout = AbortSignal.timeout(options.timeoutMs * (TIMED_REQUESTS + 1));
+  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+  let shortest = Number.POSITIVE_INFINITY;
+  try {
+    for (let i = 0; i <= TIMED_REQUESTS && shortest >= options.nearMs; i++) {
+      const sent = performance.now();
+      const reply = await request(url, { method: "GET", dispatcher: agent, signal });
+      await reply.body.dump({ limit: TIMED_BODY_BYTES, signal });
+      if (i > 0) shortest = Math.min(shortest, performance.now() - sent);
+    }
+  } catch {
+    // The probe has answered: a round trip that cannot be timed leaves the choice to the caller.
+  } finally {
+    await agent.destroy();
+  }
+  return Number.isFinite(shortest) ? shortest : undefined;
+}
+
+async function timeAnswer(url: string, options: ProbeOptions, stop?: AbortSignal): Promise<void> {
+  if (!options.roundTrips) return;
+  const ms = await roundTrip(url, { ...options, nearMs: NEARBY_MS }, stop);
+  if (ms !== undefined) options.roundTrips.set(url, ms);
+}
+
 interface ProbeOptions {
   timeoutMs: number;
   waitSeconds: number;
   tls?: TlsSettings;
   progress: (line: string) => void;
+  /** Filled with the round trip (roundTrip) to each URL that answered, in ms. */
+  roundTrips?: Map<string, number>;
 }
 
 /**

@@ -9,6 +9,8 @@ import { join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { loadRows } from "./catalogue.ts";
+import { scenariosAtOnce } from "./concurrency.ts";
+import { runsScenariosAtOnce } from "./concurrent-scenarios.ts";
 import type { TlsSettings } from "./dispatcher.ts";
 import { UsageError } from "./errors.ts";
 import { OutcomeCollector } from "./outcomes.ts";
@@ -62,7 +64,8 @@ export interface ConformanceRun {
   allowIncomplete?: boolean;
   reportDir: string;
   timeoutMs: number;
-  parallel: number;
+  /** Worker processes (--parallel); absent: one process, taking as many scenarios at once as the probe's time says (concurrency.ts). */
+  parallel?: number;
   harFile: string | undefined;
   /** Where the docs site is published (--docs-url): the reports link each row to its section. */
   docsUrl?: string;
@@ -112,10 +115,9 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       {
         file: false,
         provided: {
-          paths: runOrder(scenarios, run.parallel > 1),
           import: SUPPORT_MODULES,
           tags: run.tags ?? "",
-          parallel: run.parallel > 1 ? run.parallel : 0,
+          parallel: (run.parallel ?? 0) > 1 ? run.parallel : 0,
           // Progress only: the summary prints each failure once; junit.xml is ours (report/junit.ts).
           format: [
             PROGRESS_FORMATTER,
@@ -136,8 +138,19 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     }
     const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
     const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
-    const unreachable = await firstUnreachable(urls, { ...run, waitSeconds: run.waitSeconds ?? 0, progress });
+    const roundTrips = new Map<string, number>();
+    const unreachable = await firstUnreachable(urls, {
+      ...run,
+      waitSeconds: run.waitSeconds ?? 0,
+      progress,
+      roundTrips,
+    });
     if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
+    const named = target.snapshots.resources?.length;
+    const atOnce = run.parallel === undefined ? chosenAtOnce(roundTrips, named, progress) : 1;
+    // Scenarios under way beside each other, in workers or in this process.
+    const concurrent = (run.parallel ?? atOnce) > 1;
+    runConfiguration.sources.paths = runOrder(scenarios, concurrent);
     const parameters: WorldParameters = {
       target,
       timeoutMs: run.timeoutMs,
@@ -149,8 +162,10 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       rate: { stateDir, rate: run.rate },
       tls: run.tls,
       userAgent: `sxd/${suiteVersion()}`,
-      earlyResourceFor: earlyResourceFor(planned, run.parallel > 1),
+      earlyResourceFor: earlyResourceFor(planned, concurrent),
+      ...(atOnce > 1 ? { scenariosAtOnce: atOnce } : {}),
     };
+    if (atOnce > 1) runsScenariosAtOnce();
     // A round trip through JSON is what reaches the workers anyway.
     runConfiguration.runtime.worldParameters = JSON.parse(JSON.stringify(parameters));
     const startedAt = new Date().toISOString();
@@ -210,6 +225,20 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     rmSync(stateDir, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/** The scenarios to take at once, from the slowest round trip, said on the progress line. */
+function chosenAtOnce(
+  roundTrips: ReadonlyMap<string, number>,
+  namedResources: number | undefined,
+  progress: (line: string) => void,
+): number {
+  if (roundTrips.size === 0) return 1;
+  const slowest = Math.max(...roundTrips.values());
+  const atOnce = scenariosAtOnce(slowest, namedResources);
+  const ms = slowest < 10 ? slowest.toFixed(1) : slowest.toFixed(0);
+  progress(`round trip ${ms} ms: ${atOnce > 1 ? `${atOnce} scenarios at once` : "one scenario at a time"}`);
+  return atOnce;
 }
 
 function runLimits(deadlineSeconds: number, stateDir: string): RunLimitsParameters {

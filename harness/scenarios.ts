@@ -18,6 +18,11 @@ export interface ScenarioInfo {
   levels: Level[];
   /** It has the step that waits for the target's clock to pass a whole second (CLOCK_STEP). */
   waitsForClock: boolean;
+  /**
+   * Its steps, each row of a step's data table one more (a walk's table lists its stops): a
+   * rough measure of how many requests it sends one after another.
+   */
+  length: number;
 }
 
 /** Where the features of the client rows are, inside `features/`; every other feature is the server's. */
@@ -54,6 +59,7 @@ export function loadScenarios(root: string, side: Side = "server"): ScenarioInfo
         tags,
         ...readTags(tags),
         waitsForClock: envelope.pickle.steps.some((step) => step.text === CLOCK_STEP),
+        length: envelope.pickle.steps.reduce((sum, step) => sum + 1 + (step.argument?.dataTable?.rows.length ?? 0), 0),
       });
     }
   }
@@ -76,13 +82,22 @@ export function collectLines(node: unknown, lines: Map<string, number>): void {
  */
 export const CLOCK_STEP = "a second later, another client has updated the resource";
 
-/** The feature files in the order a run takes them: by path, those with scenarios that wait for the clock last or first. */
+/**
+ * The feature files in the order a run takes them: by path, those with scenarios that wait for
+ * the clock last or first. Where scenarios run at once, the others follow by the length of
+ * their longest scenario, longest first (then by path): a long chain of requests started late
+ * would end the run alone, while the short ones fill in around it.
+ */
 export function runOrder(scenarios: readonly ScenarioInfo[], parallel: boolean): string[] {
   const files = [...new Set(scenarios.map(fileOf))].sort();
   const clock = new Set(scenarios.filter((s) => s.waitsForClock).map(fileOf));
   const waiting = files.filter((f) => clock.has(f));
   const others = files.filter((f) => !clock.has(f));
-  return parallel ? [...waiting, ...others] : [...others, ...waiting];
+  if (!parallel) return [...others, ...waiting];
+  const longest = new Map<string, number>();
+  for (const s of scenarios) longest.set(fileOf(s), Math.max(longest.get(fileOf(s)) ?? 0, s.length));
+  const byLength = (a: string, b: string) => (longest.get(b) ?? 0) - (longest.get(a) ?? 0);
+  return [...waiting, ...others.sort(byLength)];
 }
 
 function fileOf(scenario: ScenarioInfo): string {

@@ -15,6 +15,7 @@ const scenario = (tags: string[]): ScenarioInfo => ({
   rows: tags.filter((t) => /^@SNAP-/.test(t)).map((t) => t.slice(1)),
   levels: tags.filter((t) => ["@must", "@should", "@may"].includes(t)).map((t) => t.slice(1) as "must"),
   waitsForClock: false,
+  length: 1,
 });
 
 test("a complete, consistent tagging has no problems", () => {

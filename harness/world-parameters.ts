@@ -32,4 +32,6 @@ export interface WorldParameters {
    * is planned: a resource is made for it before the first scenario. Its X-Sxd-Scenario label.
    */
   earlyResourceFor?: string;
+  /** Scenarios this process runs at once (harness/concurrent-scenarios.ts); absent: one at a time. */
+  scenariosAtOnce?: number;
 }

@@ -22,6 +22,7 @@ import {
   type EntryField,
   entryIn,
   fetchEntry,
+  getEachEntry,
   isSuccess,
   readCurrent,
   resourceOf,
@@ -155,10 +156,10 @@ Then(
   "snapshots s1 to s{int} hold the versions before each update, in order",
   async function (this: SxdWorld, last: number) {
     const resource = resourceOf(this);
-    for (let n = 1; n <= last; n++) {
-      const { reply, entry } = await fetchEntry(this, snapshotUrl(resource, n));
-      expectVersion(entry, resource, n, reply, "identified");
-    }
+    const urls = Array.from({ length: last }, (_, i) => snapshotUrl(resource, i + 1));
+    await getEachEntry(this, urls, ({ reply, entry }, index) =>
+      expectVersion(entry, resource, index + 1, reply, "identified"),
+    );
   },
 );
 
@@ -189,10 +190,10 @@ Then("the resource and every snapshot carry one and the same id", async function
   const current = await fetchEntry(this, resource.url);
   const id = current.entry.id;
   expectThat(Boolean(id), `an id on the resource ${resource.url}`, "none", current.reply);
-  for (const url of snapshotUrls(resource)) {
-    const { reply, entry } = await fetchEntry(this, url);
-    expectThat(entry.id === id, `the resource's id ${id} at ${url}`, `the id ${entry.id ?? "(none)"}`, reply);
-  }
+  const urls = snapshotUrls(resource);
+  await getEachEntry(this, urls, ({ reply, entry }, index) =>
+    expectThat(entry.id === id, `the resource's id ${id} at ${urls[index]}`, `the id ${entry.id ?? "(none)"}`, reply),
+  );
 });
 
 Then("the resource serves the last version that was put", async function (this: SxdWorld) {
@@ -203,11 +204,10 @@ Then("the resource serves the last version that was put", async function (this: 
 
 Then("each snapshot is a full entry of the version it keeps", async function (this: SxdWorld) {
   const resource = resourceOf(this);
-  for (const [index, url] of snapshotUrls(resource).entries()) {
-    const { reply, entry } = await fetchEntry(this, url);
+  await getEachEntry(this, snapshotUrls(resource), ({ reply, entry }, index) => {
     expectThat(Boolean(entry.id), "an entry with its id", "no id", reply);
     expectVersion(entry, resource, index + 1, reply, "full");
-  }
+  });
 });
 
 Then("neither the resource nor any of its snapshots is served any more", async function (this: SxdWorld) {

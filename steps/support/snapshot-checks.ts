@@ -11,6 +11,7 @@ import {
   entryBody,
   entryIn,
   fetchEntry,
+  getEach,
   isSuccess,
   nextVersion,
   resourceOf,
@@ -147,15 +148,14 @@ export async function expectGone(
   const resource = resourceOf(world);
   // A resource named in the description may have had snapshots before the scenario: they go too.
   const earlier = Array.from({ length: resource.base }, (_, i) => `${resource.url}/s${i + 1}`);
-  for (const url of [resource.url, ...earlier, ...snapshotUrls(resource)]) {
-    const reply = await world.http.send("GET", url);
+  await getEach(world, [resource.url, ...earlier, ...snapshotUrls(resource)], (reply, url) =>
     expectThat(
       accepted(reply.response.status),
       `${expected} for ${url} after DELETE`,
       `status ${reply.response.status}`,
       reply,
-    );
-  }
+    ),
+  );
 }
 
 /** Where the scenario's last walk along the links ended. */
