@@ -81,8 +81,9 @@ export class NonceStore {
   private readonly randomPool = Buffer.alloc(RANDOM_POOL_BYTES);
   private randomAt = RANDOM_POOL_BYTES;
   private lastChecked: { nonce: string; decoded: Decoded | undefined } | undefined;
-  /** The last RECENT_ISSUES nonces issued, oldest first. */
+  /** The last RECENT_ISSUES nonces issued; the ring says which to forget next. */
   private readonly recentIssues = new Map<string, Decoded>();
+  private readonly recentRing: string[] = new Array(RECENT_ISSUES).fill("");
 
   constructor(
     private readonly rules: NonceRules,
@@ -107,8 +108,9 @@ export class NonceStore {
     this.randomAt += RANDOM_BYTES;
     this.mac(payload).copy(raw, PAYLOAD_BYTES);
     const nonce = raw.toString("base64url");
-    if (this.recentIssues.size >= RECENT_ISSUES)
-      this.recentIssues.delete(this.recentIssues.keys().next().value as string);
+    const slot = issued.sequence % RECENT_ISSUES;
+    this.recentIssues.delete(this.recentRing[slot]);
+    this.recentRing[slot] = nonce;
     this.recentIssues.set(nonce, issued);
     return nonce;
   }
@@ -187,8 +189,8 @@ export class NonceStore {
   }
 
   private decode(nonce: string): Decoded | undefined {
-    // A nonce in the log was verified when it entered it.
-    const known = this.log.get(nonce) ?? this.recentIssues.get(nonce);
+    // A nonce just issued, or in the log (verified when it entered it), is known.
+    const known = this.recentIssues.get(nonce) ?? this.log.get(nonce);
     if (known) return known;
     if (this.lastChecked?.nonce !== nonce) this.lastChecked = { nonce, decoded: this.verify(nonce) };
     return this.lastChecked.decoded;
