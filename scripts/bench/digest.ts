@@ -267,16 +267,25 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The reference as it ships (one-time nonces), and with nonces reused as Apache reuses them by default. */
-const REFERENCES = [
-  { name: "sxd reference, one-time nonces", args: [] },
-  { name: "sxd reference, reused nonces", args: ["--nonce-policy", "unlimited"] },
-];
+/**
+ * The reference as it ships (one-time nonces), and with nonces reused as Apache reuses them by
+ * default; with SXD_BENCH_EARLIER (another checkout's bin/sxd.js, built), that checkout's
+ * reference as it ships too, so that a change's before and after come from one run.
+ */
+function referencesToRun(): { name: string; sxd: string; args: string[] }[] {
+  const sxd = process.env.SXD_BENCH_SXD ?? "bin/sxd.js";
+  const earlier = process.env.SXD_BENCH_EARLIER;
+  return [
+    { name: "sxd reference, one-time nonces", sxd, args: [] },
+    { name: "sxd reference, reused nonces", sxd, args: ["--nonce-policy", "unlimited"] },
+    ...(earlier === undefined ? [] : [{ name: "earlier sxd reference, one-time", sxd: earlier, args: [] }]),
+  ];
+}
 
 export async function benchDigest(): Promise<void> {
-  const sxd = process.env.SXD_BENCH_SXD ?? "bin/sxd.js";
+  const references = referencesToRun();
   const servers: Server[] = [];
-  for (const { name, args } of REFERENCES) {
+  for (const { name, sxd, args } of references) {
     const command = [sxd, "serve", "base", "--port", "0", ...args];
     servers.push(await startChild(name, process.execPath, command, /(http:\/\/127\.0\.0\.1:\d+)\n/));
   }
@@ -307,7 +316,7 @@ export async function benchDigest(): Promise<void> {
     median(
       (rounds.get(name) ?? []).flatMap((load) => (load.cpuMicroseconds === undefined ? [] : [load.cpuMicroseconds])),
     );
-  const references = REFERENCES.map((r) => r.name);
+  const names = references.map((r) => r.name);
   process.stdout.write("median of the rounds (requests/s; server CPU per request):\n");
   for (const name of rounds.keys()) {
     process.stdout.write(
@@ -315,16 +324,18 @@ export async function benchDigest(): Promise<void> {
     );
   }
   process.stdout.write("each reference against each other server, round by round (median, and range):\n");
-  for (const reference of references) {
+  for (const reference of names) {
     for (const name of rounds.keys()) {
-      if (references.includes(name)) continue;
+      if (names.includes(name)) continue;
       const figures = FIGURES.map(
         ({ label, ratio }) => `${shown(pairedRatios(rounds, reference, name, ratio))} the ${label}`,
       );
       process.stdout.write(`  ${reference} / ${name}: ${figures.join(", ")}\n`);
     }
   }
-  printGoal(rounds, references[0]);
+  printGoal(rounds, names[0]);
+  const earlier = names.find((name) => name.startsWith("earlier"));
+  if (earlier !== undefined) printGoal(rounds, earlier);
 }
 
 /** A ratio of the reference's figure to another server's in one round: "how many of the other's". */
