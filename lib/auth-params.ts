@@ -21,6 +21,13 @@ export interface AuthItem {
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** TCHAR[c] for each ASCII code c: whether it may appear in a token (RFC 9110 §5.6.2). */
 const TCHAR: readonly boolean[] = Array.from({ length: 128 }, (_, code) => TOKEN.test(String.fromCharCode(code)));
+/** Read where the reader stands (sticky), not from a copy of the rest of the text. */
+const TOKEN68 = /([A-Za-z0-9\-._~+/]+=*)[ \t]*(?:,|$)/y;
+const SPACE = 0x20;
+const TAB = 0x09;
+const COMMA = 0x2c;
+const EQUALS = 0x3d;
+const DQUOTE = 0x22;
 
 /** Every challenge of a WWW-Authenticate field; several fields may be given (or joined by commas). */
 export function parseChallenges(fields: string | readonly string[]): Result<AuthItem[]> {
@@ -60,6 +67,8 @@ export function formatParams(directives: readonly Directive[]): string {
 }
 
 export function quote(value: string): string {
+  // Most values (digests, nonces, names) hold nothing to escape.
+  if (!value.includes('"') && !value.includes("\\")) return `"${value}"`;
   return `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 }
 
@@ -112,20 +121,22 @@ class Reader {
       const name = this.token();
       if (!name) return this.error("a parameter name");
       this.skipWhitespace();
-      if (this.text[this.position] !== "=") {
+      if (this.text.charCodeAt(this.position) !== EQUALS) {
         // A token without "=" starts the next challenge.
         this.position = start;
         break;
       }
       this.position++;
       this.skipWhitespace();
-      const value = this.text[this.position] === '"' ? this.quotedString() : this.token();
+      const value = this.text.charCodeAt(this.position) === DQUOTE ? this.quotedString() : this.token();
       if (value === undefined) return this.error(`a token or quoted string as the value of ${name}`);
       const key = name.toLowerCase();
       if (params.has(key)) return { ok: false, error: `parameter ${key} occurs more than once` };
       params.set(key, value);
       this.skipWhitespace();
-      if (!this.atEnd() && this.text[this.position] !== ",") return this.error(`a comma after parameter ${name}`);
+      if (!this.atEnd() && this.text.charCodeAt(this.position) !== COMMA) {
+        return this.error(`a comma after parameter ${name}`);
+      }
       this.skipSeparators();
     }
     return { ok: true, value: params };
@@ -133,14 +144,15 @@ class Reader {
 
   /** A token68 is the whole of what follows the scheme, up to a comma: `abc==`, never `name=value`. */
   private token68(): string | undefined {
-    const match = /^([A-Za-z0-9\-._~+/]+=*)[ \t]*(?:,|$)/.exec(this.text.slice(this.position));
+    TOKEN68.lastIndex = this.position;
+    const match = TOKEN68.exec(this.text);
     if (!match) return undefined;
     this.position += match[1].length;
     return match[1];
   }
 
   private atItemEnd(): boolean {
-    return this.position >= this.text.length || this.text[this.position] === ",";
+    return this.position >= this.text.length || this.text.charCodeAt(this.position) === COMMA;
   }
 
   private token(): string | undefined {
@@ -184,14 +196,14 @@ class Reader {
 
   private skipWhitespace(): boolean {
     const start = this.position;
-    while (this.text[this.position] === " " || this.text[this.position] === "\t") this.position++;
+    let code = this.text.charCodeAt(this.position);
+    while (code === SPACE || code === TAB) code = this.text.charCodeAt(++this.position);
     return this.position > start;
   }
 
   private skipSeparators(): void {
-    while (this.text[this.position] === "," || this.text[this.position] === " " || this.text[this.position] === "\t") {
-      this.position++;
-    }
+    let code = this.text.charCodeAt(this.position);
+    while (code === COMMA || code === SPACE || code === TAB) code = this.text.charCodeAt(++this.position);
   }
 
   private error<T>(expected: string): Result<T> {

@@ -26,14 +26,20 @@ export type HashName = "MD5" | "SHA-256" | "SHA-512-256";
 /** node:crypto's names; SHA-512-256 is FIPS 180-4's SHA-512/256, with its own initial values. */
 const NODE_HASHES: Record<HashName, string> = { MD5: "md5", "SHA-256": "sha256", "SHA-512-256": "sha512-256" };
 
+const BY_LOWER_CASE_NAME = new Map<string, Algorithm>(ALGORITHMS.map((known) => [known.toLowerCase(), known]));
+const HASH_OF = Object.fromEntries(ALGORITHMS.map((known) => [known, known.replace(/-sess$/, "")])) as Record<
+  Algorithm,
+  HashName
+>;
+
 /** Algorithm names are case-insensitive; an absent algorithm means MD5 (RFC 7616 §3.3). */
 export function parseAlgorithm(name: string | undefined): Algorithm | undefined {
   if (name === undefined) return "MD5";
-  return ALGORITHMS.find((known) => known.toLowerCase() === name.toLowerCase());
+  return BY_LOWER_CASE_NAME.get(name.toLowerCase());
 }
 
 export function hashOf(algorithm: Algorithm): HashName {
-  return algorithm.replace(/-sess$/, "") as HashName;
+  return HASH_OF[algorithm];
 }
 
 export function isSession(algorithm: Algorithm): boolean {
@@ -96,13 +102,33 @@ export function rspauthDigest(input: ResponseInput): string {
 
 function kd(input: ResponseInput, method: string): string {
   const hash = hashOf(input.algorithm);
-  if (input.formula === "spec") return hex(hash, `${input.ha1}:${input.nonce}:${hex(hash, `${method}:${input.uri}`)}`);
+  if (input.formula === "spec") return hex(hash, `${input.ha1}:${input.nonce}:${plainHa2(hash, method, input.uri)}`);
   const sessionKey = isSession(input.algorithm)
     ? hex(hash, `${input.ha1}:${input.nonce}:${input.cnonce ?? ""}`)
     : input.ha1;
-  const a2 =
-    input.qop === "auth-int" ? `${method}:${input.uri}:${hex(hash, input.body ?? "")}` : `${method}:${input.uri}`;
-  const ha2 = hex(hash, a2);
+  const ha2 =
+    input.qop === "auth-int"
+      ? hex(hash, `${method}:${input.uri}:${hex(hash, input.body ?? "")}`)
+      : plainHa2(hash, method, input.uri);
   if (input.qop === undefined) return hex(hash, `${sessionKey}:${input.nonce}:${ha2}`);
   return hex(hash, `${sessionKey}:${input.nonce}:${input.nc ?? ""}:${input.cnonce ?? ""}:${input.qop}:${ha2}`);
+}
+
+/**
+ * H(method:uri) without a body: a server computes it for the same few method and uri pairs
+ * over and over (twice per login: for the response and for rspauth), so the last ones are kept.
+ */
+const recentHa2 = new Map<string, string>();
+/** Small: a client choosing long uris costs at most this many header-sized strings. */
+const RECENT_HA2_LIMIT = 64;
+
+function plainHa2(hash: HashName, method: string, uri: string): string {
+  const key = `${hash} ${method}:${uri}`;
+  let ha2 = recentHa2.get(key);
+  if (ha2 === undefined) {
+    ha2 = hex(hash, `${method}:${uri}`);
+    if (recentHa2.size >= RECENT_HA2_LIMIT) recentHa2.clear();
+    recentHa2.set(key, ha2);
+  }
+  return ha2;
 }

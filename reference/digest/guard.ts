@@ -59,7 +59,7 @@ interface Credentials {
 type Step<T> = { ok: true; value: T } | { ok: false; verdict: Verdict };
 
 const REQUIRED = ["username", "realm", "nonce", "uri", "response"] as const;
-const WITH_QOP = ["qop", "nc", "cnonce"] as const;
+const REQUIRED_WITH_QOP = [...REQUIRED, "qop", "nc", "cnonce"] as const;
 /** Compared against for an unknown user, so that case costs what a wrong password costs. */
 const NOBODY_HA1 = randomBytes(32).toString("hex");
 
@@ -108,7 +108,8 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   const users = policy.usesClientRealm ? demoUsers(field("realm")) : settings.users;
   const ha1 = users.get(field("username"))?.[hashOf(credentials.algorithm)];
   if (ha1 === undefined && policy.grantsUnknownUser) return grant(settings, credentials, NOBODY_HA1);
-  const input = await responseInput(settings, attempt, credentials, ha1 ?? NOBODY_HA1);
+  const authIntBody = qop !== "auth-int" ? undefined : policy.hashesEmptyAuthIntBody ? "" : await attempt.body();
+  const input = responseInput(settings, attempt, credentials, ha1 ?? NOBODY_HA1, authIntBody);
   const matches =
     ha1 !== undefined && !policy.refusesEveryLogin && sameDigest(responseDigest(input), field("response"));
   if (policy.checksResponse(qop) && !matches) {
@@ -132,7 +133,7 @@ function readCredentials(settings: GuardSettings, authorization: string): Step<C
   const qop = given.get("qop") as Qop | undefined;
   // Without qop (RFC 2069) only a server that offers none may accept: otherwise it is a downgrade.
   const qopExpected = qop !== undefined || (settings.qops.length > 0 && !policy.acceptsRfc2069Downgrade);
-  const absent = (qopExpected ? [...REQUIRED, ...WITH_QOP] : REQUIRED).filter((name) => !given.has(name));
+  const absent = (qopExpected ? REQUIRED_WITH_QOP : REQUIRED).filter((name) => !given.has(name));
   if (absent.length > 0) {
     if (policy.crashesOnMissingDirective) throw new Error(`cannot read ${absent[0]}: it is undefined`);
     return malformed(`the credentials lack ${absent.join(", ")}`);
@@ -168,15 +169,15 @@ function scopeMismatch(settings: GuardSettings, attempt: Attempt, { given }: Cre
   return undefined;
 }
 
-/** §3.4.1: what the response digest is computed from, the body too for auth-int. */
-async function responseInput(
+/** §3.4.1: what the response digest is computed from, the body too for auth-int (read only then). */
+function responseInput(
   settings: GuardSettings,
   attempt: Attempt,
   { given, algorithm, qop }: Credentials,
   ha1: string,
-): Promise<ResponseInput> {
+  authIntBody: string | Buffer | undefined,
+): ResponseInput {
   const { policy } = settings;
-  const authIntBody = async () => (policy.hashesEmptyAuthIntBody ? "" : await attempt.body());
   return {
     algorithm: policy.computesSessAsPlain ? hashOf(algorithm) : algorithm,
     ha1,
@@ -186,7 +187,7 @@ async function responseInput(
     qop,
     nc: given.get("nc")?.toLowerCase(),
     cnonce: given.get("cnonce"),
-    body: qop === "auth-int" ? await authIntBody() : undefined,
+    body: authIntBody,
     formula: policy.formula(qop),
   };
 }

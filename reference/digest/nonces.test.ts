@@ -25,6 +25,20 @@ describe("NonceStore", () => {
     assert.equal(nonces.origin("not a nonce"), "unknown");
   });
 
+  it("recognises a nonce issued long ago (by its MAC) as it does one of the last issued", () => {
+    const { clock, nonces } = store("one-time");
+    const early = nonces.issue();
+    for (let i = 0; i < 500; i++) nonces.issue();
+    const late = nonces.issue();
+    assert.equal(nonces.origin(early), "issued");
+    assert.equal(nonces.origin(late), "issued");
+    assert.equal(nonces.origin(forged(early)), "unknown");
+    assert.equal(nonces.origin(forged(late)), "unknown");
+    clock.now += 60_001;
+    assert.equal(nonces.use(late, 1), "stale");
+    assert.equal(nonces.use(early, 1), "stale");
+  });
+
   it("takes only the spelling it issued, not one whose last character differs in the spare bits", () => {
     const { nonces } = store("one-time");
     const nonce = nonces.issue();

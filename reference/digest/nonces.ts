@@ -12,8 +12,11 @@
  * secret once; with a payload of fixed length, a length-extension forgery has the wrong length
  * and is refused before the MAC is checked. Random bytes come from a pool refilled every 512
  * nonces, and the nonce just checked is remembered, so checking its origin and then its use
- * verifies it once; a nonce in the log is not verified again. A nonce that may serve again is
- * not replaced on every use: nextnonce is sent when it is spent or ageing (successorDue).
+ * verifies it once; a nonce in the log is not verified again, nor is one of the last few issued
+ * (remembered in a small ring of constant size, so a flood of 401s still stores nothing that
+ * grows: the client that got a nonce a moment ago is the one most likely to send it back). A
+ * nonce that may serve again is not replaced on every use: nextnonce is sent when it is spent
+ * or ageing (successorDue). Sequence and time are plain numbers (exact far beyond 2^32).
  */
 import { hash, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto";
 import type { NoncePolicy } from "../../lib/digest-math.ts";
@@ -46,7 +49,7 @@ export type NonceOrigin = "issued" | "unknown";
 export type NonceUse = "accepted" | "stale";
 
 interface Used {
-  sequence: bigint;
+  sequence: number;
   issuedAt: number;
   uses: number;
   lastNc: number;
@@ -56,17 +59,20 @@ const MAC_BYTES = 16;
 const PAYLOAD_BYTES = 24;
 const RANDOM_BYTES = 8;
 const RANDOM_POOL_BYTES = 512 * RANDOM_BYTES;
+/** How many of the nonces issued last are known without checking their MAC. */
+const RECENT_ISSUES = 64;
+const TWO_TO_32 = 2 ** 32;
 
 interface Decoded {
   issuedAt: number;
-  sequence: bigint;
+  sequence: number;
 }
 
 export class NonceStore {
   private readonly log = new Map<string, Used>();
-  private sequence = 0n;
+  private sequence = 0;
   /** Nonces with a sequence number up to here count as stale (their log entry was dropped). */
-  private floor = -1n;
+  private floor = -1;
   /** The log's nonces in the order they entered it; those before queueHead have left it. */
   private readonly queue: string[] = [];
   private queueHead = 0;
@@ -75,6 +81,9 @@ export class NonceStore {
   private readonly randomPool = Buffer.alloc(RANDOM_POOL_BYTES);
   private randomAt = RANDOM_POOL_BYTES;
   private lastChecked: { nonce: string; decoded: Decoded | undefined } | undefined;
+  /** The last RECENT_ISSUES nonces issued; the ring says which to forget next. */
+  private readonly recentIssues = new Map<string, Decoded>();
+  private readonly recentRing: string[] = new Array(RECENT_ISSUES).fill("");
 
   constructor(
     private readonly rules: NonceRules,
@@ -85,10 +94,12 @@ export class NonceStore {
   }
 
   issue(): string {
-    const raw = Buffer.alloc(PAYLOAD_BYTES + MAC_BYTES);
+    // Every byte is written below.
+    const raw = Buffer.allocUnsafe(PAYLOAD_BYTES + MAC_BYTES);
     const payload = raw.subarray(0, PAYLOAD_BYTES);
-    payload.writeBigUInt64BE(BigInt(this.now()), 0);
-    payload.writeBigUInt64BE(this.sequence++, 8);
+    const issued: Decoded = { issuedAt: this.now(), sequence: this.sequence++ };
+    writeUint64(payload, issued.issuedAt, 0);
+    writeUint64(payload, issued.sequence, 8);
     if (this.randomAt >= RANDOM_POOL_BYTES) {
       randomFillSync(this.randomPool);
       this.randomAt = 0;
@@ -96,7 +107,12 @@ export class NonceStore {
     this.randomPool.copy(payload, 16, this.randomAt, this.randomAt + RANDOM_BYTES);
     this.randomAt += RANDOM_BYTES;
     this.mac(payload).copy(raw, PAYLOAD_BYTES);
-    return raw.toString("base64url");
+    const nonce = raw.toString("base64url");
+    const slot = issued.sequence % RECENT_ISSUES;
+    this.recentIssues.delete(this.recentRing[slot]);
+    this.recentRing[slot] = nonce;
+    this.recentIssues.set(nonce, issued);
+    return nonce;
   }
 
   origin(nonce: string): NonceOrigin {
@@ -111,7 +127,7 @@ export class NonceStore {
     if (!/^[A-Za-z0-9_-]+$/.test(nonce)) return false;
     const raw = Buffer.from(nonce, "base64url");
     if (raw.length !== PAYLOAD_BYTES + MAC_BYTES) return false;
-    return this.now() - Number(raw.readBigUInt64BE(0)) <= this.rules.lifetimeMs;
+    return this.now() - readUint64(raw, 0) <= this.rules.lifetimeMs;
   }
 
   /** Records a use with nonce count `nc`; call only once the digest has matched. */
@@ -173,9 +189,9 @@ export class NonceStore {
   }
 
   private decode(nonce: string): Decoded | undefined {
-    // A nonce in the log was verified when it entered it.
-    const logged = this.log.get(nonce);
-    if (logged) return logged;
+    // A nonce just issued, or in the log (verified when it entered it), is known.
+    const known = this.recentIssues.get(nonce) ?? this.log.get(nonce);
+    if (known) return known;
     if (this.lastChecked?.nonce !== nonce) this.lastChecked = { nonce, decoded: this.verify(nonce) };
     return this.lastChecked.decoded;
   }
@@ -185,13 +201,23 @@ export class NonceStore {
     if (raw?.length !== PAYLOAD_BYTES + MAC_BYTES) return undefined;
     const payload = raw.subarray(0, PAYLOAD_BYTES);
     if (!timingSafeEqual(raw.subarray(PAYLOAD_BYTES), this.mac(payload))) return undefined;
-    return { issuedAt: Number(payload.readBigUInt64BE(0)), sequence: payload.readBigUInt64BE(8) };
+    return { issuedAt: readUint64(payload, 0), sequence: readUint64(payload, 8) };
   }
 
   private mac(payload: Buffer): Buffer {
     payload.copy(this.keyed, this.keyed.length - PAYLOAD_BYTES);
     return hash("sha256", this.keyed, "buffer").subarray(0, MAC_BYTES);
   }
+}
+
+/** Big-endian, as eight bytes; exact up to 2^53, which neither a time nor a count reaches. */
+function writeUint64(buffer: Buffer, value: number, at: number): void {
+  buffer.writeUInt32BE(Math.floor(value / TWO_TO_32), at);
+  buffer.writeUInt32BE(value >>> 0, at + 4);
+}
+
+function readUint64(buffer: Buffer, at: number): number {
+  return buffer.readUInt32BE(at) * TWO_TO_32 + buffer.readUInt32BE(at + 4);
 }
 
 /**

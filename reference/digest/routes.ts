@@ -39,6 +39,10 @@ export function digestRoutes(context: ReferenceContext): Route {
   const { policy } = settings;
   const path = PROTECTED_PATH;
   const publicPrefix = memoised(pathPrefix);
+  // Logins come in runs of the same user: the body is built once per run, not per request.
+  const grantedBody = memoised(
+    (username) => `<protected><user>${escapeXml(username)}</user><message>access granted</message></protected>`,
+  );
 
   // The fault's economy: one nonce in every challenge until somebody gets in with it.
   let unused: string | undefined;
@@ -80,7 +84,7 @@ export function digestRoutes(context: ReferenceContext): Route {
       }
       case "granted": {
         unused = undefined;
-        const body = `<protected><user>${escapeXml(verdict.username)}</user><message>access granted</message></protected>`;
+        const body = grantedBody(verdict.username);
         const headers: Record<string, string> = policy.sendsAuthenticationInfo(verdict.qop)
           ? { "authentication-info": formatParams(verdict.authenticationInfo) }
           : {};

@@ -7,8 +7,9 @@
 // connection following nextnonce where the server sends one, else counting nc up); every
 // server runs in a process of its own, in turns, over several rounds. Prints requests/s and
 // server CPU per request for each round, then the medians, and the reference's ratios taken
-// round by round (a shared machine's speed drifts between rounds; the median, not the best);
-// asserts nothing.
+// round by round (a shared machine's speed drifts between rounds; the median, not the best):
+// requests/s and requests per CPU second, each against issue 25's goal (at least 0.5x the bare
+// server and 1.5x Apache); asserts nothing.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +36,7 @@ const MEASURE_MS = Number(process.env.SXD_BENCH_MS ?? 3000);
 /** Many short rounds in turns: a shared machine's speed drifts by a third over tens of seconds. */
 const ROUNDS = Number(process.env.SXD_BENCH_ROUNDS ?? 7);
 const PATH = "/protected";
+const APACHE = "Apache httpd mod_auth_digest";
 
 interface Server {
   name: string;
@@ -172,7 +174,7 @@ DocumentRoot ${dir}
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
-    name: "Apache httpd mod_auth_digest",
+    name: APACHE,
     origin,
     pid: child.pid,
     stop: () => {
@@ -265,16 +267,25 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The reference as it ships (one-time nonces), and with nonces reused as Apache reuses them by default. */
-const REFERENCES = [
-  { name: "sxd reference, one-time nonces", args: [] },
-  { name: "sxd reference, reused nonces", args: ["--nonce-policy", "unlimited"] },
-];
+/**
+ * The reference as it ships (one-time nonces), and with nonces reused as Apache reuses them by
+ * default; with SXD_BENCH_EARLIER (another checkout's bin/sxd.js, built), that checkout's
+ * reference as it ships too, so that a change's before and after come from one run.
+ */
+function referencesToRun(): { name: string; sxd: string; args: string[] }[] {
+  const sxd = process.env.SXD_BENCH_SXD ?? "bin/sxd.js";
+  const earlier = process.env.SXD_BENCH_EARLIER;
+  return [
+    { name: "sxd reference, one-time nonces", sxd, args: [] },
+    { name: "sxd reference, reused nonces", sxd, args: ["--nonce-policy", "unlimited"] },
+    ...(earlier === undefined ? [] : [{ name: "earlier sxd reference, one-time", sxd: earlier, args: [] }]),
+  ];
+}
 
 export async function benchDigest(): Promise<void> {
-  const sxd = process.env.SXD_BENCH_SXD ?? "bin/sxd.js";
+  const references = referencesToRun();
   const servers: Server[] = [];
-  for (const { name, args } of REFERENCES) {
+  for (const { name, sxd, args } of references) {
     const command = [sxd, "serve", "base", "--port", "0", ...args];
     servers.push(await startChild(name, process.execPath, command, /(http:\/\/127\.0\.0\.1:\d+)\n/));
   }
@@ -305,33 +316,79 @@ export async function benchDigest(): Promise<void> {
     median(
       (rounds.get(name) ?? []).flatMap((load) => (load.cpuMicroseconds === undefined ? [] : [load.cpuMicroseconds])),
     );
-  const references = REFERENCES.map((r) => r.name);
+  const names = references.map((r) => r.name);
   process.stdout.write("median of the rounds (requests/s; server CPU per request):\n");
   for (const name of rounds.keys()) {
     process.stdout.write(
       `  ${name.padEnd(34)} ${perSecond(name).toFixed(0).padStart(7)} requests/s ${Number.isNaN(cpu(name)) ? "  n/a" : cpu(name).toFixed(0).padStart(5)} µs\n`,
     );
   }
-  // Each ratio is taken within a round, where the two servers ran seconds apart, then the
-  // median over the rounds: the machine's drift between rounds cancels out.
-  const paired = (a: string, b: string, figure: (load: Load) => number | undefined) => {
-    const ratios = (rounds.get(a) ?? []).flatMap((load, round) => {
-      const mine = figure(load);
-      const theirs = figure((rounds.get(b) ?? [])[round]);
-      return mine === undefined || theirs === undefined ? [] : [mine / theirs];
-    });
-    if (ratios.length === 0) return "n/a";
-    const low = Math.min(...ratios).toFixed(2);
-    const high = Math.max(...ratios).toFixed(2);
-    return `${median(ratios).toFixed(2)}x (rounds ${low}–${high})`;
-  };
   process.stdout.write("each reference against each other server, round by round (median, and range):\n");
-  for (const reference of references) {
+  for (const reference of names) {
     for (const name of rounds.keys()) {
-      if (references.includes(name)) continue;
+      if (names.includes(name)) continue;
+      const figures = FIGURES.map(
+        ({ label, ratio }) => `${shown(pairedRatios(rounds, reference, name, ratio))} the ${label}`,
+      );
+      process.stdout.write(`  ${reference} / ${name}: ${figures.join(", ")}\n`);
+    }
+  }
+  printGoal(rounds, names[0]);
+  const earlier = names.find((name) => name.startsWith("earlier"));
+  if (earlier !== undefined) printGoal(rounds, earlier);
+}
+
+/** A ratio of the reference's figure to another server's in one round: "how many of the other's". */
+type Ratio = (mine: Load, theirs: Load) => number | undefined;
+
+/**
+ * Requests/s, and requests per second of server CPU (the other's CPU per request over ours),
+ * which does not depend on how much of the machine the load generator leaves over.
+ */
+const FIGURES: { label: string; ratio: Ratio }[] = [
+  { label: "requests/s", ratio: (mine, theirs) => mine.perSecond / theirs.perSecond },
+  {
+    label: "requests per CPU second",
+    ratio: (mine, theirs) =>
+      mine.cpuMicroseconds === undefined || theirs.cpuMicroseconds === undefined
+        ? undefined
+        : theirs.cpuMicroseconds / mine.cpuMicroseconds,
+  },
+];
+
+/**
+ * Each ratio is taken within a round, where the two servers ran seconds apart (the median
+ * over the rounds is then taken): the machine's drift between rounds cancels out.
+ */
+function pairedRatios(rounds: Map<string, Load[]>, mine: string, theirs: string, ratio: Ratio): number[] {
+  const other = rounds.get(theirs) ?? [];
+  return (rounds.get(mine) ?? []).flatMap((load, round) => {
+    const value = other[round] === undefined ? undefined : ratio(load, other[round]);
+    return value === undefined || !Number.isFinite(value) ? [] : [value];
+  });
+}
+
+function shown(ratios: number[]): string {
+  if (ratios.length === 0) return "n/a";
+  const low = Math.min(...ratios).toFixed(2);
+  const high = Math.max(...ratios).toFixed(2);
+  return `${median(ratios).toFixed(2)}x (rounds ${low}–${high})`;
+}
+
+/** Issue 25's goal: the reference as it ships makes at least half a bare server's GETs and 1.5 times Apache's. */
+const GOAL: { server: string; atLeast: number }[] = [
+  { server: "bare node:http", atLeast: 0.5 },
+  { server: APACHE, atLeast: 1.5 },
+];
+
+function printGoal(rounds: Map<string, Load[]>, reference: string): void {
+  process.stdout.write(`the goal, for the ${reference} (median of the rounds):\n`);
+  for (const { server, atLeast } of GOAL) {
+    for (const { label, ratio } of FIGURES) {
+      const ratios = pairedRatios(rounds, reference, server, ratio);
+      const verdict = ratios.length === 0 ? "not measured" : median(ratios) >= atLeast ? "met" : "not met";
       process.stdout.write(
-        `  ${reference} / ${name}: ${paired(reference, name, (l) => l.perSecond)} the requests/s,` +
-          ` ${paired(reference, name, (l) => l.cpuMicroseconds)} the CPU per request\n`,
+        `  reference / ${server}, ${label}: ${shown(ratios).padEnd(26)} goal ≥ ${atLeast}x: ${verdict}\n`,
       );
     }
   }
