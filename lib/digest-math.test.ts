@@ -75,6 +75,21 @@ describe("responseDigest", () => {
     assert.equal(rspauthDigest(input), responseDigest({ ...input, method: "" }));
     assert.notEqual(rspauthDigest(input), responseDigest(input));
   });
+
+  it("gives each method, uri and hash its own H(A2), however many pairs came before (they are kept for reuse)", () => {
+    const input: ResponseInput = { ...rfc7616, algorithm: "MD5", ha1: "00" };
+    const first = responseDigest(input);
+    const others = Array.from({ length: 200 }, (_, i) => responseDigest({ ...input, uri: `/page/${i}` }));
+    assert.equal(new Set([first, ...others]).size, 201);
+    assert.equal(responseDigest(input), first);
+    const ha2 = createHash("md5").update("GET:/page/7").digest("hex");
+    const expected = createHash("md5")
+      .update(`00:${rfc7616.nonce}:${rfc7616.nc}:${rfc7616.cnonce}:auth:${ha2}`)
+      .digest("hex");
+    assert.equal(others[7], expected);
+    assert.notEqual(responseDigest({ ...input, algorithm: "SHA-256" }), first);
+    assert.notEqual(responseDigest({ ...input, method: "HEAD" }), first);
+  });
 });
 
 // RFC 7616 §3.9.2, with the values of its erratum 4897: the RFC printed values computed with

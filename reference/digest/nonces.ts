@@ -142,8 +142,12 @@ export class NonceStore {
       entry.lastNc = nc;
       return "accepted";
     }
-    this.log.set(nonce, { issuedAt: decoded.issuedAt, sequence: decoded.sequence, uses: 1, lastNc: nc });
-    this.queue.push(nonce);
+    // The log keeps the string issue() made where it still has it, not the one read from the
+    // request: that may be a slice of the whole Authorization header, kept alive with it.
+    const issued = this.recentRing[decoded.sequence % RECENT_ISSUES];
+    const key = issued === nonce ? issued : nonce;
+    this.log.set(key, { issuedAt: decoded.issuedAt, sequence: decoded.sequence, uses: 1, lastNc: nc });
+    this.queue.push(key);
     this.bound();
     return "accepted";
   }
