@@ -3,7 +3,7 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server, type Socket } from "node:net";
 import { test } from "node:test";
-import { firstUnreachable } from "./probe.ts";
+import { firstUnreachable, roundTrip } from "./probe.ts";
 
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -41,5 +41,29 @@ test("URLs that all answer: none is reported; no URL at all: none either", async
     assert.equal(await firstUnreachable([], options), undefined);
   } finally {
     answering.close();
+  }
+});
+
+test("the round trip is timed on a kept-alive connection; a target that stops answering leaves it untimed", async () => {
+  let requests = 0;
+  const answering = createHttpServer((_, res) => {
+    requests++;
+    res.end("hello");
+  });
+  // Answers the first request, then never again.
+  const once = createHttpServer((_, res) => {
+    if (requests++ === 0) res.end("hello");
+  });
+  const near = { timeoutMs: 2000, nearMs: 0 };
+  try {
+    const ms = await roundTrip(await listening(answering), near);
+    assert.ok(ms !== undefined && Number.isFinite(ms) && ms >= 0, String(ms));
+    assert.equal(requests, 4, "one request opens the connection, three are timed");
+    requests = 0;
+    assert.equal(await roundTrip(await listening(once), { ...near, timeoutMs: 300 }), undefined);
+  } finally {
+    answering.close();
+    once.closeAllConnections();
+    once.close();
   }
 });

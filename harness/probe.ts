@@ -55,16 +55,19 @@ async function probeUntil(url: string, options: ProbeOptions & { stop?: AbortSig
 
 /** Requests timed on the kept-alive connection, after the one that opens it. */
 const TIMED_REQUESTS = 3;
-/** Of each timed reply's body, at most this much is read; beyond it the connection is dropped. */
+/** Of each timed reply's body, at most this much is read, for so long; beyond, the timing stops there. */
 const TIMED_BODY_BYTES = 64 * 1024;
+const TIMED_BODY_MS = 1000;
 
 /**
- * The round trip to a URL that answered, in ms: the shortest of a few requests on one
- * kept-alive connection, after one to open it. The probe's own time would not do: it holds a
- * connection's set-up, and this process's warming up (loading and compiling the HTTP client),
- * and on a busy machine one request to a server on the same machine can wait tens of
- * milliseconds for a core, which would make it look far away; the shortest of a few is the
- * one that waited least. Stops at one that is short enough to say "near" (`nearMs`).
+ * The round trip to a URL that answered, in ms: the shortest time to a reply's headers of a
+ * few requests on one kept-alive connection, after one to open it. The probe's own time would
+ * not do: it holds a connection's set-up, and this process's warming up (loading and compiling
+ * the HTTP client), and on a busy machine one request to a server on the same machine can wait
+ * tens of milliseconds for a core, which would make it look far away; the shortest of a few is
+ * the one that waited least. Stops at one that is short enough to say "near" (`nearMs`), at a
+ * body that is large or slow, and after `timeoutMs` in all: a target that answers the probe
+ * and then hangs costs one timeout here, as the probe would have.
  */
 export async function roundTrip(
   url: string,
@@ -72,15 +75,18 @@ export async function roundTrip(
   stop?: AbortSignal,
 ): Promise<number | undefined> {
   const agent = targetDispatcher(options.timeoutMs, options.tls);
-  const timeout = AbortSignal.timeout(options.timeoutMs * (TIMED_REQUESTS + 1));
+  const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
   let shortest = Number.POSITIVE_INFINITY;
   try {
     for (let i = 0; i <= TIMED_REQUESTS && shortest >= options.nearMs; i++) {
       const sent = performance.now();
       const reply = await request(url, { method: "GET", dispatcher: agent, signal });
-      await reply.body.dump({ limit: TIMED_BODY_BYTES, signal });
       if (i > 0) shortest = Math.min(shortest, performance.now() - sent);
+      // The connection is used again only once the body is read to its end.
+      const draining = AbortSignal.any([signal, AbortSignal.timeout(TIMED_BODY_MS)]);
+      await reply.body.dump({ limit: TIMED_BODY_BYTES, signal: draining });
+      if (!reply.body.readableEnded) break;
     }
   } catch {
     // The probe has answered: a round trip that cannot be timed leaves the choice to the caller.

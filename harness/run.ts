@@ -138,7 +138,8 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     }
     const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
     const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
-    const roundTrips = new Map<string, number>();
+    // Timed only where the run chooses how many scenarios to take at once.
+    const roundTrips = run.parallel === undefined ? new Map<string, number>() : undefined;
     const unreachable = await firstUnreachable(urls, {
       ...run,
       waitSeconds: run.waitSeconds ?? 0,
@@ -147,7 +148,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     });
     if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
     const named = target.snapshots.resources?.length;
-    const atOnce = run.parallel === undefined ? chosenAtOnce(roundTrips, named, progress) : 1;
+    const atOnce = roundTrips ? chosenAtOnce(roundTrips, named, progress) : 1;
     // Scenarios under way beside each other, in workers or in this process.
     const concurrent = (run.parallel ?? atOnce) > 1;
     runConfiguration.sources.paths = runOrder(scenarios, concurrent);
@@ -233,7 +234,10 @@ function chosenAtOnce(
   namedResources: number | undefined,
   progress: (line: string) => void,
 ): number {
-  if (roundTrips.size === 0) return 1;
+  if (roundTrips.size === 0) {
+    progress("the round trip could not be timed: one scenario at a time");
+    return 1;
+  }
   const slowest = Math.max(...roundTrips.values());
   const atOnce = scenariosAtOnce(slowest, namedResources);
   const ms = slowest < 10 ? slowest.toFixed(1) : slowest.toFixed(0);

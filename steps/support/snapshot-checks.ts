@@ -6,12 +6,12 @@ import type { Answered } from "../../harness/exchange.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { type EntryLink, type EntryView, linksByRel, sameUri } from "./atom.ts";
 import { expectThat, fail } from "./expect.ts";
+import { getEach } from "./reads.ts";
 import {
   type EntryField,
   entryBody,
   entryIn,
   fetchEntry,
-  getEach,
   isSuccess,
   nextVersion,
   resourceOf,
