@@ -16,7 +16,7 @@ const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, expo
 
 Usage:
   sxd test [options]     run the conformance suite (against the bundled reference when no URL is given)
-  sxd test-client --run "<command>" [options]
+  sxd test-client --run "<command>" | --manual | --har FILE [options]
                          grade a client by what it sends to sxd's servers, task by task
   sxd serve [options]    run the reference servers
   sxd init [options]     write a starter target description (asks, or takes flags)

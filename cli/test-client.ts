@@ -1,13 +1,18 @@
 /**
  * `sxd test-client --run "<command>"`: starts sxd's servers (the bundled reference, recording
  * every request), runs the client's command once per task and once more per staged condition,
- * and grades what the client sent (harness/client/run.ts).
+ * and grades what the client sent (harness/client/run.ts). `--manual` records what a person's
+ * client sends instead, until they say they are done; `--har FILE` grades a recording.
  */
 import { mkdirSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { loadRows } from "../harness/catalogue.ts";
 import { type ClientDescription, parseClientDescription } from "../harness/client/description.ts";
-import { type ClientBench, runClientConformance } from "../harness/client/run.ts";
+import { readHar } from "../harness/client/har.ts";
+import { manualInstructions } from "../harness/client/manual.ts";
+import { runsOfRecording } from "../harness/client/recorded.ts";
+import { type ClientBench, type ClientGrading, gradeClientRuns, runClientConformance } from "../harness/client/run.ts";
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
 import type { Io } from "../harness/run.ts";
@@ -15,7 +20,10 @@ import { CLIENT_CONTACT_LIST_PATH, CLIENT_PROTECTED_PATH, startRecordingReferenc
 import { readExpectedFailures } from "./run-suite.ts";
 
 export const TEST_CLIENT_HELP = `Usage: sxd test-client --run "<command>" [--tasks ${OFFERED_TASKS.join(",")}] [--report-dir DIR]
-                       [--task-timeout MS] [--strict] [--config client.json] [--expect-fail FILE]
+                       [--task-timeout MS] [--strict] [--allow-incomplete] [--config client.json]
+                       [--expect-fail FILE]
+       sxd test-client --manual [--manual-timeout S] [--tasks ...] [--report-dir DIR] [...]
+       sxd test-client --har FILE [--username U --password P] [--tasks ...] [--report-dir DIR] [...]
 
 Grades a client of the interface by what it sends. sxd starts its own servers, then runs the
 command through the shell once per task (and again where it stages a condition), with:
@@ -31,6 +39,16 @@ command through the shell once per task (and again where it stages a condition),
 The command exits 0 when done, 127 for a task it does not do (its rows are not run, never
 failed), anything else when it failed. Each run of a task may take --task-timeout
 milliseconds (default 10000), after which it is killed.
+
+--manual, for a client no command can drive (a phone app, a desktop program): sxd starts its
+servers on 127.0.0.1, prints each task with its address and the user, and records what arrives
+until you press Enter, Ctrl-C or close standard input (at most --manual-timeout seconds,
+default 1800). --har FILE grades a recording made elsewhere (browser tools, a proxy in front
+of the client): no server is started; --username and --password (or SXD_USERNAME and
+SXD_PASSWORD) are the user its Digest answers must prove. Either way the requests are split
+into tasks by what they are, and the rows sxd judges by staging a condition (CDIG-6, -7, -8,
+-10, CSNAP-4, CEXP-4) are not run: a recording cannot show them, so the verdict is at best
+incomplete (exit 3; --allow-incomplete makes that 0).
 
 --config client.json states what the client does where the rows leave it a choice
 (schema/client.schema.json): digest.checksRspauth (CDIG-8), digest.retriesStale (CDIG-6),
@@ -48,10 +66,16 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
       args: argv,
       options: {
         run: { type: "string" },
+        manual: { type: "boolean", default: false },
+        har: { type: "string" },
+        username: { type: "string" },
+        password: { type: "string" },
         tasks: { type: "string" },
         "report-dir": { type: "string", default: "reports" },
         "task-timeout": { type: "string", default: "10000" },
+        "manual-timeout": { type: "string", default: "1800" },
         strict: { type: "boolean", default: false },
+        "allow-incomplete": { type: "boolean", default: false },
         config: { type: "string" },
         "expect-fail": { type: "string" },
         help: { type: "boolean", default: false },
@@ -63,16 +87,28 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
     io.stdout.write(TEST_CLIENT_HELP);
     return 0;
   }
-  if (!values.run) throw new UsageError('give the client\'s command: sxd test-client --run "<command>"');
-  const taskTimeoutMs = Number(values["task-timeout"]);
-  if (!Number.isInteger(taskTimeoutMs) || taskTimeoutMs <= 0)
-    throw new UsageError(`--task-timeout ${values["task-timeout"]} is not a number of milliseconds`);
+  const modes = [values.run !== undefined, values.manual, values.har !== undefined].filter(Boolean).length;
+  if (modes !== 1)
+    throw new UsageError(
+      modes === 0
+        ? 'give the client\'s command (--run "<command>"), --manual, or a recording (--har FILE)'
+        : "--run, --manual and --har are ways to meet the client: give one",
+    );
+  const taskTimeoutMs = positive(values["task-timeout"], "--task-timeout", "milliseconds");
+  const manualTimeoutS = positive(values["manual-timeout"], "--manual-timeout", "seconds");
   const tasks = values.tasks ? parseTasks(values.tasks) : [...OFFERED_TASKS];
-  const description = values.config ? readClientDescription(values.config) : {};
-  const expectedFailures = values["expect-fail"]
-    ? readExpectedFailures(values["expect-fail"], loadRows("client"))
-    : undefined;
-  mkdirSync(values["report-dir"], { recursive: true });
+  const grading: ClientGrading = {
+    tasks,
+    reportDir: values["report-dir"],
+    strict: values.strict,
+    allowIncomplete: values["allow-incomplete"],
+    description: values.config ? readClientDescription(values.config) : {},
+    expectedFailures: values["expect-fail"]
+      ? readExpectedFailures(values["expect-fail"], loadRows("client"))
+      : undefined,
+  };
+  mkdirSync(grading.reportDir, { recursive: true });
+  if (values.har !== undefined) return await gradeHar(values.har, grading, values, io);
   const reference = await startRecordingReference({ host: "127.0.0.1" });
   try {
     const bench: ClientBench = {
@@ -84,19 +120,75 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
       prepareEntry: (titles) => reference.prepareEntry(titles),
       stage: (condition) => reference.stage(condition),
     };
-    const settings = {
-      command: values.run,
-      tasks,
-      reportDir: values["report-dir"],
-      taskTimeoutMs,
-      strict: values.strict,
-      description,
-      expectedFailures,
-    };
+    if (values.manual) {
+      io.stdout.write(manualInstructions(tasks, bench, manualTimeoutS));
+      const ended = await personSaysDone(manualTimeoutS * 1000);
+      io.stdout.write(`sxd: ${ended}; grading what arrived\n`);
+      const runs = runsOfRecording(bench.takeRecording(), MANUAL);
+      return (await gradeClientRuns(runs, { recorded: MANUAL }, grading, bench.user, io)).exitCode;
+    }
+    const settings = { ...grading, command: values.run ?? "", taskTimeoutMs };
     return (await runClientConformance(settings, bench, io)).exitCode;
   } finally {
     await reference.close();
   }
+}
+
+/** How a manual session's requests are described in the reports. */
+const MANUAL = "done by hand (--manual)";
+
+async function gradeHar(
+  file: string,
+  grading: ClientGrading,
+  given: { username?: string; password?: string },
+  io: Io,
+): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read the recording ${file}: ${fileProblem(error)}`);
+  }
+  const read = readHar(text, file);
+  if (!read.ok) throw new UsageError(read.error);
+  const recorded = `recorded in ${basename(file)}`;
+  const runs = runsOfRecording(read.value, recorded);
+  const username = given.username || process.env.SXD_USERNAME || undefined;
+  const password = given.password || process.env.SXD_PASSWORD || undefined;
+  if (runs.some((run) => run.task.startsWith("digest-")) && (username === undefined || password === undefined))
+    throw new UsageError(
+      `${file} holds Digest answers: give --username and --password (or SXD_USERNAME and SXD_PASSWORD), the user they must prove`,
+    );
+  const user = { username: username ?? "", password: password ?? "" };
+  return (await gradeClientRuns(runs, { recorded }, grading, user, io)).exitCode;
+}
+
+/** Until the person presses Enter, closes standard input, or sends Ctrl-C; at most the time given. */
+function personSaysDone(timeoutMs: number): Promise<string> {
+  return new Promise((resolve) => {
+    const stdin = process.stdin;
+    const finish = (why: string) => {
+      clearTimeout(timer);
+      stdin.off("data", onData).off("end", onEnd);
+      stdin.pause();
+      process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+      resolve(why);
+    };
+    const onData = (chunk: Buffer) => {
+      if (chunk.includes(10)) finish("ended by Enter");
+    };
+    const onEnd = () => finish("standard input closed");
+    const onSignal = (signal: NodeJS.Signals) => finish(`ended by ${signal}`);
+    const timer = setTimeout(() => finish(`${timeoutMs / 1000} s passed`), timeoutMs);
+    stdin.on("data", onData).on("end", onEnd).resume();
+    process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
+  });
+}
+
+function positive(text: string, option: string, unit: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${option} ${text} is not a number of ${unit}`);
+  return value;
 }
 
 function readClientDescription(path: string): ClientDescription {

@@ -21,6 +21,11 @@ export interface RecordedRequest {
   reply: { status: number; headers: Fields; body: string };
   /** Set where one of sxd's servers sent it, not the client (the messaging server fetching contacts). */
   bySxd?: true;
+  /**
+   * Where it went, `https://host:port`, for a request recorded elsewhere (a HAR file); absent for
+   * one sxd's servers received, which were reached over plain HTTP at the request's Host.
+   */
+  origin?: string;
 }
 
 /**

@@ -22,6 +22,11 @@ export function fieldOf(request: RecordedRequest, name: string): string | undefi
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
+/** The absolute URL the request was sent to: its origin (or http:// and its Host) and its target. */
+export function urlOf(request: RecordedRequest): string {
+  return `${request.origin ?? `http://${fieldOf(request, "host") ?? request.server}`}${request.target}`;
+}
+
 /** Every request that carries Authorization: Digest, in the order they came. */
 export function digestAnswers(requests: readonly RecordedRequest[]): DigestAnswer[] {
   return requests.flatMap((request, index) => {

@@ -22,11 +22,17 @@ export interface TaskRun {
   requests: RecordedRequest[];
   /** What a right run prints (the history task: every title, newest first). */
   expectedOutput?: string[];
+  /**
+   * Where the requests come from when no command ran: "recorded in app.har", "done by hand".
+   * Such a run has no exit code and no output, and no condition is ever staged for it.
+   */
+  recorded?: string;
 }
 
-/** What conformance.json keeps of a client run: the command, and every run of a task. */
+/** What conformance.json keeps of a client run: the command (or where it was recorded), and every run of a task. */
 export interface ClientEvidence {
-  command: string;
+  command?: string;
+  recorded?: string;
   runs: TaskRun[];
 }
 
@@ -46,6 +52,7 @@ export function succeeded(run: TaskRun): boolean {
 
 /** How a run ended, in a few words: "exit 0 after 41 ms", "killed after 10000 ms (no exit)". */
 export function endOf(run: TaskRun): string {
+  if (run.recorded) return run.recorded;
   if (run.timedOut) return `killed after ${run.durationMs} ms without exiting`;
   return run.exitCode === null ? "ended by a signal" : `exit ${run.exitCode} after ${run.durationMs} ms`;
 }

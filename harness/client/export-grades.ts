@@ -5,13 +5,11 @@
  */
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { ATOM_NS, attribute, childElements, parseXml } from "../../lib/xml.ts";
-import { fieldOf } from "./credentials.ts";
+import { fieldOf, urlOf } from "./credentials.ts";
 import { endOf, failed, type Grade, notRun, passed, type TaskRun } from "./evidence.ts";
 
-const urlOf = (request: RecordedRequest) => `http://${fieldOf(request, "host") ?? ""}${request.target}`;
-
 /** The hrefs of the links other than self in a contact list document. */
-function listLinks(body: string): string[] {
+export function listLinks(body: string): string[] {
   const parsed = parseXml(body);
   if (!parsed.ok) return [];
   return childElements(parsed.root, ATOM_NS, "link")

@@ -29,16 +29,23 @@ export interface ClientBench extends ClientServers {
   stage(condition: StagedCondition | undefined): void;
 }
 
-export interface ClientRunSettings {
-  command: string;
+/** How the runs of a client are judged and reported, wherever they came from. */
+export interface ClientGrading {
+  /** The tasks judged: their scenarios run, the others' do not. */
   tasks: readonly TaskName[];
   reportDir: string;
-  /** How long one run of a task may take before sxd kills it. */
-  taskTimeoutMs: number;
   strict: boolean;
+  /** An incomplete verdict exits 0 instead of 3 (a recording leaves the staged rows not run). */
+  allowIncomplete?: boolean;
   expectedFailures?: Map<string, string>;
   /** What the client's authors state about it (--config); {} where they state nothing. */
   description?: ClientDescription;
+}
+
+export interface ClientRunSettings extends ClientGrading {
+  command: string;
+  /** How long one run of a task may take before sxd kills it. */
+  taskTimeoutMs: number;
 }
 
 /** What the client steps are given (through cucumber's world parameters). */
@@ -46,16 +53,27 @@ export interface ClientParameters {
   runs: TaskRun[];
   user: ClientServers["user"];
   description: ClientDescription;
+  /** Where the runs were recorded rather than run (--har, --manual): then sxd staged nothing. */
+  recorded?: string;
 }
+
+/** Where the runs come from: a command sxd ran, or a recording. */
+export type ClientSource = { command: string } | { recorded: string };
 
 const REPORT_FILES = ["conformance.json", "conformance.html", "junit.xml"];
 
+export interface ClientVerdict {
+  exitCode: number;
+  judgement: Judgement;
+  runs: TaskRun[];
+}
+
+/** Runs each task through the client's command, and again under each condition sxd stages, then grades. */
 export async function runClientConformance(
   settings: ClientRunSettings,
   bench: ClientBench,
   io: Io,
-): Promise<{ exitCode: number; judgement: Judgement; runs: TaskRun[] }> {
-  const reportDir = resolve(settings.reportDir);
+): Promise<ClientVerdict> {
   const startedAt = new Date().toISOString();
   const runs: TaskRun[] = [];
   for (const task of settings.tasks) {
@@ -66,8 +84,26 @@ export async function runClientConformance(
     for (const condition of conditionsOf(task, settings.description))
       runs.push(await runTask(settings, bench, task, condition));
   }
+  return gradeClientRuns(runs, { command: settings.command }, settings, bench.user, io, startedAt);
+}
+
+/** The client features over the runs (cucumber, whose steps grade them), then the verdicts and the reports. */
+export async function gradeClientRuns(
+  runs: TaskRun[],
+  source: ClientSource,
+  grading: ClientGrading,
+  user: ClientServers["user"],
+  io: Io,
+  startedAt = new Date().toISOString(),
+): Promise<ClientVerdict> {
+  const reportDir = resolve(grading.reportDir);
   const collector = new OutcomeCollector();
-  const parameters: ClientParameters = { runs, user: bench.user, description: settings.description ?? {} };
+  const parameters: ClientParameters = {
+    runs,
+    user,
+    description: grading.description ?? {},
+    ...("recorded" in source ? { recorded: source.recorded } : {}),
+  };
   const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
   const { runConfiguration } = await loadConfiguration(
     {
@@ -75,10 +111,10 @@ export async function runClientConformance(
       provided: {
         paths: featureFiles(PACKAGE_ROOT, "client"),
         import: CLIENT_SUPPORT_MODULES,
-        tags: settings.tasks.map((task) => `@${task}`).join(" or "),
+        tags: grading.tasks.map((task) => `@${task}`).join(" or "),
         format: [PROGRESS_FORMATTER],
         formatOptions: {
-          sxd: { strict: settings.strict, expectedFailures: [...(settings.expectedFailures?.keys() ?? [])] },
+          sxd: { strict: grading.strict, expectedFailures: [...(grading.expectedFailures?.keys() ?? [])] },
         },
         worldParameters: JSON.parse(JSON.stringify(parameters)),
       },
@@ -89,26 +125,27 @@ export async function runClientConformance(
   const outcomes = collector.outcomes();
   if (outcomes.length === 0) throw new UsageError("no client scenario ran");
   const judgement = judge(loadRows("client"), outcomes, {
-    strict: settings.strict,
-    expectedFailures: settings.expectedFailures,
+    strict: grading.strict,
+    allowIncomplete: grading.allowIncomplete,
+    expectedFailures: grading.expectedFailures,
   });
-  const target = { baseUrl: `client: ${settings.command}` };
+  const target = { baseUrl: `client: ${"command" in source ? source.command : source.recorded}` };
   const staging = mkdtempSync(join(reportDir, ".sxd-client-"));
   try {
     writeReports({
       reportDir: staging,
       target,
       judgement,
-      strict: settings.strict,
+      strict: grading.strict,
       harFile: undefined,
       startedAt,
-      client: { command: settings.command, runs },
+      client: { ...source, runs },
     });
     for (const name of REPORT_FILES) renameSync(join(staging, name), join(reportDir, name));
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  io.stdout.write(summaryText(judgement, target.baseUrl, settings.reportDir));
+  io.stdout.write(summaryText(judgement, target.baseUrl, grading.reportDir));
   return { exitCode: judgement.exitCode, judgement, runs };
 }
 

@@ -4,13 +4,13 @@
  * itself said.
  */
 import type { Exchange } from "../exchange.ts";
-import { fieldOf } from "./credentials.ts";
+import { urlOf } from "./credentials.ts";
 import { describeRun, endOf, type TaskRun } from "./evidence.ts";
 
 export function runExchanges(run: TaskRun): Exchange[] {
   return run.requests.map((request) => ({
     method: request.method,
-    url: `http://${fieldOf(request, "host") ?? request.server}${request.target}`,
+    url: urlOf(request),
     requestHeaders: Object.fromEntries(
       Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : value]),
     ),

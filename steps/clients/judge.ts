@@ -21,7 +21,11 @@ function findRun(world: ClientWorld, task: string, condition?: StagedCondition):
 /** The plain run of the task becomes the judged one; not run where the client does not do it. */
 export function chooseTask(world: ClientWorld, task: string): "skipped" | undefined {
   const run = findRun(world, task);
-  if (!run) return world.skipped(`the task ${task} was not run`);
+  const { recorded } = world.parameters;
+  if (!run)
+    return world.skipped(
+      recorded ? `no request of the task ${task} is in what was ${recorded}` : `the task ${task} was not run`,
+    );
   evidence(world, run);
   if (run.exitCode === NOT_SUPPORTED) return world.skipped(`the client does not do the task ${task} (it exited 127)`);
   world.run = run;
@@ -30,6 +34,7 @@ export function chooseTask(world: ClientWorld, task: string): "skipped" | undefi
 
 /** The run of the same task under the condition becomes the judged one, the plain run its control. */
 export function chooseStaged(world: ClientWorld, condition: StagedCondition, see: string): "skipped" | undefined {
+  if (world.parameters.recorded) return unstaged(world, [condition]);
   const control = world.run;
   const run = control && findRun(world, control.task, condition);
   if (!control || !run)
@@ -47,6 +52,7 @@ export function chooseStagedRuns(
   conditions: readonly StagedCondition[],
   see: string,
 ): "skipped" | undefined {
+  if (world.parameters.recorded) return unstaged(world, conditions);
   const plain = world.run;
   const runs = conditions.flatMap((condition) => (plain && findRun(world, plain.task, condition)) ?? []);
   if (!plain || runs.length === 0)
@@ -54,6 +60,13 @@ export function chooseStagedRuns(
   for (const run of runs) evidence(world, run);
   world.staged = runs;
   return undefined;
+}
+
+/** A recording holds no staged condition: sxd stages one by running the task again, which only --run can. */
+function unstaged(world: ClientWorld, conditions: readonly StagedCondition[]): "skipped" {
+  return world.skipped(
+    `sxd judges this row by running the task again under a condition it stages (${conditions.join(", ")}); what was ${world.parameters.recorded} cannot show that: run the client with --run`,
+  );
 }
 
 export function judged(world: ClientWorld, grade: (run: TaskRun) => Grade): "skipped" | undefined {
