@@ -35,7 +35,7 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
       outageMessagingUrl = bundled.outageMessagingUrl;
       target = bundled.target;
     }
-    if (settings.peer) peer = await startOwnPeer(settings.peer, target);
+    if (settings.peer) peer = await startOwnPeer(settings.peer, target, settings.maxBodyBytes);
     const { layers, expectFailFile, caFile, insecure, referenceFaults, referenceVariant, ...run } = settings;
     const suiteRun = await runConformance(
       {
@@ -58,7 +58,11 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
 }
 
 /** sxd's own server of the side the team did not bring (--peer), asking and serving as the description says. */
-async function startOwnPeer(setting: PeerSetting, target: TargetDescription): Promise<RunningPeer> {
+async function startOwnPeer(
+  setting: PeerSetting,
+  target: TargetDescription,
+  maxRecordedBody: number | undefined,
+): Promise<RunningPeer> {
   const otherUrl = setting.side === "contacts" ? target.messagingUrl : target.contactsUrl;
   if (otherUrl === undefined) throw new UsageError(`--peer ${setting.side}: the team's server has no URL`);
   try {
@@ -68,6 +72,7 @@ async function startOwnPeer(setting: PeerSetting, target: TargetDescription): Pr
       port: setting.port,
       otherUrl,
       backend: target.export.backend,
+      maxRecordedBody,
     });
   } catch (error) {
     throw new UsageError(`--peer ${setting.side}: cannot listen on port ${setting.port}: ${fileProblem(error)}`);
