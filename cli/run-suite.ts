@@ -17,7 +17,7 @@ import {
   startReference,
 } from "../reference/index.ts";
 import type { TestSettings } from "./options.ts";
-import type { PeerSetting } from "./peer-options.ts";
+import { type PeerSetting, peerUrl } from "./peer-options.ts";
 import { processSignals, signalExitCode } from "./signals.ts";
 import { DEFAULT_DEADLINE_SECONDS } from "./test-options.ts";
 
@@ -68,14 +68,17 @@ async function startOwnPeer(
   try {
     return await startPeer({
       side: setting.side,
-      host: "127.0.0.1",
+      host: setting.host,
       port: setting.port,
+      publicUrl: peerUrl(setting.port, setting.host),
       otherUrl,
       backend: target.export.backend,
       maxRecordedBody,
     });
   } catch (error) {
-    throw new UsageError(`--peer ${setting.side}: cannot listen on port ${setting.port}: ${fileProblem(error)}`);
+    throw new UsageError(
+      `--peer ${setting.side}: cannot listen on ${setting.host} port ${setting.port}: ${fileProblem(error)}`,
+    );
   }
 }
 

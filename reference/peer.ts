@@ -29,6 +29,8 @@ export interface PeerOptions {
   side: PeerSide;
   host: string;
   port: number;
+  /** The URL it presents (its links, its address in the run); default: the address it is bound to. */
+  publicUrl?: string;
   /** The team's server of the other side. */
   otherUrl: string;
   backend?: BackendRequest;
@@ -59,7 +61,7 @@ export async function startPeer(options: PeerOptions): Promise<RunningPeer> {
       host: options.host,
       ports: { base: 0, contacts: 0, messaging: 0, [options.side]: options.port },
       servers: [options.side],
-      publicUrls: { [other]: options.otherUrl },
+      publicUrls: { [other]: options.otherUrl, [options.side]: options.publicUrl },
       backend: options.backend,
       tokenKey: options.tokenKey,
       tokenCheckedByContactsServer: options.side === "messaging",
