@@ -24,7 +24,7 @@ export type TestSettings = Omit<
   ConformanceRun,
   "target" | "expectedFailures" | "outageMessagingUrl" | "tls" | "deadlineSeconds" | "peer"
 > & {
-  /** --peer: the export server sxd plays itself, and its port. */
+  /** --peer: the export server sxd plays itself, and where it listens. */
   peer?: PeerSetting;
   /** Undefined when no URL was given anywhere: the bundled reference is started. */
   target: TargetDescription | undefined;
@@ -164,7 +164,8 @@ export function parseTestArgs(
   if (Object.keys(headers).length > 0)
     layers.push({ headers: { base: headers, contacts: headers, messaging: headers } });
 
-  const peered = peerLayers(value("peer"), value("peer-port"), layers, value("tags"));
+  const peerFlags = { side: value("peer"), port: value("peer-port"), host: value("peer-host") };
+  const peered = peerLayers(peerFlags, layers, value("tags"));
   if (!peered.ok) return peered;
   layers.splice(0, layers.length, ...peered.value.layers);
   const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);

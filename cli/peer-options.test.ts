@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseTestArgs } from "./options.ts";
+import { peerUrl } from "./peer-options.ts";
 
 const parse = (...argv: string[]) => parseTestArgs(argv, {});
 
 test("--peer contacts makes sxd's server the target's contacts server, and only the export rows run without a base URL", () => {
   const parsed = parse("--peer", "contacts", "--peer-port", "9081", "--messaging-url", "http://127.0.0.1:9082");
   assert.ok(parsed.ok && !("help" in parsed));
-  assert.deepEqual(parsed.value.peer, { side: "contacts", port: 9081 });
+  assert.deepEqual(parsed.value.peer, { side: "contacts", port: 9081, host: "127.0.0.1" });
   assert.equal(parsed.value.target?.contactsUrl, "http://127.0.0.1:9081");
   assert.equal(parsed.value.target?.baseUrl, "http://127.0.0.1:9082");
   assert.match(parsed.value.tags ?? "", /^@EXP-1 or .* or @EXP-9$/);
@@ -37,9 +38,42 @@ test("--peer is refused with what to give instead", () => {
       /leave out --contacts-url/,
     ],
     [["--peer-port", "1", "--base-url", "http://b"], /--peer-port is for --peer/],
+    [["--peer-host", "0.0.0.0", "--base-url", "http://b"], /--peer-host is for --peer/],
+    [
+      ["--peer", "contacts", "--peer-port", "1", "--messaging-url", "http://m", "--peer-host", "ex ample"],
+      /^--peer-host must be an IP address or a host name to listen on, got "ex ample"$/,
+    ],
+    [
+      ["--peer", "contacts", "--peer-port", "1", "--messaging-url", "http://m", "--peer-host", "http://h"],
+      /--peer-host must be/,
+    ],
   ] as const) {
     const parsed = parse(...argv);
     assert.equal(parsed.ok, false, argv.join(" "));
     if (!parsed.ok) assert.match(parsed.error, message);
   }
+});
+
+test("--peer-host: where sxd's server listens, and the URL it presents there", () => {
+  const team = ["--peer", "contacts", "--peer-port", "9081", "--messaging-url", "http://127.0.0.1:9082"];
+  for (const [host, presented] of [
+    ["0.0.0.0", "http://127.0.0.1:9081"],
+    ["::", "http://127.0.0.1:9081"],
+    ["::1", "http://[::1]:9081"],
+    ["10.0.0.7", "http://10.0.0.7:9081"],
+    ["sxd.internal", "http://sxd.internal:9081"],
+  ] as const) {
+    const parsed = parse(...team, "--peer-host", host);
+    assert.ok(parsed.ok && !("help" in parsed), host);
+    assert.deepEqual(parsed.value.peer, { side: "contacts", port: 9081, host });
+    assert.equal(parsed.value.target?.contactsUrl, presented, host);
+    assert.equal(peerUrl(9081, host), presented);
+  }
+  // The environment stands in for the flag, which beats it.
+  const fromEnv = parseTestArgs(team, { SXD_PEER_HOST: "0.0.0.0" });
+  assert.ok(fromEnv.ok && !("help" in fromEnv));
+  assert.equal(fromEnv.value.peer?.host, "0.0.0.0");
+  const flagWins = parseTestArgs([...team, "--peer-host", "::"], { SXD_PEER_HOST: "0.0.0.0" });
+  assert.ok(flagWins.ok && !("help" in flagWins));
+  assert.equal(flagWins.value.peer?.host, "::");
 });

@@ -1,8 +1,9 @@
 /**
- * `sxd test --peer contacts|messaging --peer-port N`: the team brought one export server, sxd
- * plays the other on a fixed port (the team's server is configured with it before the run).
- * Pure: what the flags make of the description's layers.
+ * `sxd test --peer contacts|messaging --peer-port N [--peer-host HOST]`: the team brought one
+ * export server, sxd plays the other on a fixed port (the team's server is configured with it
+ * before the run). Pure: what the flags make of the description's layers.
  */
+import { isIP } from "node:net";
 import { loadRows } from "../harness/catalogue.ts";
 import { PEER_SIDES, type PeerSide } from "../harness/peer.ts";
 import type { TargetDescription } from "../harness/target.ts";
@@ -11,11 +12,28 @@ import type { Result } from "../lib/result.ts";
 export interface PeerSetting {
   side: PeerSide;
   port: number;
+  /** Where it listens: 127.0.0.1 unless --peer-host. */
+  host: string;
 }
 
-/** Where sxd's own server is reached: on this machine, at the port the team's server was given. */
-export function peerUrl(port: number): string {
-  return `http://127.0.0.1:${port}`;
+export const DEFAULT_PEER_HOST = "127.0.0.1";
+
+/**
+ * The URL sxd's own server presents (the target's URL of that side, its links): at the port
+ * the team's server was given, on the host it listens on; listening on every address (0.0.0.0,
+ * ::) it names this machine's loopback, 127.0.0.1, which sxd's own requests reach it at.
+ */
+export function peerUrl(port: number, host = DEFAULT_PEER_HOST): string {
+  const named = host === "0.0.0.0" || host === "::" ? DEFAULT_PEER_HOST : host;
+  return `http://${isIP(named) === 6 ? `[${named}]` : named}:${port}`;
+}
+
+/** An IP address or a host name (letters, digits, hyphens, dots): what a server can listen on. */
+function isHost(text: string): boolean {
+  return (
+    isIP(text) !== 0 ||
+    /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(text)
+  );
 }
 
 /**
@@ -24,15 +42,16 @@ export function peerUrl(port: number): string {
  * probe and only the export rows run (`tags` narrowed to them).
  */
 export function peerLayers(
-  side: string | undefined,
-  portText: string | undefined,
+  flags: { side?: string; port?: string; host?: string },
   layers: Partial<TargetDescription>[],
   tags: string | undefined,
 ): Result<{ peer?: PeerSetting; layers: Partial<TargetDescription>[]; tags: string | undefined }> {
+  const { side, port: portText, host = DEFAULT_PEER_HOST } = flags;
   if (side === undefined) {
-    return portText === undefined
+    const stray = portText !== undefined ? "--peer-port" : flags.host !== undefined ? "--peer-host" : undefined;
+    return stray === undefined
       ? { ok: true, value: { layers, tags } }
-      : { ok: false, error: "--peer-port is for --peer contacts|messaging" };
+      : { ok: false, error: `${stray} is for --peer contacts|messaging` };
   }
   if (!PEER_SIDES.includes(side as PeerSide))
     return { ok: false, error: `--peer must be contacts or messaging (the server sxd plays), got "${side}"` };
@@ -44,6 +63,8 @@ export function peerLayers(
       error: `--peer ${played} needs --peer-port N (1 to 65535): the port the team's server reaches sxd's ${played} server on`,
     };
   }
+  if (!isHost(host))
+    return { ok: false, error: `--peer-host must be an IP address or a host name to listen on, got "${host}"` };
   const own = played === "contacts" ? "contactsUrl" : "messagingUrl";
   const team = played === "contacts" ? "messagingUrl" : "contactsUrl";
   const flag = (key: string) => (key === "contactsUrl" ? "--contacts-url" : "--messaging-url");
@@ -59,8 +80,8 @@ export function peerLayers(
   return {
     ok: true,
     value: {
-      peer: { side: played, port },
-      layers: [...(hasBase ? [] : [{ baseUrl: teamUrl }]), ...layers, { [own]: peerUrl(port) }],
+      peer: { side: played, port, host },
+      layers: [...(hasBase ? [] : [{ baseUrl: teamUrl }]), ...layers, { [own]: peerUrl(port, host) }],
       tags: hasBase ? tags : tags === undefined ? exportRows : `(${tags}) and (${exportRows})`,
     },
   };

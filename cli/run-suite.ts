@@ -17,7 +17,7 @@ import {
   startReference,
 } from "../reference/index.ts";
 import type { TestSettings } from "./options.ts";
-import type { PeerSetting } from "./peer-options.ts";
+import { type PeerSetting, peerUrl } from "./peer-options.ts";
 import { processSignals, signalExitCode } from "./signals.ts";
 import { DEFAULT_DEADLINE_SECONDS } from "./test-options.ts";
 
@@ -35,7 +35,7 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
       outageMessagingUrl = bundled.outageMessagingUrl;
       target = bundled.target;
     }
-    if (settings.peer) peer = await startOwnPeer(settings.peer, target);
+    if (settings.peer) peer = await startOwnPeer(settings.peer, target, settings.maxBodyBytes);
     const { layers, expectFailFile, caFile, insecure, referenceFaults, referenceVariant, ...run } = settings;
     const suiteRun = await runConformance(
       {
@@ -58,19 +58,27 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
 }
 
 /** sxd's own server of the side the team did not bring (--peer), asking and serving as the description says. */
-async function startOwnPeer(setting: PeerSetting, target: TargetDescription): Promise<RunningPeer> {
+async function startOwnPeer(
+  setting: PeerSetting,
+  target: TargetDescription,
+  maxRecordedBody: number | undefined,
+): Promise<RunningPeer> {
   const otherUrl = setting.side === "contacts" ? target.messagingUrl : target.contactsUrl;
   if (otherUrl === undefined) throw new UsageError(`--peer ${setting.side}: the team's server has no URL`);
   try {
     return await startPeer({
       side: setting.side,
-      host: "127.0.0.1",
+      host: setting.host,
       port: setting.port,
+      publicUrl: peerUrl(setting.port, setting.host),
       otherUrl,
       backend: target.export.backend,
+      maxRecordedBody,
     });
   } catch (error) {
-    throw new UsageError(`--peer ${setting.side}: cannot listen on port ${setting.port}: ${fileProblem(error)}`);
+    throw new UsageError(
+      `--peer ${setting.side}: cannot listen on ${setting.host} port ${setting.port}: ${fileProblem(error)}`,
+    );
   }
 }
 

@@ -20,6 +20,11 @@ export const TEST_OPTIONS = {
     env: "SXD_PEER_PORT",
     help: "with --peer: the port of sxd's server, which the team's server is configured to reach",
   },
+  "peer-host": {
+    type: "string",
+    env: "SXD_PEER_HOST",
+    help: "with --peer: the address sxd's server listens on, e.g. 0.0.0.0 for a team server in a container (default: 127.0.0.1); on 0.0.0.0 or :: its URL names 127.0.0.1",
+  },
   config: { type: "string", env: "SXD_CONFIG", help: "target description, a JSON file (see README)" },
   tags: { type: "string", env: "SXD_TAGS", help: "cucumber tag expression, e.g. '@SNAP-3 or @digest and @must'" },
   strict: { type: "boolean", env: "SXD_STRICT", help: "SHOULD rows fail the run too, not only warn" },

@@ -34,3 +34,23 @@ export interface BackendSeen {
 export function presentsToken(backend: BackendRequest | undefined): boolean {
   return backend !== undefined && (backend.path.includes("{token}") || backend.tokenHeader !== undefined);
 }
+
+/**
+ * What a messaging server sent as one backend request and what came back (or why nothing
+ * did), with the request of sxd's that made it ask: sxd's own messaging server keeps these
+ * where it plays that side, so a scenario's transcript shows them.
+ */
+export interface BackendSent {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  body?: string;
+  /** Why no reply came: refused, timed out. */
+  error?: string;
+  startedAt: string;
+  durationMs: number;
+  /** The request the messaging server was answering: its method, request-target and X-Sxd-Scenario. */
+  cause: { method: string; target: string; scenario?: string };
+}

@@ -1,6 +1,6 @@
 /** What every reference module is given: where the servers are, and how to misbehave. */
 import type { HashName, NoncePolicy, Qop } from "../lib/digest-math.ts";
-import type { BackendRequest, BackendSeen } from "../lib/export-backend.ts";
+import type { BackendRequest, BackendSeen, BackendSent } from "../lib/export-backend.ts";
 import type { FaultName } from "./faults.ts";
 import type { StorageLimits } from "./snapshots/store.ts";
 
@@ -39,6 +39,8 @@ export interface ReferenceContext {
   tokenCheckedByContactsServer?: boolean;
   /** Export: told of every backend request the contacts server receives, and its reply. */
   onBackendRequest?: (seen: BackendSeen) => void;
+  /** Export: told of every backend request the messaging server sends, and its reply. */
+  onBackendSent?: (sent: BackendSent) => void;
   /** Digest: an htdigest file of users besides the demo user. */
   digestUsersFile?: string;
   /** Digest: how often a nonce may be used; default one-time. */

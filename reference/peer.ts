@@ -6,6 +6,9 @@
  * suite's steps reach over HTTP (they may run in worker processes):
  *
  *   GET  <controlUrl>/backend-requests   what the contacts server saw (JSON, oldest first)
+ *   GET  <controlUrl>/sent-backend-requests?scenario=<X-Sxd-Scenario>
+ *                                        what the messaging server sent while answering that
+ *                                        scenario's requests, with the replies (JSON, oldest first)
  *   POST <controlUrl>/stop               stops the peer server (EXP-8 stages an outage)
  *   POST <controlUrl>/start              starts it again on the same port
  *
@@ -13,7 +16,8 @@
  *   // … peer.url, peer.controlUrl …
  *   await peer.close();
  */
-import type { BackendRequest, BackendSeen } from "../lib/export-backend.ts";
+import type { BackendRequest, BackendSeen, BackendSent } from "../lib/export-backend.ts";
+import { shorten } from "../lib/shorten.ts";
 import { errorReply, type Reply } from "./http/reply.ts";
 import { listen } from "./http/serve.ts";
 import { type RunningReference, startReference } from "./server.ts";
@@ -25,10 +29,14 @@ export interface PeerOptions {
   side: PeerSide;
   host: string;
   port: number;
+  /** The URL it presents (its links, its address in the run); default: the address it is bound to. */
+  publicUrl?: string;
   /** The team's server of the other side. */
   otherUrl: string;
   backend?: BackendRequest;
   tokenKey?: string;
+  /** Characters kept of each reply body the messaging server got (the suite's --max-body); default all. */
+  maxRecordedBody?: number;
 }
 
 export interface RunningPeer {
@@ -40,17 +48,25 @@ export interface RunningPeer {
 
 export async function startPeer(options: PeerOptions): Promise<RunningPeer> {
   const seen: BackendSeen[] = [];
+  const sent: BackendSent[] = [];
+  const keep = (record: BackendSent) => {
+    const limit = options.maxRecordedBody;
+    const body =
+      record.body === undefined || limit === undefined ? record.body : shorten(record.body, limit, { sayLength: true });
+    sent.push({ ...record, body });
+  };
   const other: PeerSide = options.side === "contacts" ? "messaging" : "contacts";
   const start = () =>
     startReference({
       host: options.host,
       ports: { base: 0, contacts: 0, messaging: 0, [options.side]: options.port },
       servers: [options.side],
-      publicUrls: { [other]: options.otherUrl },
+      publicUrls: { [other]: options.otherUrl, [options.side]: options.publicUrl },
       backend: options.backend,
       tokenKey: options.tokenKey,
       tokenCheckedByContactsServer: options.side === "messaging",
       onBackendRequest: (request) => seen.push(request),
+      onBackendSent: keep,
     });
   let running: RunningReference | undefined = await start();
   const url = running.urls[options.side];
@@ -63,6 +79,10 @@ export async function startPeer(options: PeerOptions): Promise<RunningPeer> {
     [
       async (request) => {
         if (request.method === "GET" && request.path === "/backend-requests") return json(seen);
+        if (request.method === "GET" && request.path === "/sent-backend-requests") {
+          const scenario = new URLSearchParams(request.target.slice(request.path.length + 1)).get("scenario");
+          return json(sent.filter((s) => s.cause.scenario === scenario));
+        }
         if (request.method !== "POST") return undefined;
         if (request.path === "/stop") {
           await running?.close();

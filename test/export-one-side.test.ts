@@ -36,7 +36,7 @@ async function judgeAlone(team: "messaging" | "contacts", fault?: MessagingFault
       { baseUrl: server.url, [`${team}Url`]: server.url, [`${side}Url`]: peerUrl(port) },
     ]);
     assert.ok(resolved.ok);
-    return await runAgainstTarget(resolved.value, { tags, strict: true, peer: { side, port } });
+    return await runAgainstTarget(resolved.value, { tags, strict: true, peer: { side, port, host: "127.0.0.1" } });
   } finally {
     await server.close();
   }

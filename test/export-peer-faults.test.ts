@@ -48,7 +48,11 @@ test("each export fault of one server fails its rows with sxd playing the other 
           { baseUrl: teamUrl, [`${team}Url`]: teamUrl, [`${side}Url`]: peerUrl(port) },
         ]);
         assert.ok(resolved.ok);
-        const run = await runAgainstTarget(resolved.value, { tags, strict: true, peer: { side, port } });
+        const run = await runAgainstTarget(resolved.value, {
+          tags,
+          strict: true,
+          peer: { side, port, host: "127.0.0.1" },
+        });
         const expected = FAULTS[fault].breaks.filter((row) => !ROWS_OF_SIDE[side].includes(row));
         assert.deepEqual(rowsWith(run, "failed"), expected.sort(), `${fault} on the ${team} server alone`);
         assert.deepEqual(rowsWith(run, "not applicable"), [...ROWS_OF_SIDE[side]].sort());

@@ -106,9 +106,36 @@ test("the reference's contacts server alone, sxd playing the messaging server: c
   const args = ["--contacts-port", String(contacts), "--messaging-url", url(messaging), "--backend-path", backend];
   await serveHalf(["contacts", ...args], url(contacts));
   const peer = ["--peer", "messaging", "--peer-port", String(messaging), "--contacts-url", url(contacts)];
-  const { finished, report, rows } = await judge(peer, { ...EXPORT_DESCRIPTION, backend: { path: backend } });
+  const har = join(tempDir(), "run.har");
+  const { finished, report, rows } = await judge([...peer, "--har", har], {
+    ...EXPORT_DESCRIPTION,
+    backend: { path: backend },
+  });
   assert.equal(finished.code, 0, finished.stdout);
   assert.equal(report.peer, "messaging");
+  // The backend request sxd's messaging server sent, with the link's token, and the list it got, right after the POST.
+  const [must] = rows.get("EXP-5")?.scenarios ?? [];
+  const at = must?.exchanges.findIndex((e) => e.note?.startsWith("sent by sxd's messaging server")) ?? -1;
+  const sent = must?.exchanges[at];
+  const post = must?.exchanges[at - 1];
+  assert.match(sent?.url ?? "", new RegExp(`^${url(contacts)}/internal/export/alice\\?t=.+`), JSON.stringify(must));
+  assert.equal(post?.method, "POST");
+  assert.equal(sent?.url.split("?t=")[1], post?.url.split(";t=")[1]);
+  assert.equal(sent?.response?.status, 200);
+  assert.match(sent?.response?.body ?? "", /<contact>/);
+  const entries = JSON.parse(readFileSync(har, "utf8")).log.entries as { comment?: string; request: { url: string } }[];
+  assert.ok(
+    entries.some((e) => e.request.url === sent?.url && e.comment?.startsWith("sent by sxd's messaging server")),
+  );
+  // Where the team's contacts server refuses a token (EXP-6), the refusal it sent back is shown too.
+  const refused = rows
+    .get("EXP-6")
+    ?.scenarios.flatMap((s) => s.exchanges)
+    .filter((e) => e.note?.startsWith("sent by"));
+  assert.ok(
+    refused?.some((e) => e.response?.status === 403),
+    JSON.stringify(refused),
+  );
   assert.deepEqual(verdicts(rows), {
     "EXP-1": "passed",
     "EXP-2": "passed",

@@ -18,6 +18,8 @@ export function harDocument(doc: ConformanceDocument) {
       creator: { name: "sxd", version: doc.suite.version },
       entries: exchanges.map((e) => ({
         startedDateTime: e.startedAt,
+        // Why sxd sent it, or who did where sxd did not (a backend request its own server saw, --peer).
+        ...(e.note === undefined ? {} : { comment: e.note }),
         time: e.durationMs,
         request: {
           method: e.method,

@@ -16,7 +16,7 @@ import { errorReply, HttpError, type Reply, type Route, type ServerRequest } fro
 export const DEFAULT_BACKEND: BackendRequest = { path: "/user/{user}/contacts" };
 
 /** The header sxd names its scenario in: a request carrying it is sxd's own, not a backend request. */
-const SCENARIO_HEADER = "x-sxd-scenario";
+export const SCENARIO_HEADER = "x-sxd-scenario";
 
 /** The messaging server's side: what to ask the contacts server for `user`'s list. */
 export function backendRequestFor(

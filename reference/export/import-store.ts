@@ -74,7 +74,8 @@ const BACKOFF_MS = [250, 500];
 /** What the backend request reads of a reply: a fetch Response has it, and so has nodeGet's. */
 export interface BackendReply {
   status: number;
-  headers: { get(name: string): string | null };
+  /** `entries`, where the reply has it, for a record of the whole exchange (sxd's peer keeps one). */
+  headers: { get(name: string): string | null; entries?(): Iterable<[string, string]> };
   text(): Promise<string>;
 }
 
@@ -97,9 +98,13 @@ export const nodeGet: Fetcher = (url, init) =>
       response.on("error", reject);
       response.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8");
+        const joined = (value: string | string[] | undefined) => [value ?? []].flat().join(", ");
         resolve({
           status: response.statusCode ?? 0,
-          headers: { get: (name) => [response.headers[name.toLowerCase()] ?? []].flat().join(", ") || null },
+          headers: {
+            get: (name) => joined(response.headers[name.toLowerCase()]) || null,
+            entries: () => Object.entries(response.headers).map(([name, value]) => [name, joined(value)]),
+          },
           text: async () => text,
         });
       });

@@ -29,6 +29,7 @@ import {
 } from "../http/reply.ts";
 import { DEFAULT_STORAGE_LIMITS } from "../snapshots/store.ts";
 import { backendRequestFor, DEFAULT_BACKEND, refusedByContacts } from "./backend.ts";
+import { recordingFetcher } from "./backend-record.ts";
 import {
   type ContactsFixture,
   contactElement,
@@ -161,6 +162,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (policy.fetchesContacts) {
       const fetched = await fetchContacts(context.urls.contacts, user, {
         timeoutMs: context.backendTimeoutMs ?? DEFAULT_BACKEND_TIMEOUT_MS,
+        fetcher: context.onBackendSent && recordingFetcher(context.onBackendSent, request),
         ...backendRequestFor(context.backend ?? DEFAULT_BACKEND, user, token),
       });
       // The upload's limits hold for an import too: past them, 507 and nothing stored.

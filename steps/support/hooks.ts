@@ -5,6 +5,7 @@ import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { scenarioLabel } from "../../harness/scenarios.ts";
 import { formatExchange, recordable } from "../../harness/transcript.ts";
 import { After, Before, setDefaultTimeout } from "./cucumber.ts";
+import { addSentBackendRequests } from "./peer.ts";
 import type { SxdWorld } from "./world.ts";
 
 /**
@@ -46,6 +47,11 @@ After(async function (this: SxdWorld, { pickle, result }) {
       return `This breaks ${id} (${level.toUpperCase()}): ${rule ?? "unknown row"}`;
     });
     this.attach(broken.join("\n"), "text/plain");
+  }
+  try {
+    await addSentBackendRequests(this);
+  } catch {
+    // Without sxd's own record the transcript still holds every request sxd sent itself.
   }
   const exchanges = this.http.exchanges;
   if (exchanges.length > 0) {

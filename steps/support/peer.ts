@@ -8,7 +8,7 @@
 import { readTags } from "../../harness/catalogue.ts";
 import type { Exchange } from "../../harness/exchange.ts";
 import { type PeerRun, playedBySxd, ROWS_OF_SIDE } from "../../harness/peer.ts";
-import { type BackendSeen, presentsToken } from "../../lib/export-backend.ts";
+import { type BackendSeen, type BackendSent, presentsToken } from "../../lib/export-backend.ts";
 import { Before } from "./cucumber.ts";
 import type { ExportState } from "./export-checks.ts";
 import type { SxdWorld } from "./world.ts";
@@ -49,12 +49,66 @@ export function asExchange(peer: PeerRun, seen: BackendSeen): Exchange {
     note: "the messaging server's backend request, as sxd's contacts server received it",
     response: {
       status: seen.status,
-      headers: Object.fromEntries(Object.entries(seen.responseHeaders).map(([name, value]) => [name, [value]])),
+      headers: listed(seen.responseHeaders),
       body: seen.body,
     },
     startedAt: seen.startedAt,
     durationMs: seen.durationMs,
   };
+}
+
+/**
+ * With --peer messaging: the backend requests sxd's messaging server sent while answering this
+ * scenario's requests go into its transcript, each after the request that made it ask (the
+ * latest one of that method and request-target sent before it), so the reports show what the
+ * team's contacts server was asked and answered. Called once, as the scenario ends.
+ */
+export async function addSentBackendRequests(world: SxdWorld): Promise<void> {
+  const peer = world.parameters.peer;
+  const exchanges = world.http.exchanges;
+  if (peer?.side !== "messaging" || world.http.scenario === undefined || exchanges.length === 0) return;
+  const reply = await fetch(
+    `${peer.controlUrl}/sent-backend-requests?scenario=${encodeURIComponent(world.http.scenario)}`,
+  );
+  const sent = (await reply.json()) as BackendSent[];
+  const after = new Map<Exchange, Exchange[]>();
+  for (const record of sent) {
+    const cause = exchanges.findLast(
+      (e) =>
+        e.method === record.cause.method &&
+        e.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "") === record.cause.target &&
+        e.startedAt <= record.startedAt,
+    );
+    if (cause) after.set(cause, [...(after.get(cause) ?? []), sentExchange(record)]);
+  }
+  if (after.size === 0) return;
+  exchanges.splice(0, exchanges.length, ...exchanges.flatMap((e) => [e, ...(after.get(e) ?? [])]));
+}
+
+/** A backend request sxd's messaging server sent, as an exchange of the scenario's transcript. */
+function sentExchange(sent: BackendSent): Exchange {
+  return {
+    method: sent.method,
+    url: sent.url,
+    requestHeaders: sent.headers,
+    note: "sent by sxd's messaging server: its backend request to the team's contacts server, for the request above",
+    ...(sent.status === undefined
+      ? { error: sent.error ?? "no reply" }
+      : {
+          response: {
+            status: sent.status,
+            headers: listed(sent.responseHeaders ?? {}),
+            body: sent.body ?? "",
+          },
+        }),
+    startedAt: sent.startedAt,
+    durationMs: sent.durationMs,
+  };
+}
+
+/** Header values as a recorded response keeps them: a list per name. */
+function listed(headers: Record<string, string>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]]));
 }
 
 /** Whether sxd's contacts server can tell the token the backend request presents. */

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { BackendSent } from "../../lib/export-backend.ts";
+import { recordingFetcher } from "./backend-record.ts";
+import { fetchContacts } from "./import-store.ts";
+
+const LIST = "<contacts><contact><name>A</name></contact></contacts>";
+const POST = {
+  method: "POST",
+  target: "/user/alice/import;t=abc",
+  headers: { "x-sxd-scenario": "EXP-5: the export" },
+};
+
+describe("recordingFetcher", () => {
+  it("records the backend request, the reply as read, and the request that made the server ask", async () => {
+    const kept: BackendSent[] = [];
+    const fetcher = recordingFetcher(
+      (sent) => kept.push(sent),
+      POST,
+      async () => new Response(LIST),
+    );
+    const outcome = await fetchContacts("http://contacts.test", "alice", {
+      timeoutMs: 1000,
+      fetcher,
+      path: "/internal/alice?t=abc",
+      headers: { "x-export-token": "abc" },
+    });
+    assert.equal(outcome.ok, true);
+    const [sent] = kept;
+    assert.equal(kept.length, 1);
+    assert.equal(sent.url, "http://contacts.test/internal/alice?t=abc");
+    assert.deepEqual(sent.headers, { accept: "application/xml", "x-export-token": "abc" });
+    assert.equal(sent.status, 200);
+    assert.equal(sent.body, LIST);
+    assert.equal(sent.responseHeaders?.["content-type"], "text/plain;charset=UTF-8");
+    assert.deepEqual(sent.cause, { method: "POST", target: POST.target, scenario: "EXP-5: the export" });
+  });
+
+  it("records a request that got no reply, and fails as the fetcher did", async () => {
+    const kept: BackendSent[] = [];
+    const fetcher = recordingFetcher(
+      (sent) => kept.push(sent),
+      POST,
+      async () => {
+        throw new Error("connect ECONNREFUSED");
+      },
+    );
+    const outcome = await fetchContacts("http://contacts.test", "alice", { timeoutMs: 1000, fetcher });
+    assert.equal(outcome.ok, false);
+    assert.equal(kept[0]?.error, "connect ECONNREFUSED");
+    assert.equal(kept[0]?.status, undefined);
+  });
+});
