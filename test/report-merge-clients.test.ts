@@ -1,10 +1,10 @@
 // `sxd report merge` over client runs: two real `sxd test-client` runs (the example client and
 // one that fails every task), each column headed by its command, the client rows its lines;
 // with a server's run beside them, the server rows come first and each run shows a dash on
-// the other side's rows.
+// the other side's rows. The same runs' junit.xml and conformance.html list the client rows.
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import type { ConformanceDocument } from "../harness/conformance-document.ts";
 import { sxd, tempDir } from "./support/cli.ts";
@@ -40,8 +40,10 @@ function serverRun(): string {
   return file;
 }
 
+const exampleRun = clientRun(EXAMPLE);
+
 test("report merge: several clients side by side, and beside a server", async () => {
-  const [example, failing] = await Promise.all([clientRun(EXAMPLE), clientRun("exit 1")]);
+  const [example, failing] = await Promise.all([exampleRun, clientRun("exit 1")]);
   const out = join(tempDir(), "matrix.html");
   const merged = await sxd(["report", "merge", example, failing, "--out", out]);
   assert.equal(merged.code, 0, merged.stderr);
@@ -66,4 +68,16 @@ test("report merge: several clients side by side, and beside a server", async ()
     lines[1]?.[0] ?? "",
     /^<tr><th>CDIG-1<\/th><td>MUST<\/td><td class="passed"[^>]*>passed<\/td><td class="other-side"/,
   );
+});
+
+test("a client run's junit.xml and conformance.html: the client rows, and conformance.html each task's requests", async () => {
+  const html = readFileSync(join(dirname(await exampleRun), "conformance.html"), "utf8");
+  const junit = readFileSync(join(dirname(await exampleRun), "junit.xml"), "utf8");
+  for (const id of ["CDIG-1", "CDIG-2", "CDIG-10"]) {
+    assert.ok(html.includes(id), `conformance.html lists ${id}`);
+    assert.match(junit, new RegExp(`<testcase [^>]*classname="${id} \\(MUST\\)"`), `junit.xml has ${id}`);
+  }
+  assert.doesNotMatch(junit, /classname="(DIG|EXP|SNAP)-/, "no server row in a client run");
+  assert.match(html, /sent by the client: task digest-get/);
+  assert.match(html, /authorization: Digest username=&quot;demo&quot;/);
 });

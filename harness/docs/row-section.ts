@@ -30,7 +30,7 @@ interface RecordedBy {
 
 const RECORDED_BY: Record<Side, RecordedBy> = {
   server: { title: "The exchange with the bundled reference", on: "on the reference" },
-  client: { title: "What the example client sent to sxd's servers", on: "for the example client" },
+  client: { title: "What the example client sent to sxd's servers", on: "its grade" },
 };
 
 /** The words a search matches a row by: its rule, its should part, its scenarios' names and steps. */
