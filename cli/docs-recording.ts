@@ -16,7 +16,7 @@ import { CLIENT_CONTACT_LIST_PATH, CLIENT_PROTECTED_PATH, startRecordingReferenc
 import { runSuite } from "./run-suite.ts";
 
 /** The example client, with the description of its choices (client.json). */
-export const EXAMPLE_CLIENT = {
+const EXAMPLE_CLIENT = {
   folder: "examples/clients/node",
   command: `sh ${shellQuoted(join(PACKAGE_ROOT, "examples/clients/node/adapter.sh"))}`,
   description: join(PACKAGE_ROOT, "examples/clients/node/client.json"),
