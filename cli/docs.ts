@@ -1,34 +1,36 @@
 /**
  * `sxd docs [--out DIR] [--results conformance.json ...]`: the spec as a static site. Runs the
- * suite once against the bundled reference to record a real exchange for every scenario, then
- * writes the pages (harness/docs/site.ts). A scenario with no recorded exchange fails the build.
+ * server suite once against the bundled reference and the example client once against sxd's
+ * servers (cli/docs-recording.ts), to record a real exchange for every scenario of both sides,
+ * then writes the pages (harness/docs/site.ts). A scenario with no recorded exchange fails the build.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { loadRows } from "../harness/catalogue.ts";
 import { readConformance } from "../harness/conformance-document.ts";
 import { loadDocFeatures } from "../harness/docs/features.ts";
 import { missingExchanges, recordedRuns } from "../harness/docs/recorded.ts";
-import type { ServerResults } from "../harness/docs/results.ts";
+import type { RunResults } from "../harness/docs/results.ts";
 import { buildSite } from "../harness/docs/site.ts";
 import { UsageError } from "../harness/errors.ts";
 import { PACKAGE_ROOT } from "../harness/run.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
-import { runSuite } from "./run-suite.ts";
+import { recordExampleClientRun, recordReferenceRun } from "./docs-recording.ts";
 
 export const DOCS_HELP = `Usage: sxd docs [--out DIR] [--results conformance.json ...]
 
 Writes the interface's documentation as a static site (open DIR/index.html from disk, or
-publish the folder as it is): every rule with its level, the scenarios that check it in plain
-words, and a real exchange with the bundled reference, which this command runs the suite
-against to record. --results (repeatable) adds a column per server from its conformance.json,
-linked to the conformance.html beside it.
+publish the folder as it is): every rule with its level, the server's rules and then the
+client's, the scenarios that check each in plain words, and a real exchange. To record them it
+runs the suite against the bundled reference (server rules) and the example client
+(examples/clients/node) against sxd's servers (client rules). --results (repeatable) adds a
+column per run from its conformance.json, linked to the conformance.html beside it: a server's
+(sxd test) shows on the server rules, a client's (sxd test-client) on the client rules.
 
   --out DIR        where the site goes (default docs/site)
-  --results FILE   a conformance.json of another server's run
+  --results FILE   a conformance.json of another server's or client's run
 `;
 
 export interface DocsBuild {
@@ -70,37 +72,20 @@ function parseDocsArgs(argv: string[]): { out: string; results: string[]; help: 
 
 export async function buildDocs(outDir: string, resultFiles: string[]): Promise<DocsBuild> {
   const started = performance.now();
-  const servers = resultFiles.map((file) => serverResults(file, outDir));
-  const features = loadDocFeatures(PACKAGE_ROOT);
-  const secrets = [REFERENCE_DESCRIPTION.digest.password];
+  const results = resultFiles.map((file) => runResults(file, outDir));
+  const features = [...loadDocFeatures(PACKAGE_ROOT, "server"), ...loadDocFeatures(PACKAGE_ROOT, "client")];
   const reportDir = mkdtempSync(join(tmpdir(), "sxd-docs-"));
   try {
-    const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
-    const run = await runSuite(
-      {
-        target: undefined,
-        layers: [],
-        tags: undefined,
-        strict: true,
-        reportDir,
-        timeoutMs: 10_000,
-        parallel: 1,
-        expectFailFile: undefined,
-        harFile: undefined,
-        referenceFaults: [],
-        referenceVariant: undefined,
-      },
-      { stdout: quiet, stderr: quiet },
-    );
-    const reference = readConformance(join(reportDir, "conformance.json"));
-    if (run.exitCode !== 0)
-      throw new UsageError(`the bundled reference did not pass its own suite (${reference.overall})`);
-    const recorded = recordedRuns(reference, secrets);
+    const reference = await recordReferenceRun(join(reportDir, "server"));
+    const client = await recordExampleClientRun(join(reportDir, "client"));
+    const secrets = [...new Set([REFERENCE_DESCRIPTION.digest.password, client.secret])];
+    const recorded = new Map([...recordedRuns(reference, secrets), ...recordedRuns(client.doc, secrets)]);
     const missing = missingExchanges(features, recorded);
     if (missing.length > 0) {
       throw new UsageError(`no recorded exchange for ${missing.length} scenario(s):\n  ${missing.join("\n  ")}`);
     }
-    const files = buildSite({ rows: loadRows(), features, recorded, servers });
+    const rows = [...loadRows("server"), ...loadRows("client")];
+    const files = buildSite({ rows, features, recorded, results });
     const leaked = [...files].find(([, content]) => secrets.some((secret) => content.includes(secret)));
     if (leaked) throw new Error(`${leaked[0]} would show the digest secret`);
     mkdirSync(outDir, { recursive: true });
@@ -112,9 +97,9 @@ export async function buildDocs(outDir: string, resultFiles: string[]): Promise<
   }
 }
 
-/** A --results file, with a link to the conformance.html beside it when there is one. */
-function serverResults(file: string, outDir: string): ServerResults {
-  let doc: ServerResults["doc"];
+/** A --results file (a server's run or a client's), with a link to the conformance.html beside it when there is one. */
+function runResults(file: string, outDir: string): RunResults {
+  let doc: RunResults["doc"];
   try {
     doc = readConformance(file);
   } catch (error) {

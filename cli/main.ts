@@ -23,7 +23,8 @@ Usage:
   sxd rows [--check]     print the row matrix: each rule, its level and its scenarios
                          (--check: exit 1 if a row has no scenario or a tag is wrong)
   sxd report merge A.json B.json ... [--out FILE]
-                         one HTML matrix of several runs' conformance.json, rows x targets
+                         one HTML matrix of several runs' conformance.json, rows x runs: servers'
+                         (sxd test) and clients' (sxd test-client), each headed by its URL or command
   sxd docs [--out DIR] [--results conformance.json ...]
                          the interface as a static site: every rule, its scenarios, a real exchange
   sxd help COMMAND       help for one command
@@ -75,7 +76,7 @@ async function printRows(argv: string[]): Promise<number> {
 }
 
 async function mergeReports(argv: string[]): Promise<number> {
-  const { readConformance } = await import("../harness/conformance-document.ts");
+  const { documentSide, readConformance } = await import("../harness/conformance-document.ts");
   const { mergedMatrixHtml } = await import("../harness/report/matrix.ts");
   const { values, positionals } = parseArgs({
     args: argv,
@@ -93,8 +94,14 @@ async function mergeReports(argv: string[]): Promise<number> {
     }
   });
   writeFileSync(values.out, mergedMatrixHtml(docs));
-  process.stdout.write(`wrote ${values.out}: ${docs.length} targets\n`);
+  const clients = docs.filter((doc) => documentSide(doc) === "client").length;
+  const servers = docs.length - clients;
+  process.stdout.write(`wrote ${values.out}: ${counted(servers, "server")}, ${counted(clients, "client")}\n`);
   return 0;
+}
+
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 const COMMANDS = ["test", "test-client", "serve", "init", "rows", "report", "docs", "help"];

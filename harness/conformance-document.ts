@@ -3,6 +3,7 @@
  * docs site reads other servers' results from (docs/). Below both, so neither imports the other.
  */
 import { readFileSync } from "node:fs";
+import type { Side } from "./catalogue.ts";
 import type { ClientEvidence } from "./client/evidence.ts";
 import type { Exchange } from "./exchange.ts";
 import type { PeerSide } from "./peer.ts";
@@ -43,4 +44,18 @@ export function readConformance(path: string): ConformanceDocument {
   const doc = JSON.parse(readFileSync(path, "utf8")) as ConformanceDocument;
   if (!doc || !Array.isArray(doc.rows) || !doc.target) throw new Error(`${path} is not a conformance.json of sxd`);
   return doc;
+}
+
+/** A client run's target, as harness/client/run.ts names it: `client: <command>`. */
+const CLIENT_TARGET = "client: ";
+
+/** Whom a run judged: a client (`sxd test-client`) or a server (`sxd test`). */
+export function documentSide(doc: ConformanceDocument): Side {
+  return doc.client !== undefined || doc.target.baseUrl.startsWith(CLIENT_TARGET) ? "client" : "server";
+}
+
+/** What a run judged, for a column heading: the client's command, or the server's base URL. */
+export function documentSubject(doc: ConformanceDocument): string {
+  if (documentSide(doc) === "server") return doc.target.baseUrl;
+  return doc.client?.command ?? doc.target.baseUrl.slice(CLIENT_TARGET.length);
 }

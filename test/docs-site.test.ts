@@ -1,6 +1,7 @@
-// The site `sxd docs` writes, built once against the bundled reference with one other
-// server's results: every row anchored, every scenario with a recorded exchange, no broken
-// link, no request outside the site; then in Chromium: search, filters, accessibility.
+// The site `sxd docs` writes, built once against the bundled reference and the example client,
+// with one other server's results and one other client's: every row of both sides anchored,
+// every scenario with a recorded exchange, no broken link, no request outside the site; then
+// in Chromium: search, filters, accessibility.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +10,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { buildDocs } from "../cli/docs.ts";
-import { loadRows } from "../harness/catalogue.ts";
+import { loadRows, type Row } from "../harness/catalogue.ts";
 import type { ConformanceDocument } from "../harness/conformance-document.ts";
 import { loadDocFeatures, runLocations } from "../harness/docs/features.ts";
 import { UsageError } from "../harness/errors.ts";
@@ -20,41 +21,64 @@ import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 const CHROMIUM = "/usr/bin/chromium";
 const work = mkdtempSync(join(tmpdir(), "sxd-docs-test-"));
 const siteDir = join(work, "site");
-const rows = loadRows();
+const serverRows = loadRows("server");
+const clientRows = loadRows("client");
+const rows = [...serverRows, ...clientRows];
+const CLIENT_COMMAND = "python3 my_client.py";
 
-/** Another server's run: DIG-4 failed with a reason, everything else passed; its report beside it. */
-function otherServer(): string {
-  const dir = join(work, "other");
+/**
+ * Another run: one row failed with a reason, every other row of its side passed; its report
+ * beside it. A client run names its target as sxd test-client does: `client: <command>`.
+ */
+function otherRun(name: string, sideRows: Row[], failing: string, client?: string): string {
+  const dir = join(work, name);
   mkdirSync(dir);
   const doc: ConformanceDocument = {
     suite: { name: "sxd", version: "0" },
-    target: { baseUrl: "http://other.example:8080" },
+    target: { baseUrl: client ? `client: ${client}` : "http://other.example:8080" },
     date: "2026-01-01T00:00:00Z",
     strict: false,
     overall: "not conformant",
-    rows: rows.map((row) => ({
+    ...(client ? { client: { command: client, runs: [] } } : {}),
+    rows: sideRows.map((row) => ({
       id: row.id,
       level: row.level,
       rule: row.rule,
-      verdict: row.id === "DIG-4" ? "failed" : "passed",
-      reason: row.id === "DIG-4" ? "expected status 200, got 401" : undefined,
+      verdict: row.id === failing ? "failed" : "passed",
+      reason: row.id === failing ? `${name}: expected this, got that` : undefined,
       scenarios: [{ name: "s", location: "features/x.feature:1", status: "passed", exchanges: [] }],
     })),
   };
   writeFileSync(join(dir, "conformance.json"), JSON.stringify(doc));
-  writeFileSync(join(dir, "conformance.html"), "<!DOCTYPE html><title>other</title>");
+  writeFileSync(join(dir, "conformance.html"), `<!DOCTYPE html><title>${name}</title>`);
   return join(dir, "conformance.json");
 }
 
-const built = buildDocs(siteDir, [otherServer()]);
+const built = buildDocs(siteDir, [
+  otherRun("other", serverRows, "DIG-4"),
+  otherRun("other-client", clientRows, "CDIG-2", CLIENT_COMMAND),
+]);
+
+/** The part of a page that is one row's section. */
+function section(html: string, id: string): string {
+  const at = html.indexOf(`<section class="row filterable" id="${id}"`);
+  assert.ok(at >= 0, `a section for ${id}`);
+  return html.slice(at, html.indexOf("</section>", at));
+}
 
 function page(name: string): string {
   return readFileSync(join(siteDir, name), "utf8");
 }
 
-test("the site: every row anchored on its behaviour's page and listed in the index", async () => {
+test("the site: every row of both sides anchored on its behaviour's page and listed in the index, the server's first", async () => {
   await built;
   const index = page("index.html");
+  const listed = [...index.matchAll(/<th scope="row"><a href="[a-z-]+\.html#([A-Z]+-\d+)">/g)].map((m) => m[1]);
+  assert.deepEqual(
+    listed,
+    rows.map((r) => r.id),
+  );
+  assert.ok(clientRows.length > 0 && clientRows.every((r) => behaviourOf(r.id).slug.startsWith("client-")));
   for (const row of rows) {
     const file = `${behaviourOf(row.id).slug}.html`;
     assert.match(page(file), new RegExp(`<section class="row filterable" id="${row.id}"`), `${row.id} in ${file}`);
@@ -68,27 +92,37 @@ test("the site: every row anchored on its behaviour's page and listed in the ind
     digestIds,
     rows.filter((r) => r.id.startsWith("DIG-")).map((r) => r.id),
   );
+  assert.match(page("client-digest.html"), /<p class="intro">These rules bind a client/);
+  assert.doesNotMatch(page("digest.html"), /<p class="intro">/);
 });
 
-test("the site: every scenario run shows at least one recorded exchange, and never the secret", async () => {
+test("the site: every scenario run of both sides shows at least one recorded exchange, and never the secret", async () => {
   await built;
-  const html = ["digest.html", "export.html", "snapshots.html"].map(page).join("\n");
-  for (const feature of loadDocFeatures(PACKAGE_ROOT)) {
-    for (const scenario of feature.scenarios) {
-      for (const location of runLocations(scenario)) {
-        const at = html.indexOf(`data-location="${location}"`);
-        assert.ok(at >= 0, `${location} (${scenario.name}) has a recorded exchange`);
-        const block = html.slice(at, html.indexOf("</details>", at));
-        assert.match(block, /class="exchange"/, `${location} shows a request`);
+  for (const side of ["server", "client"] as const) {
+    const prefix = side === "client" ? "client-" : "";
+    const html = ["digest", "export", "snapshots"].map((b) => page(`${prefix}${b}.html`)).join("\n");
+    const recordedBy =
+      side === "client" ? "What the example client sent to sxd" : "The exchange with the bundled reference";
+    for (const feature of loadDocFeatures(PACKAGE_ROOT, side)) {
+      for (const scenario of feature.scenarios) {
+        for (const location of runLocations(scenario)) {
+          const at = html.indexOf(`data-location="${location}"`);
+          assert.ok(at >= 0, `${location} (${scenario.name}) has a recorded exchange`);
+          const block = html.slice(at, html.indexOf("</details>", at));
+          assert.match(block, /class="exchange"/, `${location} shows a request`);
+          assert.ok(block.includes(recordedBy), `${location} says who made its exchange`);
+        }
       }
     }
   }
+  // A client's exchange is what the client sent: its Digest answer to sxd's challenge.
+  assert.match(section(page("client-digest.html"), "CDIG-2"), /authorization: Digest username=&quot;demo&quot;/);
   for (const name of readdirSync(siteDir)) {
     assert.ok(!page(name).includes(REFERENCE_DESCRIPTION.digest.password), `${name} shows no secret`);
   }
 });
 
-test("the site: no broken link, nothing loaded from elsewhere, the other server's verdicts beside each row", async () => {
+test("the site: no broken link, nothing loaded from elsewhere, the other runs' verdicts beside the rows of their side", async () => {
   await built;
   const ids = new Map(
     readdirSync(siteDir).map((name) => [name, new Set([...page(name).matchAll(/ id="([^"]+)"/g)].map((m) => m[1]))]),
@@ -103,11 +137,23 @@ test("the site: no broken link, nothing loaded from elsewhere, the other server'
         assert.ok(ids.get(file || name)?.has(fragment), `${name}: #${fragment} is an anchor of ${file || name}`);
     }
   }
-  const digest = page("digest.html");
-  const dig4 = digest.slice(digest.indexOf('id="DIG-4"'), digest.indexOf('id="DIG-5"'));
+  const dig4 = section(page("digest.html"), "DIG-4");
   assert.match(dig4, /http:\/\/other\.example:8080<\/a>/);
-  assert.match(dig4, /failed<\/span><\/td><td>expected status 200, got 401/);
-  assert.match(page("index.html"), /href="..\/other\/conformance.html"/);
+  assert.match(dig4, /failed<\/span><\/td><td>other: expected this, got that/);
+  assert.doesNotMatch(dig4, /my_client/, "a client's run says nothing of a server row");
+  const cdig2 = section(page("client-digest.html"), "CDIG-2");
+  assert.match(cdig2, /<th scope="col">client<\/th>/);
+  assert.match(cdig2, /client <code title="python3 my_client\.py">python3 my_client\.py<\/code><\/a>/);
+  assert.match(cdig2, /failed<\/span><\/td><td>other-client: expected this, got that/);
+  assert.doesNotMatch(cdig2, /other\.example/, "a server's run says nothing of a client row");
+  const index = page("index.html");
+  assert.match(index, /href="..\/other\/conformance.html"/);
+  assert.match(index, /href="..\/other-client\/conformance.html"/);
+  // Each run's column: a dash on the other side's rows, a verdict on its own.
+  const indexRow = (id: string) =>
+    index.slice(index.indexOf(`#${id}"`), index.indexOf("</tr>", index.indexOf(`#${id}"`)));
+  assert.match(indexRow("DIG-4"), /failed<\/span><\/td><td class="other-side"[^>]*>–<\/td>$/);
+  assert.match(indexRow("CDIG-2"), /<td class="other-side"[^>]*>–<\/td><td[^>]*><span class="verdict failed">/);
   const { bytes, seconds } = await built;
   process.stdout.write(`# docs site: ${Math.round(bytes / 1024)} KiB, built in ${seconds.toFixed(1)} s\n`);
 });

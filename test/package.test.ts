@@ -58,12 +58,14 @@ test("npx sxd rows prints the matrix from the installed features", () => {
   assert.match(run.stdout, /^SNAP-1 +MUST +\d+ scenario/m);
 });
 
-test("npx sxd docs builds the site from the installed features, script and style sheet", () => {
+test("npx sxd docs builds the site from the installed features, script, style sheet and example client", () => {
   const out = join(work, "site");
   const run = sxd(["docs", "--out", out]);
   assert.equal(run.status, 0, run.stdout + run.stderr);
   const digest = readFileSync(join(out, "digest.html"), "utf8");
   assert.match(digest, /id="DIG-4"/);
+  const clientDigest = readFileSync(join(out, "client-digest.html"), "utf8");
+  assert.match(clientDigest, /id="CDIG-2"[\s\S]*What the example client sent to sxd's servers/);
   assert.ok(existsSync(join(out, "index.html")));
 });
 

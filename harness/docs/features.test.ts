@@ -56,12 +56,21 @@ test("a feature that does not parse names its file", () => {
   assert.throws(() => parseFeature("features/bad.feature", "Scenario: no feature\n"), /features\/bad\.feature/);
 });
 
-test("the project's features give one run location per scenario cucumber runs", () => {
-  const runs = loadDocFeatures(PACKAGE_ROOT).flatMap((f) => f.scenarios.flatMap(runLocations));
-  assert.deepEqual(
-    runs.sort(),
-    loadScenarios(PACKAGE_ROOT)
-      .map((s) => s.location)
-      .sort(),
-  );
+for (const side of ["server", "client"] as const) {
+  test(`the project's ${side} features give one run location per scenario cucumber runs`, () => {
+    const runs = loadDocFeatures(PACKAGE_ROOT, side).flatMap((f) => f.scenarios.flatMap(runLocations));
+    assert.ok(runs.length > 0);
+    assert.deepEqual(
+      runs.sort(),
+      loadScenarios(PACKAGE_ROOT, side)
+        .map((s) => s.location)
+        .sort(),
+    );
+  });
+}
+
+test("the client's features are those under features/clients/, and only those", () => {
+  const uris = (side: "server" | "client") => loadDocFeatures(PACKAGE_ROOT, side).map((f) => f.uri);
+  assert.ok(uris("client").every((uri) => uri.startsWith("features/clients/")));
+  assert.ok(uris("server").every((uri) => !uri.startsWith("features/clients/")));
 });

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { AstBuilder, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { type Background, IdGenerator, type Scenario, type Step } from "@cucumber/messages";
-import { type Level, readTags } from "../catalogue.ts";
+import { type Level, readTags, type Side } from "../catalogue.ts";
 import { featureFiles } from "../scenarios.ts";
 
 export interface DocStep {
@@ -46,8 +46,9 @@ export interface DocFeature {
   scenarios: DocScenario[];
 }
 
-export function loadDocFeatures(root: string): DocFeature[] {
-  return featureFiles(root).map((file) => parseFeature(relative(root, file), readFileSync(file, "utf8")));
+/** The features of one side: the server's where none is named, or the client's (`features/clients/`). */
+export function loadDocFeatures(root: string, side: Side = "server"): DocFeature[] {
+  return featureFiles(root, side).map((file) => parseFeature(relative(root, file), readFileSync(file, "utf8")));
 }
 
 export function parseFeature(uri: string, source: string): DocFeature {

@@ -1,14 +1,17 @@
 /**
- * How other servers fare: the conformance reports named by `sxd docs --results`, one column
- * per server, each row's verdict with its reason (as `sxd report merge` lines them up).
+ * How other implementations fare: the conformance reports named by `sxd docs --results`, one
+ * column per run, each row's verdict with its reason (as `sxd report merge` lines them up). A
+ * server's run (`sxd test`) speaks for the server rows, a client's (`sxd test-client`) for the
+ * client rows; neither says anything about the other side's.
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import type { ConformanceDocument } from "../conformance-document.ts";
-import { cssClass } from "../presentation.ts";
+import { type Row, sideOf } from "../catalogue.ts";
+import { type ConformanceDocument, documentSide } from "../conformance-document.ts";
+import { cssClass, subjectHtml } from "../presentation.ts";
 
-export interface ServerResults {
+export interface RunResults {
   doc: ConformanceDocument;
-  /** The server's report (its conformance.html), relative to the site; absent when there is none. */
+  /** The run's report (its conformance.html), relative to the site; absent when there is none. */
   reportHref?: string;
 }
 
@@ -17,34 +20,42 @@ export interface Cell {
   reason?: string;
 }
 
-/** One server's verdict on a row; a row its run did not include is "not run". */
-export function cellOf(results: ServerResults, rowId: string): Cell {
-  const row = results.doc.rows.find((r) => r.id === rowId);
-  if (!row || row.scenarios.length === 0) return { verdict: "not run", reason: "not part of this run" };
-  return { verdict: row.verdict, reason: row.reason };
+/** One run's verdict on a row; undefined where the run judged the other side; "not run" where it left the row out. */
+export function cellOf(results: RunResults, row: Row): Cell | undefined {
+  if (documentSide(results.doc) !== sideOf(row)) return undefined;
+  const judged = results.doc.rows.find((r) => r.id === row.id);
+  if (!judged || judged.scenarios.length === 0) return { verdict: "not run", reason: "not part of this run" };
+  return { verdict: judged.verdict, reason: judged.reason };
 }
 
-export function serverHeading(results: ServerResults): string {
-  const name = escapeHtml(results.doc.target.baseUrl);
-  const label = results.reportHref ? `<a href="${escapeHtml(results.reportHref)}">${name}</a>` : name;
-  return `${label}<br><small>${escapeHtml(results.doc.overall)}, ${escapeHtml(results.doc.date.slice(0, 10))}</small>`;
+export function runHeading(results: RunResults): string {
+  const { doc } = results;
+  return `${subjectHtml(doc, results.reportHref)}<br><small>${escapeHtml(doc.overall)}, ${escapeHtml(doc.date.slice(0, 10))}</small>`;
+}
+
+/** An index cell: the verdict, or a dash where the run judged the other side. */
+export function indexCellHtml(results: RunResults, row: Row): string {
+  const cell = cellOf(results, row);
+  if (!cell) return `<td class="other-side" title="a ${documentSide(results.doc)} run">–</td>`;
+  return `<td title="${escapeHtml(cell.reason ?? "")}">${verdictHtml(cell)}</td>`;
 }
 
 export function verdictHtml(cell: Cell): string {
   return `<span class="verdict ${cssClass(cell.verdict)}">${escapeHtml(cell.verdict)}</span>`;
 }
 
-/** Under a row: each server's verdict and reason. Empty when no results were given. */
-export function rowResultsHtml(rowId: string, servers: ServerResults[]): string {
-  if (servers.length === 0) return "";
-  const lines = servers
-    .map((server) => {
-      const cell = cellOf(server, rowId);
-      return `<tr><th scope="row">${serverHeading(server)}</th><td>${verdictHtml(cell)}</td><td>${escapeHtml(cell.reason ?? "")}</td></tr>`;
-    })
-    .join("\n");
-  return `<table class="results"><caption>Who passes ${rowId}</caption>
-<tr><th scope="col">server</th><th scope="col">verdict</th><th scope="col">reason</th></tr>
-${lines}
+/** Under a row: the verdict and reason of each run of the row's side. Empty when there is none. */
+export function rowResultsHtml(row: Row, results: RunResults[]): string {
+  const lines = results.flatMap((run) => {
+    const cell = cellOf(run, row);
+    if (!cell) return [];
+    return [
+      `<tr><th scope="row">${runHeading(run)}</th><td>${verdictHtml(cell)}</td><td>${escapeHtml(cell.reason ?? "")}</td></tr>`,
+    ];
+  });
+  if (lines.length === 0) return "";
+  return `<table class="results"><caption>Who passes ${row.id}</caption>
+<tr><th scope="col">${sideOf(row)}</th><th scope="col">verdict</th><th scope="col">reason</th></tr>
+${lines.join("\n")}
 </table>`;
 }

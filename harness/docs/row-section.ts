@@ -1,20 +1,37 @@
 /**
  * One rule on its behaviour's page: ID, level, rule text, a stable anchor and permalink, then
- * the scenarios that check it in plain words, each with what it sent to the bundled reference.
+ * the scenarios that check it in plain words, each with a recorded run: a server row's, what
+ * sxd sent to the bundled reference; a client row's, what the example client sent to sxd.
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import type { Row } from "../catalogue.ts";
+import { type Row, type Side, sideOf } from "../catalogue.ts";
 import { exchangeHtml } from "./exchange-html.ts";
 import { type DocFeature, type DocScenario, type DocStep, runLocations } from "./features.ts";
 import type { RecordedRun } from "./recorded.ts";
-import { rowResultsHtml, type ServerResults } from "./results.ts";
+import { type RunResults, rowResultsHtml } from "./results.ts";
 
 export interface SiteInput {
+  /** The server's rows, then the client's. */
   rows: Row[];
+  /** The features of both sides. */
   features: DocFeature[];
+  /** Run location → its recorded run, the server's scenarios and the client's alike. */
   recorded: Map<string, RecordedRun>;
-  servers: ServerResults[];
+  /** Other runs' results (--results), servers' and clients'. */
+  results: RunResults[];
 }
+
+/** Who made a recorded run, by the side of the row it shows under. */
+interface RecordedBy {
+  title: string;
+  /** Where its status was reached, after the title of a run that did not pass. */
+  on: string;
+}
+
+const RECORDED_BY: Record<Side, RecordedBy> = {
+  server: { title: "The exchange with the bundled reference", on: "on the reference" },
+  client: { title: "What the example client sent to sxd's servers", on: "its grade" },
+};
 
 /** The words a search matches a row by: its rule, its should part, its scenarios' names and steps. */
 export function searchText(row: Row, features: DocFeature[]): string {
@@ -42,17 +59,19 @@ export function rowSectionHtml(row: Row, behaviour: string, input: SiteInput): s
   for (const { feature, scenario } of scenariosOf(row.id, input.features)) {
     byFeature.set(feature, [...(byFeature.get(feature) ?? []), scenario]);
   }
-  const features = [...byFeature].map(([feature, scenarios]) => featureHtml(feature, scenarios, input)).join("\n");
+  const features = [...byFeature]
+    .map(([feature, scenarios]) => featureHtml(feature, scenarios, RECORDED_BY[sideOf(row)], input))
+    .join("\n");
   return `<section class="row filterable" id="${row.id}" aria-labelledby="${row.id}-title" data-level="${row.level}" data-behaviour="${behaviour}" data-search="${escapeHtml(searchText(row, input.features))}">
 <h2 id="${row.id}-title"><a class="permalink" href="#${row.id}">${row.id}</a> <span class="level ${row.level}">${row.level.toUpperCase()}</span></h2>
 <p class="rule">${escapeHtml(row.rule)}</p>
-${should}${rowResultsHtml(row.id, input.servers)}
+${should}${rowResultsHtml(row, input.results)}
 <h3>How sxd checks it</h3>
 ${features}
 </section>`;
 }
 
-function featureHtml(feature: DocFeature, scenarios: DocScenario[], input: SiteInput): string {
+function featureHtml(feature: DocFeature, scenarios: DocScenario[], recordedBy: RecordedBy, input: SiteInput): string {
   const background =
     feature.background.length > 0
       ? `<div class="background"><p>Every scenario of this feature starts with:</p>${stepsHtml(feature.background)}</div>`
@@ -60,11 +79,11 @@ function featureHtml(feature: DocFeature, scenarios: DocScenario[], input: SiteI
   return `<div class="feature">
 <h4>Feature: ${escapeHtml(feature.name)} <small>(${escapeHtml(feature.uri)})</small></h4>
 ${paragraphs(feature.description)}${background}
-${scenarios.map((s) => scenarioHtml(s, input)).join("\n")}
+${scenarios.map((s) => scenarioHtml(s, recordedBy, input)).join("\n")}
 </div>`;
 }
 
-function scenarioHtml(scenario: DocScenario, input: SiteInput): string {
+function scenarioHtml(scenario: DocScenario, recordedBy: RecordedBy, input: SiteInput): string {
   const tags = scenario.tags.map((t) => `<code>${escapeHtml(t)}</code>`).join(" ");
   const examples = scenario.examples
     .map((e) =>
@@ -79,11 +98,11 @@ function scenarioHtml(scenario: DocScenario, input: SiteInput): string {
 <h5>${escapeHtml(scenario.keyword)}: ${escapeHtml(scenario.name)}</h5>
 <p class="tags">${tags} <small>${escapeHtml(scenario.location)}</small></p>
 ${paragraphs(scenario.description)}${stepsHtml(scenario.steps)}${examples}
-${recordedHtml(scenario, input.recorded)}
+${recordedHtml(scenario, recordedBy, input.recorded)}
 </article>`;
 }
 
-function recordedHtml(scenario: DocScenario, recorded: Map<string, RecordedRun>): string {
+function recordedHtml(scenario: DocScenario, recordedBy: RecordedBy, recorded: Map<string, RecordedRun>): string {
   const outline = scenario.examples.length > 0;
   return runLocations(scenario)
     .map((location, index) => {
@@ -93,9 +112,9 @@ function recordedHtml(scenario: DocScenario, recorded: Map<string, RecordedRun>)
       const status =
         run.status === "passed"
           ? ""
-          : ` — on the reference: ${escapeHtml(run.status)}${run.message ? `: ${escapeHtml(run.message)}` : ""}`;
+          : ` — ${recordedBy.on}: ${escapeHtml(run.status)}${run.message ? `: ${escapeHtml(run.message)}` : ""}`;
       return `<details class="recorded" data-location="${escapeHtml(location)}">
-<summary>The exchange with the bundled reference${example}: ${run.exchanges.length} request${run.exchanges.length === 1 ? "" : "s"}${status}</summary>
+<summary>${recordedBy.title}${example}: ${run.exchanges.length} request${run.exchanges.length === 1 ? "" : "s"}${status}</summary>
 ${run.exchanges.map(exchangeHtml).join("\n")}
 </details>`;
     })

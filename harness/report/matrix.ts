@@ -1,25 +1,45 @@
-/** `sxd report merge`: several conformance.json side by side, one line per row, one column per server. */
+/**
+ * `sxd report merge`: several conformance.json side by side, one line per row, one column per
+ * run. Servers' runs (`sxd test`) and clients' (`sxd test-client`) may be merged together: the
+ * server rows come first, then the client rows, and a run shows a dash on the other side's rows.
+ */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import type { ConformanceDocument } from "../conformance-document.ts";
-import { cssClass } from "../presentation.ts";
+import type { Side } from "../catalogue.ts";
+import { type ConformanceDocument, documentSide } from "../conformance-document.ts";
+import { cssClass, subjectHtml } from "../presentation.ts";
 
-/** Several runs side by side: one line per row, one column per target. */
+export interface MatrixRow {
+  id: string;
+  level: string;
+  side: Side;
+}
+
+/** The rows of the runs, first seen first: the server runs' rows, then the client runs'. */
+export function matrixRows(docs: ConformanceDocument[]): MatrixRow[] {
+  const seen = new Map<string, MatrixRow>();
+  for (const side of ["server", "client"] as const) {
+    for (const doc of docs.filter((d) => documentSide(d) === side))
+      for (const row of doc.rows) if (!seen.has(row.id)) seen.set(row.id, { id: row.id, level: row.level, side });
+  }
+  return [...seen.values()];
+}
+
+/** One run's cell on a row: its verdict ("not run" where it left the row out), or a dash for the other side's rows. */
+export function matrixCellHtml(doc: ConformanceDocument, { id, side }: MatrixRow): string {
+  if (documentSide(doc) !== side)
+    return `<td class="other-side" title="a ${documentSide(doc)} run judges no ${side} row">–</td>`;
+  const row = doc.rows.find((r) => r.id === id);
+  const verdict = row && row.scenarios.length > 0 ? row.verdict : "not run";
+  return `<td class="${cssClass(verdict)}" title="${escapeHtml(row?.reason ?? "")}">${escapeHtml(verdict)}</td>`;
+}
+
+/** Several runs side by side: one line per row, one column per run, headed by the server's URL or the client's command. */
 export function mergedMatrixHtml(docs: ConformanceDocument[]): string {
-  const ids = [...new Set(docs.flatMap((d) => d.rows.map((r) => r.id)))];
-  const header = docs
-    .map((d) => `<th>${escapeHtml(d.target.baseUrl)}<br><small>${escapeHtml(d.overall)}</small></th>`)
-    .join("");
-  const body = ids
-    .map((id) => {
-      const first = docs.flatMap((d) => d.rows).find((r) => r.id === id);
-      const cells = docs
-        .map((d) => {
-          const row = d.rows.find((r) => r.id === id);
-          const verdict = row && row.scenarios.length > 0 ? row.verdict : "not run";
-          return `<td class="${cssClass(verdict)}" title="${escapeHtml(row?.reason ?? "")}">${escapeHtml(verdict)}</td>`;
-        })
-        .join("");
-      return `<tr><th>${id}</th><td>${first?.level.toUpperCase() ?? ""}</td>${cells}</tr>`;
+  const header = docs.map((d) => `<th>${subjectHtml(d)}<br><small>${escapeHtml(d.overall)}</small></th>`).join("");
+  const body = matrixRows(docs)
+    .map((row) => {
+      const cells = docs.map((d) => matrixCellHtml(d, row)).join("");
+      return `<tr><th>${row.id}</th><td>${row.level.toUpperCase()}</td>${cells}</tr>`;
     })
     .join("\n");
   return `<!DOCTYPE html>
@@ -29,6 +49,7 @@ body { font: 14px system-ui, sans-serif; margin: 2rem; } table { border-collapse
 td, th { border: 1px solid #ccc; padding: .25rem .6rem; text-align: left; }
 .failed { background: #ffd9d6; } .warning { background: #fff2c4; } .passed { background: #d8f5dd; }
 .not-run, .not-applicable { background: #eee; } .expected-failure, .fixed { background: #e6e0ff; }
+.other-side { color: #888; text-align: center; }
 </style></head><body>
 <h1>sxd conformance matrix</h1>
 <table><tr><th>row</th><th>level</th>${header}</tr>
