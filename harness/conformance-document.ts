@@ -46,8 +46,8 @@ export function readConformance(path: string): ConformanceDocument {
   return doc;
 }
 
-/** A client run's target, as harness/client/run.ts names it: `client: <command>`. */
-const CLIENT_TARGET = "client: ";
+/** A client run's target, as harness/client/run.ts names it: `client: <command>` (or where it was recorded). */
+export const CLIENT_TARGET = "client: ";
 
 /** Whom a run judged: a client (`sxd test-client`) or a server (`sxd test`). */
 export function documentSide(doc: ConformanceDocument): Side {
@@ -57,5 +57,5 @@ export function documentSide(doc: ConformanceDocument): Side {
 /** What a run judged, for a column heading: the client's command, or the server's base URL. */
 export function documentSubject(doc: ConformanceDocument): string {
   if (documentSide(doc) === "server") return doc.target.baseUrl;
-  return doc.client?.command ?? doc.target.baseUrl.slice(CLIENT_TARGET.length);
+  return doc.client?.command ?? doc.client?.recorded ?? doc.target.baseUrl.slice(CLIENT_TARGET.length);
 }

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import type { StagedCondition } from "../../lib/recording.ts";
 import { loadRows } from "../catalogue.ts";
+import { CLIENT_TARGET } from "../conformance-document.ts";
 import { UsageError } from "../errors.ts";
 import { OutcomeCollector } from "../outcomes.ts";
 import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
@@ -129,7 +130,7 @@ export async function gradeClientRuns(
     allowIncomplete: grading.allowIncomplete,
     expectedFailures: grading.expectedFailures,
   });
-  const target = { baseUrl: `client: ${"command" in source ? source.command : source.recorded}` };
+  const target = { baseUrl: `${CLIENT_TARGET}${"command" in source ? source.command : source.recorded}` };
   const staging = mkdtempSync(join(reportDir, ".sxd-client-"));
   try {
     writeReports({
