@@ -128,7 +128,12 @@ describe("sxd test-client grades a client it cannot run", () => {
     const changes: Array<[string, (r: RecordedRequest) => RecordedRequest]> = [
       [
         "CDIG-2",
-        (r) => (r.method === "GET" ? tamper(r, "authorization", (v) => v.replace(/response="./, 'response="0')) : r),
+        (r) =>
+          r.method === "GET"
+            ? tamper(r, "authorization", (v) =>
+                v.replace(/response="(.)/, (_, c) => `response="${c === "0" ? "1" : "0"}`),
+              )
+            : r,
       ],
       ["CSNAP-2", (r) => (r.method === "PUT" ? tamper(r, "if-unmodified-since", () => "") : r)],
       ["CEXP-2", (r) => (r.method === "POST" && r.target.includes("import") ? { ...r, body: "<contacts/>" } : r)],
