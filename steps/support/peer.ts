@@ -67,8 +67,10 @@ export async function addSentBackendRequests(world: SxdWorld): Promise<void> {
   const peer = world.parameters.peer;
   const exchanges = world.http.exchanges;
   if (peer?.side !== "messaging" || world.http.scenario === undefined || exchanges.length === 0) return;
+  // sxd's own server on this machine; bounded all the same, as every wait of a run is.
   const reply = await fetch(
     `${peer.controlUrl}/sent-backend-requests?scenario=${encodeURIComponent(world.http.scenario)}`,
+    { signal: AbortSignal.timeout(5000) },
   );
   const sent = (await reply.json()) as BackendSent[];
   const after = new Map<Exchange, Exchange[]>();
