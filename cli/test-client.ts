@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { loadRows } from "../harness/catalogue.ts";
 import { type ClientDescription, parseClientDescription } from "../harness/client/description.ts";
-import { readHar } from "../harness/client/har.ts";
+import { credentialsLeftOut, readHar } from "../harness/client/har.ts";
 import { manualInstructions } from "../harness/client/manual.ts";
 import { runsOfRecording } from "../harness/client/recorded.ts";
 import { type ClientBench, type ClientGrading, gradeClientRuns, runClientConformance } from "../harness/client/run.ts";
@@ -42,8 +42,7 @@ milliseconds (default 10000), after which it is killed.
 
 --manual, for a client no command can drive (a phone app, a desktop program): sxd starts its
 servers on 127.0.0.1, prints each task with its address and the user, and records what arrives
-until you press Enter, Ctrl-C or close standard input (at most --manual-timeout seconds,
-default 1800). --har FILE grades a recording made elsewhere (browser tools, a proxy in front
+until you press Enter or Ctrl-C (at most --manual-timeout seconds, default 1800). --har FILE grades a recording made elsewhere (browser tools, a proxy in front
 of the client): no server is started; --username and --password (or SXD_USERNAME and
 SXD_PASSWORD) are the user its Digest answers must prove. Either way the requests are split
 into tasks by what they are, and the rows sxd judges by staging a condition (CDIG-6, -7, -8,
@@ -94,8 +93,8 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
         ? 'give the client\'s command (--run "<command>"), --manual, or a recording (--har FILE)'
         : "--run, --manual and --har are ways to meet the client: give one",
     );
-  const taskTimeoutMs = positive(values["task-timeout"], "--task-timeout", "milliseconds");
-  const manualTimeoutS = positive(values["manual-timeout"], "--manual-timeout", "seconds");
+  const taskTimeoutMs = positive(values["task-timeout"], "--task-timeout", "milliseconds", 1);
+  const manualTimeoutS = positive(values["manual-timeout"], "--manual-timeout", "seconds", 1000);
   const tasks = values.tasks ? parseTasks(values.tasks) : [...OFFERED_TASKS];
   const grading: ClientGrading = {
     tasks,
@@ -151,25 +150,30 @@ async function gradeHar(
   }
   const read = readHar(text, file);
   if (!read.ok) throw new UsageError(read.error);
+  const stripped = credentialsLeftOut(read.value);
+  if (stripped)
+    throw new UsageError(
+      `${file}: ${stripped.method} ${stripped.target} was granted after a Digest challenge, but the recording shows no Authorization: it left the credentials out (a browser's HAR export does unless told to keep sensitive data), so it cannot show how the client answered`,
+    );
   const recorded = `recorded in ${basename(file)}`;
   const runs = runsOfRecording(read.value, recorded);
   const username = given.username || process.env.SXD_USERNAME || undefined;
   const password = given.password || process.env.SXD_PASSWORD || undefined;
   if (runs.some((run) => run.task.startsWith("digest-")) && (username === undefined || password === undefined))
     throw new UsageError(
-      `${file} holds Digest answers: give --username and --password (or SXD_USERNAME and SXD_PASSWORD), the user they must prove`,
+      `${file} holds Digest challenges and answers: give --username and --password (or SXD_USERNAME and SXD_PASSWORD), the user they must prove`,
     );
   const user = { username: username ?? "", password: password ?? "" };
   return (await gradeClientRuns(runs, { recorded }, grading, user, io)).exitCode;
 }
 
-/** Until the person presses Enter, closes standard input, or sends Ctrl-C; at most the time given. */
+/** Until the person presses Enter or sends Ctrl-C; at most the time given. */
 function personSaysDone(timeoutMs: number): Promise<string> {
   return new Promise((resolve) => {
     const stdin = process.stdin;
     const finish = (why: string) => {
       clearTimeout(timer);
-      stdin.off("data", onData).off("end", onEnd);
+      stdin.off("data", onData).off("end", onEnd).off("error", onEnd);
       stdin.pause();
       process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
       resolve(why);
@@ -177,17 +181,24 @@ function personSaysDone(timeoutMs: number): Promise<string> {
     const onData = (chunk: Buffer) => {
       if (chunk.includes(10)) finish("ended by Enter");
     };
-    const onEnd = () => finish("standard input closed");
+    // Input closed from the start (no terminal, as in CI or a container without -i) says
+    // nothing of the session: then Ctrl-C or the time allowed ends it.
+    const onEnd = () => stdin.off("data", onData);
     const onSignal = (signal: NodeJS.Signals) => finish(`ended by ${signal}`);
     const timer = setTimeout(() => finish(`${timeoutMs / 1000} s passed`), timeoutMs);
-    stdin.on("data", onData).on("end", onEnd).resume();
+    stdin.on("data", onData).on("end", onEnd).on("error", onEnd).resume();
     process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   });
 }
 
-function positive(text: string, option: string, unit: string): number {
+/** A timer's longest wait, 2^31 - 1 ms: node fires a longer one at once. */
+const LONGEST_WAIT_MS = 2 ** 31 - 1;
+
+function positive(text: string, option: string, unit: string, perMs: number): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${option} ${text} is not a number of ${unit}`);
+  if (value * perMs > LONGEST_WAIT_MS)
+    throw new UsageError(`${option} ${text}: at most ${Math.floor(LONGEST_WAIT_MS / perMs)} ${unit}`);
   return value;
 }
 

@@ -16,6 +16,8 @@ export function parseJsonText(text: string): JsonText {
   }
 }
 
+const PLACE_SEARCH = 4096;
+
 /**
  * ":line:column" of a JSON syntax error. node 20 names the position in most messages
  * ("… in JSON at position 43") but not all ("Unexpected token '}', … is not valid JSON");
@@ -23,7 +25,10 @@ export function parseJsonText(text: string): JsonText {
  */
 function jsonErrorPlace(text: string, message: string): string {
   let at = Number(/at position (\d+)/.exec(message)?.[1] ?? Number.NaN);
-  for (let end = 1; Number.isNaN(at) && end <= text.length; end++) {
+  // A text cut short fails only at its end; and each try parses a prefix, so a long text
+  // (a HAR file of megabytes) is searched no further than its first PLACE_SEARCH characters.
+  if (Number.isNaN(at) && /end of JSON input/.test(message)) at = text.length;
+  for (let end = 1; Number.isNaN(at) && end <= Math.min(text.length, PLACE_SEARCH); end++) {
     if (!endsEarly(text.slice(0, end))) at = end - 1;
   }
   if (Number.isNaN(at)) return "";

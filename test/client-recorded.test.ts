@@ -164,21 +164,36 @@ describe("sxd test-client grades a client it cannot run", () => {
   it("--har without the user its Digest answers prove, or of a file that is no HAR: one line, exit 2", async () => {
     const file = join(dir, "session.har");
     const noUser = await sxd(["test-client", "--har", file, "--report-dir", tempDir()], { SXD_PASSWORD: "" });
-    assert.match(noUser.stderr, /^sxd: .*session\.har holds Digest answers: give --username and --password/);
+    assert.match(
+      noUser.stderr,
+      /^sxd: .*session\.har holds Digest challenges and answers: give --username and --password/,
+    );
     const notHar = join(dir, "not.har");
     writeFileSync(notHar, '{"entries": []}');
     const wrong = await sxd(["test-client", "--har", notHar]);
     assert.equal(wrong.stderr, `sxd: ${notHar}: not a HAR file (no log.entries list)\n`);
     const both = await sxd(["test-client", "--har", file, "--manual"]);
     assert.match(both.stderr, /give one/);
-    assert.deepEqual([noUser.code, wrong.code, both.code], [2, 2, 2]);
+    const stripped = join(dir, "stripped.har");
+    writeFileSync(stripped, harOf(requests.map((r) => tamper(r, "authorization", () => ""))));
+    const noCredentials = await sxd(["test-client", "--har", stripped, "--username", "demo", "--password", "x"]);
+    assert.match(
+      noCredentials.stderr,
+      /^sxd: .*stripped\.har: GET \/client\/protected was granted after a Digest challenge, but the recording shows no Authorization/,
+    );
+    const tooLong = await sxd(["test-client", "--manual", "--manual-timeout", "9999999"]);
+    assert.equal(tooLong.stderr, "sxd: --manual-timeout 9999999: at most 2147483 seconds\n");
+    assert.deepEqual([noUser.code, wrong.code, both.code, noCredentials.code, tooLong.code], [2, 2, 2, 2, 2]);
   });
 
-  it("a manual session in which nothing arrives passes no row", async () => {
+  it("a manual session in which nothing arrives passes no row; closed input waits for Ctrl-C", async () => {
     const out = tempDir();
     const child = spawn(process.execPath, [SXD, "test-client", "--manual", "--report-dir", out]);
+    const done = finished(child);
     child.stdin.end();
-    const { code } = await finished(child);
+    child.stdout.once("data", () => setTimeout(() => child.kill("SIGINT"), 500));
+    const { code, stdout } = await done;
+    assert.match(stdout, /sxd: ended by SIGINT; grading what arrived/);
     const passed = readReport(out).rows.filter((r) => r.verdict === "passed");
     assert.deepEqual(passed, []);
     assert.match(

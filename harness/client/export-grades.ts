@@ -74,7 +74,8 @@ export function gradeSeeOther(run: TaskRun): Grade {
   const posts = exportPosts(run).filter((post) => post.asServed);
   const answered = posts.find((post) => post.request.reply.status === 303);
   if (!answered) return notRun(`no export POST got a 303 (${endOf(run)}): nothing to follow (see CEXP-1)`);
-  const location = fieldOf({ ...answered.request, headers: answered.request.reply.headers }, "location") ?? "";
+  const given = fieldOf({ ...answered.request, headers: answered.request.reply.headers }, "location") ?? "";
+  const location = URL.canParse(given, urlOf(answered.request)) ? new URL(given, urlOf(answered.request)).href : given;
   const later = run.requests.slice(answered.number);
   const again = posts.find((post) => post.number > answered.number);
   if (again)

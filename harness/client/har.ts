@@ -18,6 +18,8 @@ interface HarPair {
 
 interface HarEntry {
   startedDateTime?: unknown;
+  /** Chrome's mark of an entry its cache answered: nothing was sent. */
+  _fromCache?: unknown;
   request?: { method?: unknown; url?: unknown; headers?: unknown; postData?: { text?: unknown } };
   response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown } };
 }
@@ -28,19 +30,25 @@ export function readHar(text: string, file: string): Result<RecordedRequest[]> {
   if (!parsed.ok) return { ok: false, error: `${file}${parsed.place}: not JSON: ${parsed.reason}` };
   const entries = (parsed.value as { log?: { entries?: unknown } } | null)?.log?.entries;
   if (!Array.isArray(entries)) return { ok: false, error: `${file}: not a HAR file (no log.entries list)` };
-  const requests: RecordedRequest[] = [];
+  const requests: Array<{ request: RecordedRequest; index: number }> = [];
   for (const [index, entry] of (entries as HarEntry[]).entries()) {
     const request = requestOf(entry);
     if (typeof request === "string") return { ok: false, error: `${file}: entry ${index + 1}: ${request}` };
-    if (request) requests.push(request);
+    if (request) requests.push({ request, index });
   }
-  requests.sort((a, b) => a.at.localeCompare(b.at));
-  return { ok: true, value: withServers(requests) };
+  // In the order sent: by time (tools write their own UTC offsets and fractions), then as listed.
+  const time = (request: RecordedRequest) => Date.parse(request.at) || 0;
+  requests.sort((a, b) => time(a.request) - time(b.request) || a.index - b.index);
+  return { ok: true, value: withServers(requests.map(({ request }) => request)) };
 }
 
-/** One entry as a recorded request; undefined for one that got no reply (status 0); a string says what is wrong. */
+/**
+ * One entry as a recorded request; undefined for one that was not sent (a browser's cache
+ * answered it) or got no reply (status 0 or -1); a string says what is wrong.
+ */
 function requestOf(entry: HarEntry): RecordedRequest | string | undefined {
   const { request, response } = entry ?? {};
+  if (entry?._fromCache) return undefined;
   if (typeof request?.method !== "string" || typeof request.url !== "string") return "no request method and url";
   let url: URL;
   try {
@@ -49,7 +57,7 @@ function requestOf(entry: HarEntry): RecordedRequest | string | undefined {
     return `the url ${JSON.stringify(request.url)} is not absolute`;
   }
   const status = Number(response?.status);
-  if (!Number.isInteger(status) || status === 0) return undefined;
+  if (!Number.isInteger(status) || status < 100) return undefined;
   const headers = fields(request.headers);
   // HTTP/2 recordings name the host :authority; the grades read Host, as HTTP/1.1 sends it.
   headers.host ??= headers[":authority"] ?? url.host;
@@ -70,6 +78,23 @@ function requestOf(entry: HarEntry): RecordedRequest | string | undefined {
     reply: { status, headers: withoutPseudo(fields(response?.headers)), body },
     origin: url.origin,
   };
+}
+
+/**
+ * Where a request got a 2xx from an address that had answered 401 with a Digest challenge,
+ * yet the recording shows no Authorization on it: the recording left the credentials out, as
+ * a browser's HAR export does by default. Such a recording cannot show how the client answered.
+ */
+export function credentialsLeftOut(requests: readonly RecordedRequest[]): RecordedRequest | undefined {
+  const challenged = new Set<string>();
+  for (const request of requests) {
+    const url = `${request.origin ?? ""}${request.target}`;
+    const challenge = String(request.reply.headers["www-authenticate"] ?? "");
+    if (request.reply.status === 401 && /(^|,)\s*digest\s/i.test(challenge)) challenged.add(url);
+    else if (request.reply.status < 300 && challenged.has(url) && request.headers.authorization === undefined)
+      return request;
+  }
+  return undefined;
 }
 
 /** Name/value pairs as lower-case fields, a name given twice holding both values. */

@@ -26,7 +26,7 @@ export function manualInstructions(tasks: readonly TaskName[], servers: ClientSe
     `  servers: ${servers.urls.base} (entries, protected resource), ${servers.urls.contacts} (contacts), ${servers.urls.messaging} (messaging)`,
     "With the client, do each task you want judged (skip the ones it does not do):",
     ...lines,
-    `Then press Enter (or Ctrl-C, or close standard input). sxd stops listening after ${endsAfterS} s in any case.`,
+    `Then press Enter (or Ctrl-C). sxd stops listening after ${endsAfterS} s in any case.`,
     "",
   ].join("\n");
 }

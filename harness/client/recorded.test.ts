@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RecordedRequest } from "../../lib/recording.ts";
-import { readHar } from "./har.ts";
+import { credentialsLeftOut, readHar } from "./har.ts";
 import { runsOfRecording } from "./recorded.ts";
 
 const ATOM = "http://www.w3.org/2005/Atom";
@@ -30,9 +30,10 @@ describe("a recording split into the tasks it shows", () => {
     const answered = request("GET", "/p", 200, { headers: { host: "h", authorization: 'Digest username="u"' } });
     const plain = request("GET", "/other", 200);
     const runs = runsOfRecording([challenged, plain, answered], "recorded in a.har");
+    // Every request of the client, in order: the secret is looked for in all of them.
     assert.deepEqual(
-      runs.map((run) => [run.task, run.requests.length, run.environment.SXD_URL, run.recorded]),
-      [["digest-get", 2, "http://h/p", "recorded in a.har"]],
+      runs.map((run) => [run.task, run.requests.map((r) => r.target), run.environment.SXD_URL, run.recorded]),
+      [["digest-get", ["/p", "/other", "/p"], "http://h/p", "recorded in a.har"]],
     );
     const posted = request("POST", "/p", 200, { headers: { host: "h", authorization: "Digest x=1" } });
     assert.deepEqual(
@@ -61,6 +62,17 @@ describe("a recording split into the tasks it shows", () => {
         ["update", ["GET /e/1", "PUT /e/1"]],
         ["history", ["GET /e/2", "GET /e/2/s1"]],
       ],
+    );
+  });
+
+  it("a PUT of something that is no entry is not the update", () => {
+    const runs = runsOfRecording(
+      [request("PUT", "/settings", 204, { body: '{"theme":"dark"}' }), request("PUT", "/e/9", 204, { body: entry() })],
+      "r",
+    );
+    assert.deepEqual(
+      runs.map((run) => [run.task, run.environment.SXD_URL]),
+      [["update", "http://h/e/9"]],
     );
   });
 
@@ -101,8 +113,50 @@ describe("a HAR file read as a recording", () => {
     );
   });
 
+  it("orders the entries by their time, whatever its form, and leaves out what was not sent", () => {
+    const at = (time: string, url: string, more: object = {}) => ({
+      ...entryOf("GET", url, 200),
+      startedDateTime: time,
+      ...more,
+    });
+    const read = readHar(
+      har([
+        at("2026-11-25T11:00:00.5+01:00", "https://e.example/b"),
+        at("2026-11-25T10:00:00Z", "https://e.example/a"),
+        at("2026-11-25T10:00:00.2Z", "https://e.example/cached", { _fromCache: "memory" }),
+        at("2026-11-25T10:00:00.3Z", "https://e.example/failed", { response: { status: -1 } }),
+      ]),
+      "a.har",
+    );
+    assert.ok(read.ok);
+    assert.deepEqual(
+      read.value.map((r) => r.target),
+      ["/a", "/b"],
+    );
+  });
+
+  it("tells a recording that left the credentials out", () => {
+    const challenge = { name: "WWW-Authenticate", value: 'Digest realm="r", nonce="n"' };
+    const read = readHar(
+      har([
+        { ...entryOf("GET", "https://e.example/p", 401), response: { status: 401, headers: [challenge] } },
+        entryOf("GET", "https://e.example/p", 200),
+      ]),
+      "a.har",
+    );
+    assert.ok(read.ok);
+    assert.equal(credentialsLeftOut(read.value)?.reply.status, 200);
+    assert.equal(credentialsLeftOut(read.value.slice(0, 1)), undefined);
+  });
+
   it("says what is wrong with a file that is not one, naming the entry", () => {
     assert.match((readHar("{", "a.har") as { error: string }).error, /^a\.har(:\d+:\d+)?: not JSON/);
+    // A long file cut short: the place is its end, found without parsing every prefix.
+    const cut = `{"log":{"entries":[${'{"x":1},'.repeat(50_000)}`;
+    assert.equal(
+      (readHar(cut, "big.har") as { error: string }).error,
+      "big.har:1:400020: not JSON: Unexpected end of JSON input",
+    );
     assert.deepEqual(readHar("[]", "a.har"), { ok: false, error: "a.har: not a HAR file (no log.entries list)" });
     assert.deepEqual(readHar(har([{ request: { method: "GET", url: "/x" }, response: { status: 200 } }]), "a.har"), {
       ok: false,

@@ -6,10 +6,11 @@
  * are not run.
  *
  * What makes a request part of a task:
- * - digest-get: every request with Digest credentials or answered with a Digest challenge
- *   (one run, in order, so nc and the nonces read as the client used them); digest-post: the
- *   same requests, where one of them is not a GET (CDIG-4 is judged there);
- * - update: the reads and PUTs of the first entry the client PUT to;
+ * - digest-get: where any request carries Digest credentials or got a Digest challenge,
+ *   every request of the client (one run, in order, so nc and the nonces read as the client
+ *   used them, and the secret is looked for everywhere); digest-post: the same, where one
+ *   request with Digest is not a GET (CDIG-4 is judged there);
+ * - update: the reads and PUTs of the first entry the client PUT an Atom entry to;
  * - history: the reads of the first entry whose previous link the client followed, and of its
  *   snapshots;
  * - export: the requests to the contacts and the messaging servers.
@@ -37,11 +38,16 @@ export function runsOfRecording(requests: readonly RecordedRequest[], recorded: 
     if (subject && taken.length > 0) runs.push(recordedRun(task, urlOf(subject), taken, recorded));
   };
   const digest = fromClient.filter((request) => hasDigestAnswer(request) || hasDigestChallenge(request));
-  add("digest-get", digest[0], digest);
-  add("digest-post", digest[0], digest.some((request) => request.method !== "GET") ? digest : []);
+  // Every request the client sent, where it did Digest at all: the answers are judged, and
+  // the secret is looked for in all of them (CDIG-3).
+  const digestRun = digest.length > 0 ? fromClient : [];
+  add("digest-get", digest[0], digestRun);
+  add("digest-post", digest[0], digest.some((request) => request.method !== "GET") ? digestRun : []);
 
   const entries = fromClient.filter((request) => request.server === "base");
-  const updated = entries.find((request) => request.method === "PUT");
+  const updated = entries.find(
+    (request, index) => request.method === "PUT" && isEntryUpdate(request, entries.slice(0, index)),
+  );
   const updatePath = updated && pathOf(updated);
   add("update", updated, updatePath ? entries.filter((request) => pathOf(request) === updatePath) : []);
 
@@ -55,6 +61,15 @@ export function runsOfRecording(requests: readonly RecordedRequest[], recorded: 
   const listRead = exported.find((request) => request.server === "contacts" && !request.bySxd);
   add("export", listRead ?? exported.find((request) => !request.bySxd), exported);
   return runs;
+}
+
+/** A PUT of an Atom entry, or to an address the client read an Atom entry from: not a PUT of something else. */
+function isEntryUpdate(put: RecordedRequest, before: readonly RecordedRequest[]): boolean {
+  const isEntry = (text: string) => readAtomEntry(text).ok;
+  return (
+    isEntry(put.body) ||
+    before.some((read) => read.method === "GET" && pathOf(read) === pathOf(put) && isEntry(read.reply.body))
+  );
 }
 
 /** The first read of an entry whose previous link the client then followed. */

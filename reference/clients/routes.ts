@@ -6,6 +6,7 @@
 import type { Fields, RecordedRequest, StagedCondition } from "../../lib/recording.ts";
 import type { ReferenceContext } from "../context.ts";
 import { digestRoutes } from "../digest/routes.ts";
+import { BACKEND_USER_AGENT } from "../export/import-store.ts";
 import { contactsRoutes, messagingRoutes } from "../export/routes.ts";
 import type { Route } from "../http/reply.ts";
 import { dispatch } from "../http/serve.ts";
@@ -57,9 +58,10 @@ export function clientRoutes(context: ReferenceContext, side: ClientSide): Recor
         body: body.toString("utf8"),
         at,
         reply: { status: reply.status, headers: fields(reply.headers ?? {}), body: String(reply.body ?? "") },
-        // The messaging server fetches contacts at the contacts server's linked address (localhost);
-        // a client is only ever given 127.0.0.1 (see recorder.ts).
-        ...(server === "contacts" && request.headers.host?.startsWith("localhost:") ? { bySxd: true as const } : {}),
+        // The messaging server's backend request names itself; a client may use any address.
+        ...(server === "contacts" && request.headers["user-agent"] === BACKEND_USER_AGENT
+          ? { bySxd: true as const }
+          : {}),
       });
       return reply;
     },

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { BackendSent } from "../../lib/export-backend.ts";
 import { recordingFetcher } from "./backend-record.ts";
-import { fetchContacts } from "./import-store.ts";
+import { BACKEND_USER_AGENT, fetchContacts } from "./import-store.ts";
 
 const LIST = "<contacts><contact><name>A</name></contact></contacts>";
 const POST = {
@@ -29,7 +29,11 @@ describe("recordingFetcher", () => {
     const [sent] = kept;
     assert.equal(kept.length, 1);
     assert.equal(sent.url, "http://contacts.test/internal/alice?t=abc");
-    assert.deepEqual(sent.headers, { accept: "application/xml", "x-export-token": "abc" });
+    assert.deepEqual(sent.headers, {
+      accept: "application/xml",
+      "user-agent": BACKEND_USER_AGENT,
+      "x-export-token": "abc",
+    });
     assert.equal(sent.status, 200);
     assert.equal(sent.body, LIST);
     assert.equal(sent.responseHeaders?.["content-type"], "text/plain;charset=UTF-8");

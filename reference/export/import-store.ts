@@ -118,6 +118,9 @@ export const nodeGet: Fetcher = (url, init) =>
  * from the client's request goes into it but the user name and the token. The whole
  * exchange, waits included, ends within `timeoutMs`.
  */
+/** How the messaging server's backend request names itself, so that a recording can tell it from a client's. */
+export const BACKEND_USER_AGENT = "sxd-reference-messaging (backend request)";
+
 export async function fetchContacts(
   contactsUrl: string,
   user: string,
@@ -132,7 +135,7 @@ export async function fetchContacts(
     try {
       const response = await fetcher(url, {
         signal,
-        headers: { accept: "application/xml", ...options.headers },
+        headers: { accept: "application/xml", "user-agent": BACKEND_USER_AGENT, ...options.headers },
         method: options.method,
       });
       reply = {
