@@ -37,14 +37,12 @@ async function probeUntil(url: string, options: ProbeOptions & { stop?: AbortSig
   const { stop } = options;
   const started = Date.now();
   const until = started + options.waitSeconds * 1000;
-  let problem = await probe(url, options.timeoutMs, options.tls, stop);
-  if (problem === undefined) await timeAnswer(url, options, stop);
+  let problem = await probeAndTime(url, options, stop);
   if (problem === undefined || options.waitSeconds === 0) return problem;
   options.progress(`waiting up to ${options.waitSeconds} s for ${url} (${problem})`);
   while (problem !== undefined && !stop?.aborted && Date.now() + RETRY_MS < until) {
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    problem = await probe(url, options.timeoutMs, options.tls, stop);
-    if (problem === undefined) await timeAnswer(url, options, stop);
+    problem = await probeAndTime(url, options, stop);
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   options.progress(
@@ -53,39 +51,51 @@ async function probeUntil(url: string, options: ProbeOptions & { stop?: AbortSig
   return problem;
 }
 
-/** Requests timed on the kept-alive connection, after the one that opens it. */
+/** Requests timed on the kept-alive connection, at most, after the one that opens it. */
 const TIMED_REQUESTS = 3;
+/** Two timed requests this close (a fraction of the shorter) say the round trip: no third. */
+const AGREEING = 0.1;
 /** Of each timed reply's body, at most this much is read, for so long; beyond, the timing stops there. */
 const TIMED_BODY_BYTES = 64 * 1024;
 const TIMED_BODY_MS = 1000;
 
 /**
- * The round trip to a URL that answered, in ms: the shortest time to a reply's headers of a
- * few requests on one kept-alive connection, after one to open it. The probe's own time would
- * not do: it holds a connection's set-up, and this process's warming up (loading and compiling
- * the HTTP client), and on a busy machine one request to a server on the same machine can wait
- * tens of milliseconds for a core, which would make it look far away; the shortest of a few is
- * the one that waited least. Stops at one that is short enough to say "near" (`nearMs`), at a
- * body that is large or slow, and after `timeoutMs` in all: a target that answers the probe
- * and then hangs costs one timeout here, as the probe would have.
+ * The probe and the round trip in one: the first request to the URL is the probe (`problem`
+ * says why it got no answer) and opens the connection; then the round trip, in ms, is the
+ * shortest time to a reply's headers of a few requests on that kept-alive connection (undefined
+ * where it cannot be timed). The opening request's own time would not do: it holds the
+ * connection's set-up, and this process's warming up (loading and compiling the HTTP client),
+ * and on a busy machine one request to a server on the same machine can wait tens of
+ * milliseconds for a core, which would make it look far away; the shortest of a few is the one
+ * that waited least, and two that agree end the timing. Stops at one that is short enough to say
+ * "near" (`nearMs`), at a body that is large or slow, and after `timeoutMs` in all: a target that
+ * answers the probe and then hangs costs one timeout here, as the probe would have.
  */
 export async function roundTrip(
   url: string,
   options: { timeoutMs: number; tls?: TlsSettings; nearMs: number },
   stop?: AbortSignal,
-): Promise<number | undefined> {
+): Promise<{ problem: string } | { ms: number | undefined }> {
   const agent = targetDispatcher(options.timeoutMs, options.tls);
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
-  let shortest = Number.POSITIVE_INFINITY;
+  const times: number[] = [];
+  const shortest = () => Math.min(...times);
+  const agreed = () => times.length >= 2 && Math.max(...times) - shortest() <= shortest() * AGREEING;
   try {
-    for (let i = 0; i <= TIMED_REQUESTS && shortest >= options.nearMs; i++) {
+    for (let i = 0; i <= TIMED_REQUESTS && !(shortest() < options.nearMs) && !agreed(); i++) {
       const sent = performance.now();
-      const reply = await request(url, { method: "GET", dispatcher: agent, signal });
-      if (i > 0) shortest = Math.min(shortest, performance.now() - sent);
+      let reply: Awaited<ReturnType<typeof request>>;
+      try {
+        reply = await request(url, { method: "GET", dispatcher: agent, signal });
+      } catch (error) {
+        if (i === 0) return { problem: describeTransportError(error, options.timeoutMs) };
+        throw error;
+      }
+      if (i > 0) times.push(performance.now() - sent);
       // The connection is used again only once the body is read to its end.
       const draining = AbortSignal.any([signal, AbortSignal.timeout(TIMED_BODY_MS)]);
-      await reply.body.dump({ limit: TIMED_BODY_BYTES, signal: draining });
+      await reply.body.dump({ limit: TIMED_BODY_BYTES, signal: draining }).catch(() => undefined);
       if (!reply.body.readableEnded) break;
     }
   } catch {
@@ -93,13 +103,16 @@ export async function roundTrip(
   } finally {
     await agent.destroy();
   }
-  return Number.isFinite(shortest) ? shortest : undefined;
+  return { ms: times.length > 0 ? shortest() : undefined };
 }
 
-async function timeAnswer(url: string, options: ProbeOptions, stop?: AbortSignal): Promise<void> {
-  if (!options.roundTrips) return;
-  const ms = await roundTrip(url, { ...options, nearMs: NEARBY_MS }, stop);
-  if (ms !== undefined) options.roundTrips.set(url, ms);
+/** The probe, and where the run asks for it, the round trip timed on the probe's connection. */
+async function probeAndTime(url: string, options: ProbeOptions, stop?: AbortSignal): Promise<string | undefined> {
+  if (!options.roundTrips) return probe(url, options.timeoutMs, options.tls, stop);
+  const timed = await roundTrip(url, { ...options, nearMs: NEARBY_MS }, stop);
+  if ("problem" in timed) return timed.problem;
+  if (timed.ms !== undefined) options.roundTrips.set(url, timed.ms);
+  return undefined;
 }
 
 interface ProbeOptions {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Writable } from "node:stream";
-import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { type IRunOptions, loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { loadRows } from "./catalogue.ts";
 import { scenariosAtOnce } from "./concurrency.ts";
 import { runsScenariosAtOnce } from "./concurrent-scenarios.ts";
@@ -140,6 +140,13 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
     // Timed only where the run chooses how many scenarios to take at once.
     const roundTrips = run.parallel === undefined ? new Map<string, number>() : undefined;
+    // The step code loads while the probe waits for the target (round trips on a far one):
+    // one process runs the scenarios, so it is the code the run uses. Workers load their own.
+    const inThisProcess = (run.parallel ?? 0) <= 1;
+    const preloading =
+      session.support === undefined && inThisProcess ? loadSupport(runConfiguration, environment) : undefined;
+    // A failure shows where the run awaits it; meanwhile it is no unhandled rejection.
+    preloading?.catch(() => undefined);
     const unreachable = await firstUnreachable(urls, {
       ...run,
       waitSeconds: run.waitSeconds ?? 0,
@@ -177,8 +184,9 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     });
     const collector = new OutcomeCollector();
     const noteRefusals = firstRefusalNote(stateDir, io.stderr);
+    const loaded = session.support ?? (await preloading);
     const result = await runCucumber(
-      session.support ? { ...runConfiguration, support: session.support } : runConfiguration,
+      loaded ? { ...runConfiguration, support: loaded } : runConfiguration,
       environment,
       (envelope) => collector.add(envelope),
     ).finally(noteRefusals);
