@@ -110,14 +110,11 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
   if (values.har !== undefined) return await gradeHar(values.har, grading, values, io);
   const reference = await startRecordingReference({ host: "127.0.0.1" });
   try {
+    // The recording reference is the bench, with the paths the tasks are about.
     const bench: ClientBench = {
-      urls: reference.urls,
-      user: reference.user,
+      ...reference,
       protectedPath: CLIENT_PROTECTED_PATH,
       contactListPath: CLIENT_CONTACT_LIST_PATH,
-      takeRecording: () => reference.takeRecording(),
-      prepareEntry: (titles) => reference.prepareEntry(titles),
-      stage: (condition) => reference.stage(condition),
     };
     if (values.manual) {
       io.stdout.write(manualInstructions(tasks, bench, manualTimeoutS));
