@@ -6,7 +6,7 @@
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { UsageError } from "../harness/errors.ts";
+import { fileProblem, UsageError } from "../harness/errors.ts";
 import { editDistance } from "./spelling.ts";
 
 // Everything else is imported where a command needs it, so that `sxd --help` loads neither
@@ -93,7 +93,11 @@ async function mergeReports(argv: string[]): Promise<number> {
       throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
     }
   });
-  writeFileSync(values.out, mergedMatrixHtml(docs));
+  try {
+    writeFileSync(values.out, mergedMatrixHtml(docs));
+  } catch (error) {
+    throw new UsageError(`cannot write ${values.out}: ${fileProblem(error)}`);
+  }
   const clients = docs.filter((doc) => documentSide(doc) === "client").length;
   const servers = docs.length - clients;
   process.stdout.write(`wrote ${values.out}: ${counted(servers, "server")}, ${counted(clients, "client")}\n`);

@@ -47,6 +47,11 @@ test("--peer is refused with what to give instead", () => {
       ["--peer", "contacts", "--peer-port", "1", "--messaging-url", "http://m", "--peer-host", "http://h"],
       /--peer-host must be/,
     ],
+    // A zone cannot stand in the URL sxd presents.
+    [
+      ["--peer", "contacts", "--peer-port", "1", "--messaging-url", "http://m", "--peer-host", "fe80::1%eth0"],
+      /--peer-host must be/,
+    ],
   ] as const) {
     const parsed = parse(...argv);
     assert.equal(parsed.ok, false, argv.join(" "));

@@ -31,7 +31,8 @@ export function peerUrl(port: number, host = DEFAULT_PEER_HOST): string {
 /** An IP address or a host name (letters, digits, hyphens, dots): what a server can listen on. */
 function isHost(text: string): boolean {
   return (
-    isIP(text) !== 0 ||
+    // An IPv6 zone (fe80::1%eth0) cannot stand in a URL's host.
+    (isIP(text) !== 0 && !text.includes("%")) ||
     /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(text)
   );
 }

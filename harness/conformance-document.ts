@@ -42,7 +42,14 @@ export interface ConformanceDocument {
 
 export function readConformance(path: string): ConformanceDocument {
   const doc = JSON.parse(readFileSync(path, "utf8")) as ConformanceDocument;
-  if (!doc || !Array.isArray(doc.rows) || !doc.target) throw new Error(`${path} is not a conformance.json of sxd`);
+  const whole =
+    doc !== null &&
+    typeof doc === "object" &&
+    typeof doc.target?.baseUrl === "string" &&
+    typeof doc.overall === "string" &&
+    Array.isArray(doc.rows) &&
+    doc.rows.every((row) => typeof row?.id === "string" && Array.isArray(row.scenarios));
+  if (!whole) throw new Error(`${path} is not a conformance.json of sxd`);
   return doc;
 }
 

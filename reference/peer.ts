@@ -8,7 +8,8 @@
  *   GET  <controlUrl>/backend-requests   what the contacts server saw (JSON, oldest first)
  *   GET  <controlUrl>/sent-backend-requests?scenario=<X-Sxd-Scenario>
  *                                        what the messaging server sent while answering that
- *                                        scenario's requests, with the replies (JSON, oldest first)
+ *                                        scenario's requests, with the replies (JSON, oldest first);
+ *                                        handed out once, then forgotten
  *   POST <controlUrl>/stop               stops the peer server (EXP-8 stages an outage)
  *   POST <controlUrl>/start              starts it again on the same port
  *
@@ -81,7 +82,10 @@ export async function startPeer(options: PeerOptions): Promise<RunningPeer> {
         if (request.method === "GET" && request.path === "/backend-requests") return json(seen);
         if (request.method === "GET" && request.path === "/sent-backend-requests") {
           const scenario = new URLSearchParams(request.target.slice(request.path.length + 1)).get("scenario");
-          return json(sent.filter((s) => s.cause.scenario === scenario));
+          // Taken once, as the scenario ends: what is handed out is kept no longer.
+          const taken = sent.filter((s) => s.cause.scenario === scenario);
+          sent.splice(0, sent.length, ...sent.filter((s) => s.cause.scenario !== scenario));
+          return json(taken);
         }
         if (request.method !== "POST") return undefined;
         if (request.path === "/stop") {

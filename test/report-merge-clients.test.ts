@@ -81,3 +81,15 @@ test("a client run's junit.xml and conformance.html: the client rows, and confor
   assert.match(html, /sent by the client: task digest-get/);
   assert.match(html, /authorization: Digest username=&quot;demo&quot;/);
 });
+
+test("report merge of a file that is no whole conformance.json, or to a folder that is not there: one line, exit 2", async () => {
+  const dir = tempDir();
+  const torn = join(dir, "torn.json");
+  writeFileSync(torn, JSON.stringify({ rows: [], target: {} }));
+  const bad = await sxd(["report", "merge", torn, "--out", join(dir, "m.html")]);
+  assert.equal(bad.stderr, `sxd: cannot read ${torn}: ${torn} is not a conformance.json of sxd\n`);
+  const nowhere = join(dir, "missing", "m.html");
+  const unwritable = await sxd(["report", "merge", serverRun(), "--out", nowhere]);
+  assert.equal(unwritable.stderr, `sxd: cannot write ${nowhere}: no such file\n`);
+  assert.deepEqual([bad.code, unwritable.code], [2, 2]);
+});

@@ -112,15 +112,15 @@ export const nodeGet: Fetcher = (url, init) =>
     request.on("error", reject);
   });
 
+/** How the messaging server's backend request names itself, so that a recording can tell it from a client's. */
+export const BACKEND_USER_AGENT = "sxd-reference-messaging (backend request)";
+
 /**
  * GETs `<contactsUrl>/user/<user>/contacts`, or asks at `path` as the backend request is
  * described (backend.ts). The base URL is the messaging server's own configuration; nothing
  * from the client's request goes into it but the user name and the token. The whole
  * exchange, waits included, ends within `timeoutMs`.
  */
-/** How the messaging server's backend request names itself, so that a recording can tell it from a client's. */
-export const BACKEND_USER_AGENT = "sxd-reference-messaging (backend request)";
-
 export async function fetchContacts(
   contactsUrl: string,
   user: string,

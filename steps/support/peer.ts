@@ -77,14 +77,22 @@ export async function addSentBackendRequests(world: SxdWorld): Promise<void> {
   for (const record of sent) {
     const cause = exchanges.findLast(
       (e) =>
-        e.method === record.cause.method &&
-        e.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "") === record.cause.target &&
-        e.startedAt <= record.startedAt,
+        e.method === record.cause.method && targetOf(e.url) === record.cause.target && e.startedAt <= record.startedAt,
     );
     if (cause) after.set(cause, [...(after.get(cause) ?? []), sentExchange(record)]);
   }
   if (after.size === 0) return;
   exchanges.splice(0, exchanges.length, ...exchanges.flatMap((e) => [e, ...(after.get(e) ?? [])]));
+}
+
+/** The request-target as a server receives it: the link's path and query, encoded as sent. */
+function targetOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
 }
 
 /** A backend request sxd's messaging server sent, as an exchange of the scenario's transcript. */
