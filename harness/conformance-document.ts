@@ -66,3 +66,17 @@ export function documentSubject(doc: ConformanceDocument): string {
   if (documentSide(doc) === "server") return doc.target.baseUrl;
   return doc.client?.command ?? doc.client?.recorded ?? doc.target.baseUrl.slice(CLIENT_TARGET.length);
 }
+
+/** A run's verdict on one row, with its reason. */
+export interface Cell {
+  verdict: string;
+  reason?: string;
+}
+
+/** A run's verdict on a row; undefined where the run judges the other side; "not run" where it left the row out. */
+export function verdictOn(doc: ConformanceDocument, id: string, side: Side): Cell | undefined {
+  if (documentSide(doc) !== side) return undefined;
+  const judged = doc.rows.find((r) => r.id === id);
+  if (!judged || judged.scenarios.length === 0) return { verdict: "not run", reason: "not part of this run" };
+  return { verdict: judged.verdict, reason: judged.reason };
+}

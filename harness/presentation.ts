@@ -61,3 +61,8 @@ export function subjectHtml(doc: ConformanceDocument, href?: string): string {
       : `client <code title="${escapeHtml(subject)}">${escapeHtml(shorten(subject, COMMAND_CHARS))}</code>`;
   return href === undefined ? name : `<a href="${escapeHtml(href)}">${name}</a>`;
 }
+
+/** The cell of a run on a row of the side it does not judge. */
+export function otherSideCellHtml(doc: ConformanceDocument, side: Side): string {
+  return `<td class="other-side" title="a ${documentSide(doc)} run judges no ${side} row">–</td>`;
+}

@@ -6,8 +6,8 @@
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import { type Row, sideOf } from "../catalogue.ts";
-import { type ConformanceDocument, documentSide } from "../conformance-document.ts";
-import { cssClass, subjectHtml } from "../presentation.ts";
+import { type Cell, type ConformanceDocument, verdictOn } from "../conformance-document.ts";
+import { cssClass, otherSideCellHtml, subjectHtml } from "../presentation.ts";
 
 export interface RunResults {
   doc: ConformanceDocument;
@@ -15,17 +15,9 @@ export interface RunResults {
   reportHref?: string;
 }
 
-export interface Cell {
-  verdict: string;
-  reason?: string;
-}
-
 /** One run's verdict on a row; undefined where the run judged the other side; "not run" where it left the row out. */
 export function cellOf(results: RunResults, row: Row): Cell | undefined {
-  if (documentSide(results.doc) !== sideOf(row)) return undefined;
-  const judged = results.doc.rows.find((r) => r.id === row.id);
-  if (!judged || judged.scenarios.length === 0) return { verdict: "not run", reason: "not part of this run" };
-  return { verdict: judged.verdict, reason: judged.reason };
+  return verdictOn(results.doc, row.id, sideOf(row));
 }
 
 export function runHeading(results: RunResults): string {
@@ -36,7 +28,7 @@ export function runHeading(results: RunResults): string {
 /** An index cell: the verdict, or a dash where the run judged the other side. */
 export function indexCellHtml(results: RunResults, row: Row): string {
   const cell = cellOf(results, row);
-  if (!cell) return `<td class="other-side" title="a ${documentSide(results.doc)} run">–</td>`;
+  if (!cell) return otherSideCellHtml(results.doc, sideOf(row));
   return `<td title="${escapeHtml(cell.reason ?? "")}">${verdictHtml(cell)}</td>`;
 }
 

@@ -5,8 +5,8 @@
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import type { Side } from "../catalogue.ts";
-import { type ConformanceDocument, documentSide } from "../conformance-document.ts";
-import { cssClass, subjectHtml } from "../presentation.ts";
+import { type ConformanceDocument, documentSide, verdictOn } from "../conformance-document.ts";
+import { cssClass, otherSideCellHtml, subjectHtml } from "../presentation.ts";
 
 export interface MatrixRow {
   id: string;
@@ -26,11 +26,9 @@ export function matrixRows(docs: ConformanceDocument[]): MatrixRow[] {
 
 /** One run's cell on a row: its verdict ("not run" where it left the row out), or a dash for the other side's rows. */
 export function matrixCellHtml(doc: ConformanceDocument, { id, side }: MatrixRow): string {
-  if (documentSide(doc) !== side)
-    return `<td class="other-side" title="a ${documentSide(doc)} run judges no ${side} row">–</td>`;
-  const row = doc.rows.find((r) => r.id === id);
-  const verdict = row && row.scenarios.length > 0 ? row.verdict : "not run";
-  return `<td class="${cssClass(verdict)}" title="${escapeHtml(row?.reason ?? "")}">${escapeHtml(verdict)}</td>`;
+  const cell = verdictOn(doc, id, side);
+  if (!cell) return otherSideCellHtml(doc, side);
+  return `<td class="${cssClass(cell.verdict)}" title="${escapeHtml(cell.reason ?? "")}">${escapeHtml(cell.verdict)}</td>`;
 }
 
 /** Several runs side by side: one line per row, one column per run, headed by the server's URL or the client's command. */
