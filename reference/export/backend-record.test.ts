@@ -54,4 +54,20 @@ describe("recordingFetcher", () => {
     assert.equal(kept[0]?.error, "connect ECONNREFUSED");
     assert.equal(kept[0]?.status, undefined);
   });
+
+  it("says in words that a request that never got its reply ran out of time", async () => {
+    const kept: BackendSent[] = [];
+    const fetcher = recordingFetcher(
+      (sent) => kept.push(sent),
+      POST,
+      (_url, init) =>
+        new Promise((_resolve, reject) => init.signal.addEventListener("abort", () => reject(init.signal.reason))),
+    );
+    // The backend's own timer does not hold the process open; this one does, until the end.
+    const holding = setTimeout(() => undefined, 5000);
+    const outcome = await fetchContacts("http://contacts.test", "alice", { timeoutMs: 30, fetcher });
+    clearTimeout(holding);
+    assert.equal(outcome.ok, false);
+    assert.equal(kept[0]?.error, "no reply in the time the backend request is given");
+  });
 });

@@ -37,7 +37,9 @@ export function recordingFetcher(
       reply = await fetcher(url, init);
       text = await reply.text();
     } catch (error) {
-      done({ error: (error as Error).message || String(error) });
+      // An abort says only "aborted": the time ran out, which the record says in words.
+      const why = init.signal.aborted ? "no reply in the time the backend request is given" : undefined;
+      done({ error: why ?? ((error as Error).message || String(error)) });
       throw error;
     }
     done({ status: reply.status, responseHeaders: Object.fromEntries(reply.headers.entries?.() ?? []), body: text });

@@ -50,8 +50,12 @@ After(async function (this: SxdWorld, { pickle, result }) {
   }
   try {
     await addSentBackendRequests(this);
-  } catch {
-    // Without sxd's own record the transcript still holds every request sxd sent itself.
+  } catch (error) {
+    // The transcript still holds every request sxd sent itself; the reader learns what is missing.
+    this.attach(
+      `the backend requests sxd's messaging server sent could not be read from it: ${(error as Error).message}`,
+      "text/plain",
+    );
   }
   const exchanges = this.http.exchanges;
   if (exchanges.length > 0) {
