@@ -33,7 +33,10 @@ export interface RecordedRequest {
  * "wrong-credentials": the first Authorization is answered 401 without stale, even if right.
  * "stale-nonce": the first right Authorization is answered 401 with stale=true and a new nonce.
  * "precondition-failed": the first PUT is answered 412, as if the entry had changed since the read.
- * "md5-first", "md5-only": for the whole run, the challenges offer MD5 then SHA-256, or MD5 alone.
+ * "md5-first", "md5-only": for the whole run, the challenges offer MD5 then SHA-256, or MD5 alone
+ * (an Offer: another condition may be staged on it, so that it meets a client on an offer the
+ * client answers).
+ * "auth-int-only": for the whole run, the challenges offer qop auth-int alone.
  * "wrong-rspauth": the first grant carries an rspauth that does not prove the secret.
  * "no-export-link", "import-fails": for the whole run, the contact list is served without its
  * export link, or every POST to an export link is answered 503 (where CEXP-4's fallback acts).
@@ -44,6 +47,16 @@ export type StagedCondition =
   | "precondition-failed"
   | "md5-first"
   | "md5-only"
+  | "auth-int-only"
   | "wrong-rspauth"
   | "no-export-link"
   | "import-fails";
+
+/** The conditions that only change which algorithms the challenges offer, in which order. */
+export type Offer = Extract<StagedCondition, "md5-first" | "md5-only">;
+
+/** What the servers stage for one run of a task: a condition, and the offer it meets the client on. */
+export interface Staging {
+  condition?: StagedCondition;
+  offer?: Offer;
+}

@@ -42,17 +42,49 @@ test("every request is recorded with its reply, and a take starts the recording 
 });
 
 test("staged: a right answer is refused once without stale, then once as stale", async () => {
-  bench.stage("wrong-credentials");
+  bench.stage({ condition: "wrong-credentials" });
   const refused = await answer(await fetch(url));
   assert.equal(refused.status, 401);
   assert.doesNotMatch(refused.headers.get("www-authenticate") ?? "", /stale/);
   assert.equal((await answer(refused)).status, 200);
-  bench.stage("stale-nonce");
+  bench.stage({ condition: "stale-nonce" });
   const stale = await answer(await fetch(url));
   assert.equal(stale.status, 401);
   assert.match(stale.headers.get("www-authenticate") ?? "", /stale=true/);
   assert.equal((await answer(stale)).status, 200);
-  bench.stage(undefined);
+  bench.stage({});
+  bench.takeRecording();
+});
+
+test("each challenge of a 401 has a nonce of its own; an offer staged with a condition; auth-int alone", async () => {
+  const offered = async () => {
+    const items = parseChallenges((await fetch(url)).headers.get("www-authenticate") ?? "");
+    assert.ok(items.ok);
+    return items.value.map((item) => [item.params.get("algorithm"), item.params.get("qop"), item.params.get("nonce")]);
+  };
+  const plain = await offered();
+  assert.deepEqual(
+    plain.map(([algorithm, qop]) => [algorithm, qop]),
+    [
+      ["SHA-256", "auth, auth-int"],
+      ["MD5", "auth, auth-int"],
+    ],
+  );
+  assert.notEqual(plain[0]?.[2], plain[1]?.[2]);
+  bench.stage({ condition: "wrong-credentials", offer: "md5-first" });
+  assert.deepEqual(
+    (await offered()).map(([algorithm]) => algorithm),
+    ["MD5", "SHA-256"],
+  );
+  const refused = await answer(await fetch(url));
+  assert.equal(refused.status, 401);
+  assert.equal((await answer(refused)).status, 200);
+  bench.stage({ condition: "auth-int-only" });
+  assert.deepEqual(
+    (await offered()).map(([, qop]) => qop),
+    ["auth-int", "auth-int"],
+  );
+  bench.stage({});
   bench.takeRecording();
 });
 
@@ -63,7 +95,7 @@ test("an entry made for a task has its versions; links name the host as localhos
   const body = await current.text();
   assert.match(body, /<title>two<\/title>/);
   assert.match(body, /<link rel="previous" href="http:\/\/localhost:\d+\/entries\/client-[^"]+\/s1"\/>/);
-  bench.stage("precondition-failed");
+  bench.stage({ condition: "precondition-failed" });
   const lastModified = current.headers.get("last-modified") ?? "";
   const put = () =>
     fetch(url, {
@@ -73,7 +105,7 @@ test("an entry made for a task has its versions; links name the host as localhos
     });
   assert.equal((await put()).status, 412);
   assert.equal((await put()).status, 204);
-  bench.stage(undefined);
+  bench.stage({});
   assert.deepEqual(
     bench.takeRecording().map((r) => [r.method, r.reply.status]),
     [
@@ -89,17 +121,17 @@ test("staged for a whole run: the contact list without its export link, and ever
   const served = await (await fetch(list)).text();
   const href = /<atom:link rel="(?!self")[^"]*" href="([^"]*)"/.exec(served)?.[1] ?? "";
   assert.match(href, /\/user\/alice\/import;t=/);
-  bench.stage("no-export-link");
+  bench.stage({ condition: "no-export-link" });
   for (const _ of [1, 2]) {
     const bare = await (await fetch(list)).text();
     assert.doesNotMatch(bare, /import;t=/);
     assert.match(bare, /rel="self"/);
     assert.equal(bare.match(/<contact>/g)?.length, served.match(/<contact>/g)?.length);
   }
-  bench.stage("import-fails");
+  bench.stage({ condition: "import-fails" });
   for (const _ of [1, 2])
     assert.equal((await fetch(href.replace("localhost", "127.0.0.1"), { method: "POST" })).status, 503);
-  bench.stage(undefined);
+  bench.stage({});
   assert.equal(
     (await fetch(href.replace("localhost", "127.0.0.1"), { method: "POST", redirect: "manual" })).status,
     303,

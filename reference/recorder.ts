@@ -4,12 +4,12 @@
  * starts it, runs a client against it, and grades what was recorded.
  *
  *   const bench = await startRecordingReference({ host: "127.0.0.1" });
- *   bench.stage("stale-nonce");         // the next run of a task meets a stale nonce
+ *   bench.stage({ condition: "stale-nonce" }); // the next run of a task meets a stale nonce
  *   // … the client runs against bench.urls.base + bench.paths.protected …
  *   const requests = bench.takeRecording(); // and the recording starts again, empty
  *   await bench.close();
  */
-import type { RecordedRequest, StagedCondition } from "../lib/recording.ts";
+import type { RecordedRequest, Staging } from "../lib/recording.ts";
 import { prepareEntry } from "./clients/entries.ts";
 import { type ClientSide, clientRoutes } from "./clients/routes.ts";
 import type { ReferenceContext } from "./context.ts";
@@ -32,8 +32,8 @@ export interface RecordingReference {
   takeRecording(): RecordedRequest[];
   /** Makes an entry with one version per title (oldest first), unrecorded; returns its URL. */
   prepareEntry(titles: readonly string[]): string;
-  /** The condition the servers stage from now on (undefined: none). */
-  stage(condition: StagedCondition | undefined): void;
+  /** What the servers stage from now on: a condition, on an offer ({}: none). */
+  stage(staging: Staging): void;
   close(): Promise<void>;
 }
 
@@ -64,8 +64,8 @@ export async function startRecordingReference(options: { host: string }): Promis
     user: { username: DEMO_USER.username, password: DEMO_USER.password },
     takeRecording: () => side.recorded.splice(0),
     prepareEntry: (titles) => given.base + prepareEntry(side.store, titles),
-    stage: (condition) => {
-      side.staged = condition && { condition, spent: false };
+    stage: (staging) => {
+      side.staged = staging.condition || staging.offer ? { ...staging, spent: false } : undefined;
     },
     close: async () => {
       await Promise.all(running.map((l) => l.close()));

@@ -2,12 +2,14 @@
  * CDIG-7, a SHOULD: offered several algorithms, the client answers the first one it supports
  * and never one not offered (RFC 7616 §3.7). What a client supports is read from what it
  * answered: the plain run offers SHA-256 then MD5, sxd runs the task again with MD5 first and
- * with MD5 alone, and an algorithm the client answered in any run is one it supports.
+ * with MD5 alone, and an algorithm the client answered in any run is one it supports. A run in
+ * which it answered nothing, though one it supports was offered, did not take the first it
+ * supports either.
  */
 import { parseChallenges } from "../../lib/auth-params.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { digestAnswers } from "./credentials.ts";
-import { describeRun, endOf, failed, type Grade, notRun, passed, type TaskRun } from "./evidence.ts";
+import { describeRun, endOf, failed, type Grade, notRun, passed, placeOf, type TaskRun } from "./evidence.ts";
 
 /** The algorithms the first 401 of a run offered, in order. */
 function offeredIn(requests: readonly RecordedRequest[]): string[] {
@@ -22,31 +24,42 @@ function offeredIn(requests: readonly RecordedRequest[]): string[] {
 interface Choice {
   run: TaskRun;
   offered: string[];
-  chosen: string;
-  number: number;
+  /** The algorithm of the first answer, where the client answered. */
+  chosen?: string;
+  number?: number;
 }
 
-export function gradeAlgorithmChoice(plain: TaskRun, staged: readonly TaskRun[]): Grade {
-  const choices = [plain, ...staged].flatMap((run): Choice[] => {
+export function gradeAlgorithmChoice(runs: readonly TaskRun[]): Grade {
+  const choices = runs.map((run): Choice => {
     const answer = digestAnswers(run.requests)[0];
-    if (!answer) return [];
-    const chosen = (answer.params.get("algorithm") ?? "MD5").toUpperCase();
-    return [{ run, offered: offeredIn(run.requests), chosen, number: answer.number }];
+    const offered = offeredIn(run.requests);
+    if (!answer) return { run, offered };
+    return { run, offered, chosen: (answer.params.get("algorithm") ?? "MD5").toUpperCase(), number: answer.number };
   });
-  if (choices[0]?.run !== plain) return notRun(`the client did not answer the challenge (${endOf(plain)}): see CDIG-1`);
-  const where = (c: Choice) => `${describeRun(c.run)}, request ${c.number}`;
-  const unoffered = choices.find((c) => !c.offered.includes(c.chosen));
+  const answered = choices.filter((c) => c.chosen !== undefined);
+  if (answered.length === 0)
+    return notRun(
+      `the client answered no challenge in ${runs.length} run(s)${runs[0] ? ` (${endOf(runs[0])})` : ""}: see CDIG-1`,
+    );
+  const where = (c: Choice) => (c.number ? placeOf(c.run, c.number) : describeRun(c.run));
+  const unoffered = answered.find((c) => !c.offered.includes(c.chosen ?? ""));
   if (unoffered)
     return failed(
       `${where(unoffered)}: algorithm ${unoffered.chosen} was not offered (${unoffered.offered.join(", ")})`,
     );
   for (const c of choices) {
-    const earlier = c.offered.slice(0, c.offered.indexOf(c.chosen));
-    const proof = choices.find((other) => earlier.includes(other.chosen));
+    if (c.offered.length === 0) continue;
+    const earlier = c.chosen === undefined ? c.offered : c.offered.slice(0, c.offered.indexOf(c.chosen));
+    const proof = answered.find((other) => other.chosen !== undefined && earlier.includes(other.chosen));
     if (proof)
       return failed(
-        `${where(c)}: offered ${c.offered.join(", ")}, the client answered ${c.chosen}, though it answered ${proof.chosen} in ${where(proof)}: not the first it supports`,
+        `${where(c)}: offered ${c.offered.join(", ")}, the client answered ${c.chosen ?? "none of them"}, though it answered ${proof.chosen} in ${where(proof)}: not the first it supports`,
       );
   }
-  return passed(choices.map((c) => `offered ${c.offered.join(", ")}: ${c.chosen}`).join("; "));
+  return passed(
+    choices
+      .filter((c) => c.offered.length > 0)
+      .map((c) => `offered ${c.offered.join(", ")}: ${c.chosen ?? "no answer"}`)
+      .join("; "),
+  );
 }

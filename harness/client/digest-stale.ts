@@ -4,22 +4,31 @@
  * CDIG-6: on a 401 with stale=true the client may answer again with the new nonce,
  * without new credentials (RFC 7616 §3.3: it "may wish to simply retry"). Observed on the run
  * where sxd called the client's first right answer stale; never failed or warned: a client that
- * gives up is reported as not taking the option, with what it did. Its control is the plain run.
+ * gives up is reported as not taking the option, with what it did. Its control is the right
+ * answer that sxd called stale, in that run.
  */
 import { digestAnswers, issuedChallenges } from "./credentials.ts";
-import { provesSecret } from "./digest-grades.ts";
+import { answersIn, provesSecret } from "./digest-grades.ts";
 import { type ClientUser, endOf, type Grade, notRun, passed, type TaskRun } from "./evidence.ts";
 
 const isStale = (field: string | string[] | undefined) => /stale\s*=\s*"?true/i.test(String(field ?? ""));
 
-export function gradeStaleRetry(run: TaskRun, control: TaskRun, user: ClientUser): Grade {
-  const gotIn = digestAnswers(control.requests).some((a) => a.request.reply.status < 300 && provesSecret(a, user));
-  if (!gotIn) return notRun(`the same task without the stale nonce did not get in (${endOf(control)}): see CDIG-2`);
+/** " (see CDIG-1)" or " (see CDIG-2)" where the runs show that row failing, else "": a pointer only to a row that failed. */
+export function failedRowIn(runs: readonly TaskRun[], user: ClientUser): string {
+  const answers = answersIn(runs);
+  if (answers.length === 0) return " (see CDIG-1)";
+  return answers.some(({ answer }) => provesSecret(answer, user)) ? "" : " (see CDIG-2)";
+}
+
+export function gradeStaleRetry(run: TaskRun, user: ClientUser): Grade {
   const answers = digestAnswers(run.requests);
   const staled = answers.find(
     (a) => a.request.reply.status === 401 && isStale(a.request.reply.headers["www-authenticate"]),
   );
-  if (!staled) return notRun(`the client sent no credentials that sxd could call stale (${endOf(run)})`);
+  if (!staled)
+    return notRun(
+      `the client sent no right credentials that sxd could call stale (${endOf(run)})${failedRowIn([run], user)}`,
+    );
   const fresh = issuedChallenges([staled.request]);
   const retry = answers.find((a) => a.number > staled.number && fresh.has(a.params.get("nonce") ?? ""));
   const gaveUp = (what: string) => ({
@@ -37,12 +46,14 @@ export function gradeStaleRetry(run: TaskRun, control: TaskRun, user: ClientUser
 /**
  * CDIG-8, a MAY: the client checks rspauth and treats a reply whose rspauth does not prove the
  * secret as a failure. Observed on the run where sxd's grant carried a wrong rspauth: a client
- * that exits non-zero there (having exited 0 without the condition) takes the option; one that
- * exits 0 does not check, which is reported, never failed.
+ * that exits non-zero there (having exited 0 on the same offer without the condition, its
+ * control) takes the option; one that exits 0 does not check, which is reported, never failed.
  */
-export function gradeRspauthChecked(run: TaskRun, control: TaskRun): Grade {
+export function gradeRspauthChecked(run: TaskRun, control: TaskRun, user: ClientUser): Grade {
   if (control.exitCode !== 0)
-    return notRun(`the same task without the wrong rspauth did not succeed (${endOf(control)}): see CDIG-2`);
+    return notRun(
+      `the same task on the same offer, with a right rspauth, did not succeed (${endOf(control)})${failedRowIn([control], user)}`,
+    );
   const granted = run.requests.find(
     (r) => r.reply.status < 300 && r.reply.headers["authentication-info"] !== undefined,
   );

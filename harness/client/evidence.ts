@@ -2,14 +2,16 @@
  * What one run of a client task leaves behind: what the client said (exit code, stdout,
  * stderr) and what it sent to sxd's servers. Every client row is judged from these alone.
  */
-import type { RecordedRequest, StagedCondition } from "../../lib/recording.ts";
+import type { Offer, RecordedRequest, StagedCondition, Staging } from "../../lib/recording.ts";
 
-export type { RecordedRequest, StagedCondition };
+export type { Offer, RecordedRequest, StagedCondition, Staging };
 
 export interface TaskRun {
   task: string;
   /** The condition sxd staged for this run; absent for the plain run of the task. */
   condition?: StagedCondition;
+  /** The offer the condition met the client on (MD5 first, or alone), where not the plain one. */
+  offer?: Offer;
   /** What the command was given besides the inherited environment (the password left out). */
   environment: Record<string, string>;
   /** null where a signal ended it (sxd's own, after the time allowed). */
@@ -36,18 +38,23 @@ export interface ClientEvidence {
   runs: TaskRun[];
 }
 
-/** Exit 127: the client does not do this task; its rows are not run, never failed. */
+/** Exit 127: the client does not do this task; its scenarios are not applicable, never failed. */
 export const NOT_SUPPORTED = 127;
 
-/** Who the client must log in as, and what it must therefore never send in clear. */
+/**
+ * Who the client must log in as, and what it must therefore never send in clear. sxd's own
+ * servers always know both; a recording made elsewhere may come without them, and then the
+ * rows that need them are not run.
+ */
 export interface ClientUser {
-  username: string;
-  password: string;
+  username?: string;
+  password?: string;
 }
 
-/** The client said it was done, and got at least one success from sxd's servers. */
-export function succeeded(run: TaskRun): boolean {
-  return run.exitCode === 0 && run.requests.some((request) => request.reply.status < 300);
+/** The offer a run met the client on: the condition itself where it is one, else the one it was staged on. */
+export function offerOf(run: TaskRun): Offer | undefined {
+  if (run.condition === "md5-first" || run.condition === "md5-only") return run.condition;
+  return run.offer;
 }
 
 /** How a run ended, in a few words: "exit 0 after 41 ms", "killed after 10000 ms (no exit)". */
@@ -58,7 +65,18 @@ export function endOf(run: TaskRun): string {
 }
 
 export function describeRun(run: TaskRun): string {
-  return `task ${run.task}${run.condition ? ` (staged: ${run.condition})` : ""}`;
+  return `task ${run.task}${stagingOf(run)}`;
+}
+
+/** " (staged: wrong-credentials on md5-first)", or "" for the plain run. */
+function stagingOf(run: TaskRun): string {
+  if (!run.condition) return "";
+  return ` (staged: ${run.condition}${run.offer ? ` on ${run.offer}` : ""})`;
+}
+
+/** Where a request is among the runs of a task: "request 2", "request 2 (staged: md5-first)". */
+export function placeOf(run: TaskRun, number: number): string {
+  return `request ${number}${stagingOf(run)}`;
 }
 
 /** What a grade says of one row in one run: the verdict of its case, and why in words. */

@@ -7,7 +7,7 @@
 import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
-import type { StagedCondition } from "../../lib/recording.ts";
+import type { Staging } from "../../lib/recording.ts";
 import { loadRows } from "../catalogue.ts";
 import { CLIENT_TARGET } from "../conformance-document.ts";
 import { UsageError } from "../errors.ts";
@@ -20,14 +20,14 @@ import { featureFiles } from "../scenarios.ts";
 import { type Judgement, judge } from "../verdicts.ts";
 import { runCommand } from "./command.ts";
 import type { ClientDescription } from "./description.ts";
-import { type RecordedRequest, succeeded, type TaskRun } from "./evidence.ts";
-import { type ClientServers, conditionsOf, type TaskName, taskEnvironment, taskSubject } from "./tasks.ts";
+import type { RecordedRequest, TaskRun } from "./evidence.ts";
+import { type ClientServers, nextStaging, type TaskName, taskEnvironment, taskSubject } from "./tasks.ts";
 
 /** The servers as the run uses them: what they offer, their recording, and the stage. */
 export interface ClientBench extends ClientServers {
   /** What arrived since the last take; the recording starts again. */
   takeRecording(): RecordedRequest[];
-  stage(condition: StagedCondition | undefined): void;
+  stage(staging: Staging): void;
 }
 
 /** How the runs of a client are judged and reported, wherever they came from. */
@@ -78,12 +78,14 @@ export async function runClientConformance(
   const startedAt = new Date().toISOString();
   const runs: TaskRun[] = [];
   for (const task of settings.tasks) {
-    const plain = await runTask(settings, bench, task, undefined);
-    runs.push(plain);
-    // A staged condition is a case with a control: only where the plain run succeeded.
-    if (!succeeded(plain)) continue;
-    for (const condition of conditionsOf(task, settings.description))
-      runs.push(await runTask(settings, bench, task, condition));
+    const ofTask = [await runTask(settings, bench, task, {})];
+    for (
+      let staging = nextStaging(task, ofTask, settings.description);
+      staging;
+      staging = nextStaging(task, ofTask, settings.description)
+    )
+      ofTask.push(await runTask(settings, bench, task, staging));
+    runs.push(...ofTask);
   }
   return gradeClientRuns(runs, { command: settings.command }, settings, bench.user, io, startedAt);
 }
@@ -154,16 +156,16 @@ async function runTask(
   settings: ClientRunSettings,
   bench: ClientBench,
   task: TaskName,
-  condition: StagedCondition | undefined,
+  staging: Staging,
 ): Promise<TaskRun> {
-  bench.stage(condition);
+  bench.stage(staging);
   bench.takeRecording();
   const subject = taskSubject(task, bench);
   const environment = taskEnvironment(task, bench, subject);
   const result = await runCommand(settings.command, environment, settings.taskTimeoutMs);
   const requests = bench.takeRecording();
-  bench.stage(undefined);
+  bench.stage({});
   const { SXD_PASSWORD, ...shown } = environment;
   const expected = subject.expectedOutput ? { expectedOutput: subject.expectedOutput } : {};
-  return { task, ...(condition ? { condition } : {}), environment: shown, ...result, requests, ...expected };
+  return { task, ...staging, environment: shown, ...result, requests, ...expected };
 }

@@ -2,9 +2,10 @@
  * The tasks a client is asked to do, each with the environment of the contract and the
  * conditions sxd stages by running it again. Only the tasks sxd can grade are offered.
  */
-import type { StagedCondition } from "../../lib/recording.ts";
+import type { Offer, StagedCondition, Staging } from "../../lib/recording.ts";
+import { digestAnswers } from "./credentials.ts";
 import { type ClaimKey, type ClientDescription, claimOf } from "./description.ts";
-import type { ClientUser } from "./evidence.ts";
+import { type ClientUser, NOT_SUPPORTED, offerOf, type TaskRun } from "./evidence.ts";
 
 export const OFFERED_TASKS = ["digest-get", "digest-post", "update", "history", "export"] as const;
 export type TaskName = (typeof OFFERED_TASKS)[number];
@@ -16,7 +17,7 @@ export function isTaskName(name: string): name is TaskName {
 /** What sxd's servers offer a client: their URLs, the user, the protected resource of the digest tasks, and entries. */
 export interface ClientServers {
   urls: { base: string; contacts: string; messaging: string };
-  user: ClientUser;
+  user: Required<ClientUser>;
   protectedPath: string;
   /** The contact list of the export task, on the contacts server. */
   contactListPath: string;
@@ -38,12 +39,33 @@ const HISTORY = ["First version", "Second version", "Third version"];
 /** What digest-post sends; the reply echoes it. */
 export const POST_BODY = "<note>posted by an sxd client task: état 1</note>";
 
-const CONDITIONS: Record<TaskName, StagedCondition[]> = {
-  "digest-get": ["wrong-credentials", "stale-nonce", "md5-first", "md5-only", "wrong-rspauth"],
-  "digest-post": [],
-  update: ["precondition-failed"],
-  history: [],
-  export: ["no-export-link", "import-fails"],
+/**
+ * How sxd runs a task again, each run a case of its own. A condition's control is the weakest
+ * that keeps it meaningful: the client does the task (it did not exit 127), and for the ones
+ * that meet an answer to a challenge, it answered one. Those are staged on the first offer
+ * the client answered, so that a client which answers only MD5 meets them too.
+ */
+interface Plan {
+  /** Staged whenever the client does the task. */
+  always: readonly StagedCondition[];
+  /** Tried in turn while the client has answered no challenge of the task. */
+  untilAnswered: readonly Offer[];
+  /** Staged on the first offer the client answered; not at all where it answered none. */
+  onAnswered: readonly StagedCondition[];
+}
+
+const NONE: Plan = { always: [], untilAnswered: [], onAnswered: [] };
+
+const PLANS: Record<TaskName, Plan> = {
+  "digest-get": {
+    ...NONE,
+    always: ["md5-first", "md5-only"],
+    onAnswered: ["wrong-credentials", "stale-nonce", "wrong-rspauth"],
+  },
+  "digest-post": { ...NONE, untilAnswered: ["md5-first", "md5-only"], onAnswered: ["auth-int-only"] },
+  update: { ...NONE, always: ["precondition-failed"] },
+  history: NONE,
+  export: { ...NONE, always: ["no-export-link", "import-fails"] },
 };
 
 /** The conditions that only a claim of the description makes sxd stage (nothing to observe without it). */
@@ -52,12 +74,29 @@ const CLAIMED: Partial<Record<StagedCondition, ClaimKey>> = {
   "import-fails": "export.fallback",
 };
 
-/** The conditions sxd stages by running the task again, for a client so described. */
-export function conditionsOf(task: TaskName, description: ClientDescription = {}): StagedCondition[] {
-  return CONDITIONS[task].filter((condition) => {
+/** The runs of a task sxd stages, for a client so described, given the runs so far (the plain one first). */
+export function nextStaging(
+  task: TaskName,
+  runs: readonly TaskRun[],
+  description: ClientDescription = {},
+): Staging | undefined {
+  if (runs[0]?.exitCode === NOT_SUPPORTED) return undefined;
+  const plan = PLANS[task];
+  const done = (condition: StagedCondition) => runs.some((run) => run.condition === condition);
+  const claimed = (condition: StagedCondition) => {
     const claim = CLAIMED[condition];
     return claim === undefined || claimOf(description, claim) === true;
-  });
+  };
+  const always = plan.always.find((condition) => !done(condition) && claimed(condition));
+  if (always) return { condition: always };
+  const answered = runs.find((run) => digestAnswers(run.requests).length > 0);
+  if (!answered) {
+    const offer = plan.untilAnswered.find((condition) => !done(condition));
+    return offer && { condition: offer };
+  }
+  const next = plan.onAnswered.find((condition) => !done(condition) && claimed(condition));
+  const offer = offerOf(answered);
+  return next && { condition: next, ...(offer ? { offer } : {}) };
 }
 
 /** Prepares what a run of the task is about: a fresh entry for update and history. */

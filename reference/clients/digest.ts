@@ -3,11 +3,12 @@
  * sends it a body (which auth-int covers). The same digest core as the reference's own
  * protected resource (guard.ts), with nonces any client may reuse, and the conditions that
  * sxd stages for one run of a task (lib/recording.ts): a right answer refused once without
- * stale, or once as stale; MD5 offered first, or alone; a grant whose rspauth proves nothing.
+ * stale, or once as stale; MD5 offered first, or alone; qop auth-int alone; a grant whose
+ * rspauth proves nothing. Each challenge of a 401 carries a nonce of its own.
  */
 import { randomBytes } from "node:crypto";
 import { formatParams } from "../../lib/auth-params.ts";
-import type { StagedCondition } from "../../lib/recording.ts";
+import type { Offer, StagedCondition } from "../../lib/recording.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import { digestPolicy } from "../digest/faults.ts";
 import { challenges, type GuardSettings, judge } from "../digest/guard.ts";
@@ -18,9 +19,10 @@ import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply 
 
 export const CLIENT_PROTECTED_PATH = "/client/protected";
 
-/** The condition staged for the run of a task going on now; `spent` once it has acted. */
+/** The condition staged for the run of a task going on now, on its offer; `spent` once it has acted. */
 export interface Staged {
-  condition: StagedCondition;
+  condition?: StagedCondition;
+  offer?: Offer;
   spent: boolean;
 }
 
@@ -43,16 +45,21 @@ export function clientDigestRoute({ once, staged }: Stage): Route {
     nonces: new NonceStore(rulesFor("unlimited")),
     policy: digestPolicy(new Set()),
   };
-  // The algorithms offered, staged for a whole run: the other order, or MD5 alone.
-  const md5First: GuardSettings = { ...standard, hashes: ["MD5", "SHA-256"] };
-  const md5Only: GuardSettings = { ...standard, hashes: ["MD5"] };
+  // What is offered, staged for a whole run: the algorithms in the other order, or MD5 alone;
+  // qop auth-int alone.
+  const offerOf = (): GuardSettings => ({
+    ...standard,
+    hashes: staged("md5-only") ? ["MD5"] : staged("md5-first") ? ["MD5", "SHA-256"] : standard.hashes,
+    qops: staged("auth-int-only") ? ["auth-int"] : standard.qops,
+  });
 
   return async (request) => {
     if (request.path !== CLIENT_PROTECTED_PATH) return undefined;
     if (request.method !== "GET" && request.method !== "POST") throw methodNotAllowed(["GET", "POST"]);
-    const settings = staged("md5-only") ? md5Only : staged("md5-first") ? md5First : standard;
+    const settings = offerOf();
+    // A nonce per challenge: an answer then shows which challenge it took its nonce from.
     const challenge = (message: string, stale = false): Reply =>
-      errorReply(401, message, { "www-authenticate": challenges(settings, settings.nonces.issue(), stale) });
+      errorReply(401, message, { "www-authenticate": challenges(settings, () => settings.nonces.issue(), stale) });
     const authorization = header(request, "authorization");
     const verdict = await judge(settings, {
       method: request.method,

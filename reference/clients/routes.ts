@@ -34,7 +34,8 @@ export function clientRoutes(context: ReferenceContext, side: ClientSide): Recor
     staged.spent = true;
     return true;
   };
-  const staged = (condition: StagedCondition) => side.staged?.condition === condition;
+  const staged = (condition: StagedCondition) =>
+    side.staged?.condition === condition || side.staged?.offer === condition;
   const inner: Record<ServerName, Route[]> = {
     base: [
       clientDigestRoute({ once, staged }),

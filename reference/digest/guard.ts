@@ -63,9 +63,14 @@ const REQUIRED_WITH_QOP = [...REQUIRED, "qop", "nc", "cnonce"] as const;
 /** Compared against for an unknown user, so that case costs what a wrong password costs. */
 const NOBODY_HA1 = randomBytes(32).toString("hex");
 
-/** One WWW-Authenticate value per offered hash, strongest first. */
-export function challenges(settings: GuardSettings, nonce: string, stale: boolean): string[] {
+/**
+ * One WWW-Authenticate value per offered hash, strongest first, each with the nonce `nonceOf`
+ * gives it: the same one for all, or a fresh one each (then a client that answers one
+ * challenge's algorithm with another's nonce shows it).
+ */
+export function challenges(settings: GuardSettings, nonceOf: () => string, stale: boolean): string[] {
   return offeredAlgorithms(settings).map((algorithm) => {
+    const nonce = nonceOf();
     const directives: Directive[] = [
       { name: "realm", value: settings.realm, quoted: true },
       { name: "qop", value: settings.qops.join(", "), quoted: true },

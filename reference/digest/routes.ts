@@ -53,7 +53,7 @@ export function digestRoutes(context: ReferenceContext): Route {
   };
 
   const challenge = (status: number, message: string, stale = false, nonce = issue()): Reply => {
-    const offered = challenges(settings, nonce, stale);
+    const offered = challenges(settings, () => nonce, stale);
     if (policy.offersBasic) offered.push(`Basic realm="${REALM}"`);
     return policy.challengeHasErrorBody
       ? errorReply(status, message, { "www-authenticate": offered })

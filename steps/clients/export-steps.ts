@@ -26,7 +26,7 @@ Given("the client description says the client has the fallback", function (this:
 Given(
   "sxd ran it again with the contact list served without its export link, and with the export POST answered 503",
   function (this: ClientWorld) {
-    return chooseStagedRuns(this, ["no-export-link", "import-fails"], "CEXP-1");
+    return chooseStagedRuns(this, ["no-export-link", "import-fails"]);
   },
 );
 

@@ -1,6 +1,6 @@
 /**
- * What every client step shares: choosing the recorded run of a task (and, for a staged
- * condition, its control), attaching what the client did, and turning a grade into the
+ * What every client step shares: choosing the recorded runs of a task (and, for a staged
+ * condition, its run and control), attaching what the client did, and turning a grade into the
  * scenario's outcome. Each grade's reason is attached, passed or not.
  */
 import { endOf, type Grade, NOT_SUPPORTED, type StagedCondition, type TaskRun } from "../../harness/client/evidence.ts";
@@ -18,52 +18,66 @@ function findRun(world: ClientWorld, task: string, condition?: StagedCondition):
   return world.parameters.runs.find((run) => run.task === task && run.condition === condition);
 }
 
-/** The plain run of the task becomes the judged one; not run where the client does not do it. */
+/**
+ * The plain run of the task becomes the judged one, and every run of it (the staged ones too)
+ * the runs a row about each answer reads. A task the client does not do (exit 127), or that a
+ * recording holds nothing of, is not applicable: neither a pass nor a failure.
+ */
 export function chooseTask(world: ClientWorld, task: string): "skipped" | undefined {
   const run = findRun(world, task);
   const { recorded } = world.parameters;
   if (!run)
-    return world.skipped(
-      recorded ? `no request of the task ${task} is in what was ${recorded}` : `the task ${task} was not run`,
-    );
+    return recorded
+      ? world.skipped(`what was ${recorded} holds no request of the task ${task}`, "not applicable")
+      : world.skipped(`the task ${task} was not run`);
   evidence(world, run);
-  if (run.exitCode === NOT_SUPPORTED) return world.skipped(`the client does not do the task ${task} (it exited 127)`);
+  if (run.exitCode === NOT_SUPPORTED)
+    return world.skipped(`the client does not do the task ${task} (exit 127)`, "not applicable");
+  world.run = run;
+  world.runs = world.parameters.runs.filter((other) => other.task === task);
+  return undefined;
+}
+
+/** Every run of the chosen task, the plain one first; the staged ones' evidence joins the plain run's. */
+export function everyRun(world: ClientWorld): TaskRun[] {
+  for (const run of world.runs) if (run !== world.run) evidence(world, run);
+  return world.runs;
+}
+
+/**
+ * The run of the same task under the condition becomes the judged one; its control is the run
+ * on the same offer without the condition. Where sxd did not stage it, `unstaged` says why.
+ */
+export function chooseStaged(
+  world: ClientWorld,
+  condition: StagedCondition,
+  unstaged: (runs: TaskRun[]) => string,
+): "skipped" | undefined {
+  if (world.parameters.recorded) return notStaged(world, [condition]);
+  const plain = world.run;
+  if (!plain) throw new Error("no task run chosen (a bug in the feature)");
+  const run = findRun(world, plain.task, condition);
+  if (!run) return world.skipped(unstaged(world.runs));
+  evidence(world, run);
+  world.control = (run.offer && findRun(world, plain.task, run.offer)) ?? plain;
   world.run = run;
   return undefined;
 }
 
-/** The run of the same task under the condition becomes the judged one, the plain run its control. */
-export function chooseStaged(world: ClientWorld, condition: StagedCondition, see: string): "skipped" | undefined {
-  if (world.parameters.recorded) return unstaged(world, [condition]);
-  const control = world.run;
-  const run = control && findRun(world, control.task, condition);
-  if (!control || !run)
-    return world.skipped(
-      `the same task without the condition did not succeed (${control && endOf(control)}): see ${see}`,
-    );
-  evidence(world, run);
-  [world.control, world.run] = [control, run];
-  return undefined;
-}
-
-/** The plain run stays the judged one; the runs under these conditions come beside it, where sxd staged them. */
-export function chooseStagedRuns(
-  world: ClientWorld,
-  conditions: readonly StagedCondition[],
-  see: string,
-): "skipped" | undefined {
-  if (world.parameters.recorded) return unstaged(world, conditions);
+/** The plain run stays the judged one; the runs under these conditions come beside it. */
+export function chooseStagedRuns(world: ClientWorld, conditions: readonly StagedCondition[]): "skipped" | undefined {
+  if (world.parameters.recorded) return notStaged(world, conditions);
   const plain = world.run;
-  const runs = conditions.flatMap((condition) => (plain && findRun(world, plain.task, condition)) ?? []);
-  if (!plain || runs.length === 0)
-    return world.skipped(`the same task without the conditions did not succeed (${plain && endOf(plain)}): see ${see}`);
+  if (!plain) throw new Error("no task run chosen (a bug in the feature)");
+  const runs = conditions.flatMap((condition) => findRun(world, plain.task, condition) ?? []);
+  if (runs.length === 0) return world.skipped(`sxd did not stage ${conditions.join(", ")} (${endOf(plain)})`);
   for (const run of runs) evidence(world, run);
   world.staged = runs;
   return undefined;
 }
 
 /** A recording holds no staged condition: sxd stages one by running the task again, which only --run can. */
-function unstaged(world: ClientWorld, conditions: readonly StagedCondition[]): "skipped" {
+function notStaged(world: ClientWorld, conditions: readonly StagedCondition[]): "skipped" {
   return world.skipped(
     `sxd judges this row by running the task again under a condition it stages (${conditions.join(", ")}); what was ${world.parameters.recorded} cannot show that: run the client with --run`,
   );

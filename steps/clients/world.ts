@@ -12,6 +12,8 @@ import { setWorldConstructor, World } from "../support/cucumber.ts";
 export class ClientWorld extends World<ClientParameters> {
   /** The run the Then steps judge. */
   run?: TaskRun;
+  /** Every run of the chosen task, the plain one first: the rows about each answer read them all. */
+  runs: TaskRun[] = [];
   /** The plain run of the same task, where the judged run had a staged condition. */
   control?: TaskRun;
   /** Further runs of the task under conditions, for a row judged across them (CDIG-7). */

@@ -1,10 +1,13 @@
 Feature: A client answers a Digest challenge
   Asked for a protected resource without credentials, sxd's server answers 401 with one
-  challenge per algorithm (SHA-256, then MD5), each naming the realm, a fresh nonce, an opaque
-  and qop "auth, auth-int". The client sends the request again with Authorization: Digest,
-  whose response it computes from the user's secret (RFC 7616 §3.4.1). sxd runs the client's
-  task with the user and the address in its environment, and judges every request the client
-  sent: a client that sends nothing passes nothing.
+  challenge per algorithm (SHA-256, then MD5), each naming the realm, a nonce of its own, an
+  opaque and qop "auth, auth-int". The client sends the request again with Authorization:
+  Digest, taking the realm, nonce and algorithm from the one challenge it answers, and computes
+  the response from the user's secret (RFC 7616 §3.4.1). sxd runs the client's task with the
+  user and the address in its environment, and again under the conditions it stages (another
+  order of algorithms, qop auth-int alone, a refusal): every answer the client sent in any of
+  these runs is judged. Not answering an offer is not a wrong answer (which algorithms a client
+  takes is CDIG-7's concern), but a client that answers no challenge at all passes nothing.
 
   @CDIG-1 @must
   Scenario Outline: The answer carries every directive, as challenged
@@ -38,7 +41,10 @@ Feature: A client answers a Digest challenge
 
   @CDIG-4 @must @digest-post
   Scenario: With qop=auth-int the digest covers the body sent
-    A client that answers with qop=auth is not concerned: the row is not applicable to it.
+    sxd runs the task again with qop auth-int alone offered (on an offer of algorithms the
+    client answered), so that a client which prefers auth shows what it does when auth-int is
+    all there is; its answers there are judged with the others. A client that never answers with
+    qop=auth-int is not concerned: the row is not applicable to it.
 
     Given the client has done the task "digest-post"
     Then an auth-int answer hashes the body it sent

@@ -1,9 +1,9 @@
 Feature: A client may retry on a stale nonce
   A 401 with stale=true says the credentials were right but the nonce is used up or expired
   (RFC 7616 §3.3). The client may then answer again with the new nonce, without asking for new
-  credentials; the RFC leaves this to the client. sxd runs the task again and calls the
-  client's first right answer stale. The same task without the stale nonce must have got in
-  first. The client description states whether the client retries (digest.retriesStale):
+  credentials; the RFC leaves this to the client. sxd runs the task again, on an offer of
+  algorithms the client has been seen to answer, and calls the client's first right answer
+  stale: that right answer is the control. The client description states whether the client retries (digest.retriesStale):
   where it says so, giving up fails the row; where it says not, the row does not apply; where
   it is silent, a client that gives up is reported as not taking the option, never failed,
   though such a client breaks wherever nonces expire.
