@@ -2,14 +2,25 @@
  * CDIG-7, a SHOULD: offered several algorithms, the client answers the first one it supports
  * and never one not offered (RFC 7616 §3.7). What a client supports is read from what it
  * answered: the plain run offers SHA-256 then MD5, sxd runs the task again with MD5 first and
- * with MD5 alone, and an algorithm the client answered in any run is one it supports. A run in
+ * with MD5 alone, and an algorithm the client answered right in any run is one it supports. A run in
  * which it answered nothing, though one it supports was offered, did not take the first it
  * supports either.
  */
 import { parseChallenges } from "../../lib/auth-params.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { digestAnswers } from "./credentials.ts";
-import { describeRun, endOf, failed, type Grade, notRun, passed, placeOf, type TaskRun } from "./evidence.ts";
+import { provesSecret } from "./digest-grades.ts";
+import {
+  type ClientUser,
+  describeRun,
+  endOf,
+  failed,
+  type Grade,
+  notRun,
+  passed,
+  placeOf,
+  type TaskRun,
+} from "./evidence.ts";
 
 /** The algorithms the first 401 of a run offered, in order. */
 function offeredIn(requests: readonly RecordedRequest[]): string[] {
@@ -29,14 +40,18 @@ interface Choice {
   number?: number;
 }
 
-export function gradeAlgorithmChoice(runs: readonly TaskRun[]): Grade {
-  const choices = runs.map((run): Choice => {
+export function gradeAlgorithmChoice(runs: readonly TaskRun[], user: ClientUser): Grade {
+  const choices = runs.map((run): Choice & { proven?: boolean } => {
     const answer = digestAnswers(run.requests)[0];
     const offered = offeredIn(run.requests);
     if (!answer) return { run, offered };
-    return { run, offered, chosen: (answer.params.get("algorithm") ?? "MD5").toUpperCase(), number: answer.number };
+    const chosen = (answer.params.get("algorithm") ?? "MD5").toUpperCase();
+    // Supported is what the client computed right: a name it wrote over another hash proves nothing.
+    const proven = user.password === undefined || provesSecret(answer, user);
+    return { run, offered, chosen, number: answer.number, proven };
   });
   const answered = choices.filter((c) => c.chosen !== undefined);
+  const supported = choices.filter((c) => c.proven);
   if (answered.length === 0)
     return notRun(
       `the client answered no challenge in ${runs.length} run(s)${runs[0] ? ` (${endOf(runs[0])})` : ""}: see CDIG-1`,
@@ -50,7 +65,7 @@ export function gradeAlgorithmChoice(runs: readonly TaskRun[]): Grade {
   for (const c of choices) {
     if (c.offered.length === 0) continue;
     const earlier = c.chosen === undefined ? c.offered : c.offered.slice(0, c.offered.indexOf(c.chosen));
-    const proof = answered.find((other) => other.chosen !== undefined && earlier.includes(other.chosen));
+    const proof = supported.find((other) => other.chosen !== undefined && earlier.includes(other.chosen));
     if (proof)
       return failed(
         `${where(c)}: offered ${c.offered.join(", ")}, the client answered ${c.chosen ?? "none of them"}, though it answered ${proof.chosen} in ${where(proof)}: not the first it supports`,

@@ -227,29 +227,36 @@ test("CDIG-7: the first offered algorithm the client is seen to support, never o
     ...(condition ? { condition } : {}),
   });
   const plain = answering(["SHA-256", "MD5"], "SHA-256");
-  const right = gradeAlgorithmChoice([
-    plain,
-    answering(["MD5", "SHA-256"], "MD5", "md5-first"),
-    answering(["MD5"], "MD5", "md5-only"),
-  ]);
+  const right = gradeAlgorithmChoice(
+    [plain, answering(["MD5", "SHA-256"], "MD5", "md5-first"), answering(["MD5"], "MD5", "md5-only")],
+    {},
+  );
   assert.equal(right.reason, "offered SHA-256, MD5: SHA-256; offered MD5, SHA-256: MD5; offered MD5: MD5");
-  const last = gradeAlgorithmChoice([
-    answering(["SHA-256", "MD5"], "MD5"),
-    answering(["MD5", "SHA-256"], "SHA-256", "md5-first"),
-  ]);
+  const last = gradeAlgorithmChoice(
+    [answering(["SHA-256", "MD5"], "MD5"), answering(["MD5", "SHA-256"], "SHA-256", "md5-first")],
+    {},
+  );
   assert.match(
     last.reason,
     /^request 2: offered SHA-256, MD5, the client answered MD5, though it answered SHA-256 in request 2 \(staged: md5-first\): not the first/,
   );
   assert.match(
-    gradeAlgorithmChoice([answering(["MD5"], "SHA-512-256")]).reason,
+    gradeAlgorithmChoice([answering(["MD5"], "SHA-512-256")], {}).reason,
     /algorithm SHA-512-256 was not offered \(MD5\)/,
   );
-  assert.equal(gradeAlgorithmChoice([run([])]).status, "not run");
+  assert.equal(gradeAlgorithmChoice([run([])], user).status, "not run");
+  // With the secret known, an answer whose response does not prove it shows no support (a name written over another hash).
+  assert.equal(
+    gradeAlgorithmChoice(
+      [answering(["SHA-256", "MD5"], "MD5"), answering(["MD5", "SHA-256"], "SHA-256", "md5-first")],
+      user,
+    ).status,
+    "passed",
+  );
   // Gives up where SHA-256 comes first, answers MD5 where MD5 does: not the first it supports.
   const gaveUp = { ...run([request(undefined, offering(["SHA-256", "MD5"]))], 1) };
   assert.match(
-    gradeAlgorithmChoice([gaveUp, answering(["MD5", "SHA-256"], "MD5", "md5-first")]).reason,
+    gradeAlgorithmChoice([gaveUp, answering(["MD5", "SHA-256"], "MD5", "md5-first")], {}).reason,
     /^task digest-get: offered SHA-256, MD5, the client answered none of them, though it answered MD5 in request 2 \(staged: md5-first\)/,
   );
 });

@@ -53,7 +53,7 @@ Then("answering again with the new nonce, without new credentials, takes the opt
 Then(
   "each time it answered the first offered algorithm it supports, never one not offered",
   function (this: ClientWorld) {
-    return judged(this, (run) => gradeAlgorithmChoice([run, ...this.staged]));
+    return judged(this, (run) => gradeAlgorithmChoice([run, ...this.staged], this.parameters.user));
   },
 );
 
