@@ -1,11 +1,15 @@
 /**
  * `sxd test-client` against real digest clients, through adapters kept here, each graded as a
- * careful reader of RFC 7616 grades it: curl --digest is clean (qop auth, so CDIG-4 does not
- * concern it); Python requests quotes algorithm and qop, which §3.4 sends as tokens (CDIG-9,
- * a warning); wget answers a qop challenge in the RFC 2069 form (CDIG-1); Python's urllib
- * reads only the first challenge and so never answers (CDIG-1); the example client
- * (examples/clients/node) passes every row, auth-int included. A client that sends
- * nothing, fails, says it does no task or hangs ends in bounded time with no row passed.
+ * careful reader of RFC 7616 grades it, on every answer it sent in every run of a task: curl
+ * --digest is clean until auth-int is all there is, where it hashes an empty body (CDIG-4);
+ * Python requests quotes algorithm and qop, which §3.4 sends as tokens, and answers the last
+ * challenge (CDIG-9, CDIG-7, warnings); wget answers a qop challenge in the RFC 2069 form and
+ * names SHA-256 over an MD5 hash (CDIG-1, CDIG-2); Python's urllib reads only the first
+ * challenge, so answers where MD5 comes first and not where SHA-256 does (CDIG-7), and tries a
+ * refused secret again (CDIG-10); the example client (examples/clients/node) passes every row,
+ * and doing the digest tasks only it is conformant over every task, as is curl reading only. A
+ * client that sends nothing, fails, says it does no task or hangs ends in bounded time with no
+ * row passed and a non-zero exit.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -17,7 +21,9 @@ import { sxd, tempDir } from "./support/cli.ts";
 interface Report {
   overall: string;
   rows: Array<{ id: string; verdict: string; reason?: string }>;
-  client: { runs: Array<{ task: string; condition?: string; exitCode: number | null; requests: unknown[] }> };
+  client: {
+    runs: Array<{ task: string; condition?: string; offer?: string; exitCode: number | null; requests: unknown[] }>;
+  };
 }
 
 async function testClient(
@@ -64,61 +70,86 @@ sys.exit(0 if reply.ok else 1)
 
 const WGET = `case $SXD_TASK in
   digest-get) wget -q -O - --user="$SXD_USERNAME" --password="$SXD_PASSWORD" "$SXD_URL" ;;
+  digest-post) wget -q -O - --user="$SXD_USERNAME" --password="$SXD_PASSWORD" --post-data="$SXD_BODY" "$SXD_URL" ;;
   *) exit 127 ;;
 esac`;
 
 const URLLIB = `python3 -c '
 import os, sys, urllib.request, urllib.error
 task, url = os.environ["SXD_TASK"], os.environ["SXD_URL"]
-if task != "digest-get": sys.exit(127)
+if task not in ("digest-get", "digest-post"): sys.exit(127)
 passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
 passwords.add_password(None, url, os.environ["SXD_USERNAME"], os.environ["SXD_PASSWORD"])
 opener = urllib.request.build_opener(urllib.request.HTTPDigestAuthHandler(passwords))
-try: print(opener.open(url).read().decode())
+data = os.environ["SXD_BODY"].encode() if task == "digest-post" else None
+try: print(opener.open(url, data=data).read().decode())
 except urllib.error.HTTPError as error: sys.exit(1)
 '`;
 
 const EXAMPLE = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
 
-describe("sxd test-client grades real digest clients", () => {
-  it("curl --digest: clean, and retries on stale=true; qop auth, so auth-int does not concern it; rspauth unchecked", async (t: TestContext) => {
+const EXAMPLE_DESCRIPTION = new URL("../examples/clients/node/client.json", import.meta.url).pathname;
+/** The example client doing the digest tasks only: 127 for the others. */
+const EXAMPLE_DIGEST_ONLY = `case $SXD_TASK in digest-*) ${EXAMPLE} ;; *) exit 127 ;; esac`;
+/** curl as a browser uses it: it reads the resource, and does no other task. */
+const CURL_READS_ONLY = `case $SXD_TASK in digest-get) ${CURL} ;; *) exit 127 ;; esac`;
+const EVERY_TASK = ["--tasks", "digest-get,digest-post,update,history,export"];
+
+const CLEAN = Object.fromEntries(
+  ["CDIG-1", "CDIG-2", "CDIG-3", "CDIG-5", "CDIG-6", "CDIG-7", "CDIG-9", "CDIG-10"].map((id) => [id, "passed"]),
+);
+
+describe("sxd test-client grades real digest clients as a careful reader of RFC 7616 does", () => {
+  it("curl --digest: clean, but where qop auth-int is all that is offered it hashes an empty body (CDIG-4)", async (t: TestContext) => {
     if (missing(["curl", "--version"])) return t.skip(missing(["curl", "--version"]));
     const { code, report, verdicts } = await testClient(CURL);
-    const clean = {
-      "CDIG-1": "passed",
-      "CDIG-2": "passed",
-      "CDIG-3": "passed",
-      "CDIG-5": "passed",
-      "CDIG-9": "passed",
-      "CDIG-6": "passed",
-      "CDIG-7": "passed",
-      "CDIG-10": "passed",
-    };
-    assert.deepEqual(verdicts, { ...clean, "CDIG-4": "not applicable", "CDIG-8": "not applicable" });
+    assert.deepEqual(verdicts, { ...CLEAN, "CDIG-4": "failed", "CDIG-8": "not applicable" });
+    assert.match(
+      reason(report, "CDIG-4"),
+      /^request 2 \(staged: auth-int-only\): with qop=auth-int the response covers an empty body, not the \d+ byte\(s\) sent/,
+    );
     assert.match(
       reason(report, "CDIG-8"),
       /^the client accepted a reply whose rspauth does not prove the secret \(exit 0/,
     );
-    assert.match(reason(report, "CDIG-6"), /^$/);
-    assert.equal(reason(report, "CDIG-4"), "the client answered with qop auth, not auth-int");
+    assert.equal(code, 1);
+  });
+
+  it("curl reading only (as a browser does): every task it does passes, the others are not applicable, exit 0", async (t: TestContext) => {
+    if (missing(["curl", "--version"])) return t.skip(missing(["curl", "--version"]));
+    const { code, report, verdicts } = await testClient(CURL_READS_ONLY, ...EVERY_TASK);
+    assert.deepEqual(verdicts, { ...CLEAN, "CDIG-4": "not applicable", "CDIG-8": "not applicable" });
+    assert.equal(reason(report, "CDIG-4"), "the client does not do the task digest-post (exit 127)");
+    for (const id of ["CSNAP-1", "CSNAP-5", "CEXP-1", "CEXP-4"])
+      assert.equal(report.rows.find((r) => r.id === id)?.verdict, "not applicable", id);
+    assert.equal(reason(report, "CSNAP-1"), "the client does not do the task update (exit 127)");
+    assert.equal(report.overall, "conformant");
     assert.equal(code, 0);
   });
 
   it("Python requests: quotes algorithm and qop (CDIG-9), takes the last challenge (CDIG-7); refused, it does not retry; stale, it gives up", async (t: TestContext) => {
     if (missing(["python3", "-c", "import requests"])) return t.skip(missing(["python3", "-c", "import requests"]));
     const { code, report, verdicts } = await testClient(REQUESTS);
-    assert.equal(verdicts["CDIG-9"], "warning");
-    assert.match(reason(report, "CDIG-9"), /^request 2 quotes algorithm, qop, which RFC 7616 §3.4 sends as tokens/);
-    for (const id of ["CDIG-1", "CDIG-2", "CDIG-3", "CDIG-5", "CDIG-10"]) assert.equal(verdicts[id], "passed", id);
-    // Offered several challenges, it answers the last one: SHA-256 where MD5 came first, MD5 where SHA-256 did.
-    assert.equal(verdicts["CDIG-7"], "warning");
+    assert.deepEqual(verdicts, {
+      ...CLEAN,
+      "CDIG-4": "not applicable",
+      "CDIG-6": "not applicable",
+      "CDIG-7": "warning",
+      "CDIG-8": "not applicable",
+      "CDIG-9": "warning",
+    });
+    assert.match(
+      reason(report, "CDIG-9"),
+      /^request 2; .*: quotes algorithm, qop, which RFC 7616 §3.4 sends as tokens/,
+    );
+    // Offered several challenges, it answers the last one: MD5 where SHA-256 came first, SHA-256 where MD5 did.
     assert.match(
       reason(report, "CDIG-7"),
-      /^task digest-get, request 2: offered SHA-256, MD5, the client answered MD5, though it answered SHA-256 in task digest-get \(staged: md5-first\)/,
+      /^request 2: offered SHA-256, MD5, the client answered MD5, though it answered SHA-256 in request 2 \(staged: md5-first\)/,
     );
+    // It knows qop auth only: offered auth-int alone it does not answer, which is no wrong answer.
+    assert.equal(reason(report, "CDIG-4"), "the client answered with qop auth, never auth-int");
     // Called stale, it gives up: reported, never failed (RFC 7616 §3.3 leaves the retry to the client).
-    assert.equal(verdicts["CDIG-6"], "not applicable");
-    assert.equal(verdicts["CDIG-8"], "not applicable");
     assert.match(
       reason(report, "CDIG-6"),
       /^after the 401 with stale=true to request 2, the client did not answer again with the new nonce/,
@@ -127,27 +158,53 @@ describe("sxd test-client grades real digest clients", () => {
     assert.equal(code, 0);
   });
 
-  it("wget: answers a qop challenge without qop, cnonce and nc, and so never gets in", async (t: TestContext) => {
+  it("wget: the RFC 2069 form where qop is offered (CDIG-1), SHA-256 named over an MD5 hash (CDIG-2); refused, it stops", async (t: TestContext) => {
     if (missing(["wget", "--version"])) return t.skip(missing(["wget", "--version"]));
-    const { code, report, verdicts } = await testClient(WGET, "--tasks", "digest-get");
+    const { code, report, verdicts } = await testClient(WGET);
     assert.equal(verdicts["CDIG-1"], "failed");
     assert.match(
       reason(report, "CDIG-1"),
-      /^request 2: no qop, cnonce or nc: the RFC 2069 form, though the challenge offered qop auth, auth-int/,
+      /^request 2; request 2 \(staged: md5-first\); .*: no qop, cnonce or nc: the RFC 2069 form, though the challenge offered qop auth, auth-int/,
     );
+    assert.equal(verdicts["CDIG-2"], "failed");
+    assert.match(
+      reason(report, "CDIG-2"),
+      /^request 2 \(staged: md5-first\): response \w{32} is not the digest of demo's secret \(RFC 7616 §3.4.1, SHA-256, qop none\)/,
+    );
+    // Its answers are flawed, but the refusal shows what it does after one: it stops (the weakest control).
+    assert.equal(verdicts["CDIG-10"], "passed");
+    assert.equal(verdicts["CDIG-7"], "warning");
+    assert.equal(verdicts["CDIG-9"], "warning");
+    // Not run where nothing was seen, and a pointer only to a row that failed.
     assert.equal(verdicts["CDIG-5"], "not run");
-    assert.match(reason(report, "CDIG-10"), /the same task without the condition did not succeed .*see CDIG-2/);
+    assert.doesNotMatch(reason(report, "CDIG-8"), /see CDIG/);
     assert.equal(code, 1);
   });
 
-  it("Python urllib: reads only the first challenge (SHA-256, unknown to it) and never answers", async () => {
-    const { code, report, verdicts } = await testClient(URLLIB, "--tasks", "digest-get");
-    assert.equal(verdicts["CDIG-1"], "failed");
+  it("Python urllib: answers MD5 where it comes first (CDIG-1, 2 pass), gives up where SHA-256 does (CDIG-7); refused, it tries the same secret again (CDIG-10)", async (t: TestContext) => {
+    if (missing(["python3", "--version"])) return t.skip(missing(["python3", "--version"]));
+    const { code, report, verdicts } = await testClient(URLLIB);
+    assert.deepEqual(verdicts, {
+      ...CLEAN,
+      "CDIG-4": "not applicable",
+      "CDIG-7": "warning",
+      "CDIG-8": "not applicable",
+      "CDIG-9": "warning",
+      "CDIG-10": "failed",
+    });
     assert.match(
-      reason(report, "CDIG-1"),
-      /^the client sent 1 request\(s\), none with Authorization: Digest \(exit 1 after \d+ ms\): it never answered the challenge$/,
+      reason(report, "CDIG-7"),
+      /^task digest-get: offered SHA-256, MD5, the client answered none of them, though it answered MD5 in request 2 \(staged: md5-first\)/,
     );
-    assert.ok(["CDIG-3", "CDIG-5", "CDIG-9", "CDIG-10"].every((id) => verdicts[id] === "not run"));
+    // Its refused-secret run is staged on the offer it answers: MD5 first.
+    assert.ok(
+      report.client.runs.some((r) => r.condition === "wrong-credentials" && r.offer === "md5-first"),
+      "wrong-credentials staged on md5-first",
+    );
+    assert.match(
+      reason(report, "CDIG-10"),
+      /^after the 401 without stale=true to request 2, the client sent credentials from the same secret 1 more time\(s\)/,
+    );
     assert.equal(code, 1);
   });
 
@@ -155,6 +212,21 @@ describe("sxd test-client grades real digest clients", () => {
     const { code, verdicts } = await testClient(EXAMPLE);
     const all = ["CDIG-1", "CDIG-2", "CDIG-3", "CDIG-4", "CDIG-5", "CDIG-6", "CDIG-7", "CDIG-8", "CDIG-9", "CDIG-10"];
     assert.deepEqual(verdicts, Object.fromEntries(all.map((id) => [id, "passed"])));
+    assert.equal(code, 0);
+  });
+
+  it("the example client doing the digest tasks only, asked for every task: conformant, exit 0", async () => {
+    const { code, report } = await testClient(EXAMPLE_DIGEST_ONLY, ...EVERY_TASK, "--config", EXAMPLE_DESCRIPTION);
+    assert.deepEqual(
+      report.rows.filter((r) => r.verdict !== "passed" && r.verdict !== "not applicable").map((r) => r.id),
+      [],
+    );
+    assert.ok(
+      report.rows
+        .filter((r) => r.id.startsWith("C") && !r.id.startsWith("CDIG"))
+        .every((r) => r.verdict === "not applicable"),
+    );
+    assert.equal(report.overall, "conformant");
     assert.equal(code, 0);
   });
 });
@@ -172,33 +244,51 @@ describe("sxd test-client against clients that do nothing useful", () => {
     noPass(report);
     assert.match(
       reason(report, "CDIG-1"),
-      /^the client sent no request \(exit 0 after \d+ ms\): it never answered the challenge/,
+      /^the client sent no request in 3 runs of the task \(exit 0 after \d+ ms\): it never answered the challenge/,
     );
     assert.equal(verdicts["CDIG-3"], "not run");
     assert.equal(code, 1);
   });
 
-  it("a client that fails every task: no row passed, and no condition staged without a control", async () => {
+  it("a client that fails every task: no row passed; only the conditions that need no answer are staged", async () => {
     const { code, report } = await testClient("exit 1", ...ALL);
     noPass(report);
     assert.deepEqual(
-      report.client.runs.map((r) => [r.task, r.exitCode]),
+      report.client.runs.map((r) => [r.task, r.condition ?? "", r.exitCode]),
       [
-        ["digest-get", 1],
-        ["digest-post", 1],
-        ["update", 1],
-        ["history", 1],
+        ["digest-get", "", 1],
+        ["digest-get", "md5-first", 1],
+        ["digest-get", "md5-only", 1],
+        ["digest-post", "", 1],
+        ["digest-post", "md5-first", 1],
+        ["digest-post", "md5-only", 1],
+        ["update", "", 1],
+        ["update", "precondition-failed", 1],
+        ["history", "", 1],
       ],
     );
+    assert.match(
+      reason(report, "CDIG-10"),
+      /^sxd stages this on an offer the client answered, and the client sent .*: see CDIG-1$/,
+    );
+    assert.equal(report.rows.find((r) => r.id === "CDIG-1")?.verdict, "failed");
     assert.equal(code, 1);
   });
 
-  it("exit 127: the client does no task, its rows are not run, never failed", async () => {
-    const { code, report, verdicts } = await testClient("exit 127");
-    assert.ok(Object.values(verdicts).every((v) => v === "not run"));
-    assert.equal(reason(report, "CDIG-1"), "the client does not do the task digest-get (it exited 127)");
-    // Incomplete, and as for sxd test, a run in which no scenario executed exits 1.
-    assert.equal(report.overall, "incomplete");
+  it("exit 127: the client does no task; every scenario is not applicable, and a run that judged nothing exits 1", async () => {
+    const { code, report } = await testClient("exit 127", ...ALL);
+    assert.ok(
+      report.rows.every((r) => r.verdict === "not applicable" || r.id.startsWith("CEXP")),
+      JSON.stringify(report.rows.map((r) => [r.id, r.verdict])),
+    );
+    assert.equal(reason(report, "CDIG-1"), "the client does not do the task digest-get (exit 127)");
+    assert.equal(reason(report, "CSNAP-5"), "the client does not do the task history (exit 127)");
+    // Nothing staged for a task the client does not do.
+    assert.deepEqual(
+      report.client.runs.map((r) => r.task),
+      ["digest-get", "digest-post", "update", "history"],
+    );
+    assert.notEqual(report.overall, "conformant");
     assert.equal(code, 1);
   });
 

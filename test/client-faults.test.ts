@@ -49,6 +49,12 @@ const FAULTY: Record<string, Faulty> = {
   "CSNAP-5": { fault: "built-links", task: "history" },
 };
 
+/** Faults real clients have, beyond each row's first: each still fails its row and no other. */
+const MORE_FAULTY: Array<[string, Faulty]> = [
+  ["CDIG-1", { fault: "mixes-challenges", task: "digest-get" }],
+  ["CDIG-4", { fault: "auth-int-when-forced-empty-body", task: "digest-post" }],
+];
+
 interface Verdicts {
   code: number | null;
   /** Row to verdict and reason, for the rows the run judged. */
@@ -98,7 +104,7 @@ test("every client row has a faulty client; a MAY row's comes with the claim tha
 });
 
 describe("sxd test-client against the example client and its faulty twins", () => {
-  const entries = Object.entries(FAULTY);
+  const entries = [...Object.entries(FAULTY), ...MORE_FAULTY];
   const runs = pooled(
     [
       () => graded(ADAPTER, ["--config", EXAMPLE_DESCRIPTION]),

@@ -49,7 +49,15 @@ function answersOr(runs: readonly TaskRun[], demanded: boolean): SentAnswer[] | 
 export const SECRET_UNKNOWN =
   "the user's secret is not known: give --username and --password (or SXD_USERNAME and SXD_PASSWORD) to judge it";
 
-const listed = (items: readonly string[]) => items.join("; ");
+/**
+ * Problems said once each, with every place they were seen, since a client tends to make the
+ * same mistake in every run: "no cnonce (request 2; request 2 (staged: md5-first))".
+ */
+export function grouped(found: ReadonlyArray<{ place: string; problem: string }>): string {
+  const places = new Map<string, string[]>();
+  for (const { place, problem } of found) places.set(problem, [...(places.get(problem) ?? []), place]);
+  return [...places].map(([problem, where]) => `${where.join("; ")}: ${problem}`).join(". ");
+}
 
 const algorithmOf = (params: ReadonlyMap<string, string>) => (params.get("algorithm") ?? "MD5").toUpperCase();
 
@@ -61,9 +69,9 @@ export function gradeDirectives(runs: readonly TaskRun[], user: ClientUser): Gra
   const answers = answersOr(runs, true);
   if (!Array.isArray(answers)) return answers;
   const problems = answers.flatMap((sent) =>
-    directiveProblems(sent, user).map((problem) => `${placeOfAnswer(sent)}: ${problem}`),
+    directiveProblems(sent, user).map((problem) => ({ place: placeOfAnswer(sent), problem })),
   );
-  if (problems.length > 0) return failed(listed(problems));
+  if (problems.length > 0) return failed(grouped(problems));
   return passed(`${answers.length} answer(s) to the challenge, each with every directive as challenged`);
 }
 

@@ -4,7 +4,7 @@
  * like digest-grades.ts.
  */
 import { digestAnswers, fieldOf } from "./credentials.ts";
-import { answersIn, placeOfAnswer, provesSecret, SECRET_UNKNOWN, withoutAnswer } from "./digest-grades.ts";
+import { answersIn, grouped, placeOfAnswer, provesSecret, SECRET_UNKNOWN, withoutAnswer } from "./digest-grades.ts";
 import { type ClientUser, endOf, failed, type Grade, notRun, passed, placeOf, type TaskRun } from "./evidence.ts";
 
 /**
@@ -77,18 +77,18 @@ export function gradeQuoting(runs: readonly TaskRun[]): Grade {
   const answers = answersIn(runs);
   if (answers.length === 0) return notRun(`${withoutAnswer(runs)}: nothing to judge (see CDIG-1)`);
   const problems = answers.flatMap((sent) => {
-    const { answer } = sent;
-    const form = (names: string[], quoted: boolean) => names.filter((name) => answer.quoted.get(name) === !quoted);
+    const form = (names: string[], quoted: boolean) => names.filter((name) => sent.answer.quoted.get(name) === !quoted);
     const unquoted = form(QUOTED, true);
     const quoted = form(TOKENS, false);
+    const place = placeOfAnswer(sent);
     return [
-      ...(unquoted.length > 0 ? [`${placeOfAnswer(sent)} sends ${unquoted.join(", ")} unquoted`] : []),
+      ...(unquoted.length > 0 ? [{ place, problem: `sends ${unquoted.join(", ")} unquoted` }] : []),
       ...(quoted.length > 0
-        ? [`${placeOfAnswer(sent)} quotes ${quoted.join(", ")}, which RFC 7616 §3.4 sends as tokens`]
+        ? [{ place, problem: `quotes ${quoted.join(", ")}, which RFC 7616 §3.4 sends as tokens` }]
         : []),
     ];
   });
-  if (problems.length > 0) return failed(problems.join("; "));
+  if (problems.length > 0) return failed(grouped(problems));
   return passed(`${answers.length} answer(s), each directive quoted as RFC 7616 §3.4 writes it`);
 }
 
