@@ -20,7 +20,7 @@ import { featureFiles } from "../scenarios.ts";
 import { type Judgement, judge } from "../verdicts.ts";
 import { runCommand } from "./command.ts";
 import type { ClientDescription } from "./description.ts";
-import type { RecordedRequest, TaskRun } from "./evidence.ts";
+import type { ClientUser, RecordedRequest, TaskRun } from "./evidence.ts";
 import { type ClientServers, nextStaging, type TaskName, taskEnvironment, taskSubject } from "./tasks.ts";
 
 /** The servers as the run uses them: what they offer, their recording, and the stage. */
@@ -52,7 +52,7 @@ export interface ClientRunSettings extends ClientGrading {
 /** What the client steps are given (through cucumber's world parameters). */
 export interface ClientParameters {
   runs: TaskRun[];
-  user: ClientServers["user"];
+  user: ClientUser;
   description: ClientDescription;
   /** Where the runs were recorded rather than run (--har, --manual): then sxd staged nothing. */
   recorded?: string;
@@ -95,7 +95,7 @@ export async function gradeClientRuns(
   runs: TaskRun[],
   source: ClientSource,
   grading: ClientGrading,
-  user: ClientServers["user"],
+  user: ClientUser,
   io: Io,
   startedAt = new Date().toISOString(),
 ): Promise<ClientVerdict> {
