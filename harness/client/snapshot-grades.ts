@@ -99,7 +99,7 @@ export function gradeIdKept(run: TaskRun): Grade {
 
 /**
  * CSNAP-4, on the run where sxd answered the first PUT 412: the client reads the entry again
- * after the 412, before any other PUT. Its control is the PUT that sxd refused, in that run:
+ * after the 412 before any other PUT; one that stops there overwrites nothing it has not read. Its control is the PUT that sxd refused, in that run:
  * whether the client would have updated without the 412 does not change what it does after one.
  */
 export function gradeRereadAfter412(run: TaskRun): Grade {
@@ -115,8 +115,8 @@ export function gradeRereadAfter412(run: TaskRun): Grade {
       `after the 412 to request ${items[refused]?.number}, request ${after[nextPut]?.number} is a PUT with no read of the entry before it`,
     );
   if (reread < 0)
-    return failed(
-      `after the 412 to request ${items[refused]?.number}, the client did not read the entry again (${endOf(run)})`,
+    return passed(
+      `after the 412 to request ${items[refused]?.number}, the client sent no other PUT (${endOf(run)}): it overwrote nothing it had not read`,
     );
   return passed(
     `after the 412, the client read the entry again (request ${after[reread]?.number})${nextPut >= 0 ? " before its next PUT" : ""}`,

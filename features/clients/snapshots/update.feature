@@ -22,9 +22,10 @@ Feature: A client updates an entry
     Then every PUT keeps the entry id it read
 
   @CSNAP-4 @should
-  Scenario: After a 412 the client reads the entry again
+  Scenario: After a 412 the client reads the entry again before it puts anything
     The same task, run again on a fresh entry; the PUT that sxd refuses is the control: what
-    the client does after a 412 does not depend on whether its update would have succeeded.
+    the client does after a 412 does not depend on whether its update would have succeeded. A
+    client that stops at the 412 overwrites nothing and passes.
 
     Given the client has done the task "update"
     And sxd answered its first PUT with 412, as if the entry had changed since its read
