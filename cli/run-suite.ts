@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { loadRows } from "../harness/catalogue.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
+import { describedForPeer, standInSettings } from "../harness/peer.ts";
 import { type Io, runConformance, type SuiteRun, type SuiteSession } from "../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { parseJsonText } from "../lib/json-text.ts";
@@ -35,7 +36,10 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
       outageMessagingUrl = bundled.outageMessagingUrl;
       target = bundled.target;
     }
-    if (settings.peer) peer = await startOwnPeer(settings.peer, target, settings.maxBodyBytes);
+    if (settings.peer) {
+      target = describedForPeer(target, settings.peer.side);
+      peer = await startOwnPeer(settings.peer, target, settings.maxBodyBytes);
+    }
     const { layers, expectFailFile, caFile, insecure, referenceFaults, referenceVariant, ...run } = settings;
     const suiteRun = await runConformance(
       {
@@ -72,7 +76,7 @@ async function startOwnPeer(
       port: setting.port,
       publicUrl: peerUrl(setting.port, setting.host),
       otherUrl,
-      backend: target.export.backend,
+      ...standInSettings(setting.side, target),
       maxRecordedBody,
     });
   } catch (error) {

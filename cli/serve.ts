@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../harness/errors.ts";
 import type { NoncePolicy } from "../lib/digest-math.ts";
-import { isHttpUrl } from "../lib/uri.ts";
+import { isAbsoluteUri, isHttpUrl } from "../lib/uri.ts";
 import {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_PORTS,
@@ -62,6 +62,10 @@ const SERVE_OPTIONS = {
   },
   "backend-method": { type: "string", help: "its method (default: GET)" },
   "backend-token-header": { type: "string", help: "a header carrying the token to the contacts server" },
+  "export-rel": {
+    type: "string",
+    help: "the relation URI of the contacts server's export link (default: https://sxd.example/rel/export-to-messaging)",
+  },
   fault: { type: "string", multiple: true, help: "misbehave on purpose (repeatable); --fault list shows them" },
   variant: { type: "string", help: "standard (default) or alternative: the other choices the spec allows" },
   help: { type: "boolean", short: "h", help: "show this help" },
@@ -132,6 +136,7 @@ export async function runServe(argv: string[]): Promise<number> {
     maxConnections: count(values["max-connections"], DEFAULT_MAX_CONNECTIONS, "--max-connections"),
     contactsFile: values.contacts,
     backend: backendOf(values["backend-path"], values["backend-method"], values["backend-token-header"]),
+    exportRel: exportRel(values["export-rel"]),
   }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(
       `cannot start the reference: ${error.code === "EADDRINUSE" ? `port in use (${error.message})` : error.message}`,
@@ -192,6 +197,11 @@ function port(text: string | undefined, fallback: number, flag: string): number 
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number, got "${text}"`);
   return n;
+}
+
+function exportRel(text: string | undefined): string | undefined {
+  if (text === undefined || isAbsoluteUri(text)) return text;
+  throw new UsageError(`--export-rel must be an absolute URI, e.g. "https://example.org/rels/export", got "${text}"`);
 }
 
 /** The backend request as the flags describe it (as export.backend does in a target description). */

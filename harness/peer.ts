@@ -4,6 +4,9 @@
  * reports and steps need to know of it, and which rows it leaves to the team's server.
  */
 
+import type { BackendRequest } from "../lib/export-backend.ts";
+import type { TargetDescription } from "./target.ts";
+
 export type PeerSide = "contacts" | "messaging";
 
 export const PEER_SIDES: readonly PeerSide[] = ["contacts", "messaging"];
@@ -35,4 +38,31 @@ export function playedBySxd(side: PeerSide): string {
 export function peerLine(peer: PeerRun): string {
   const team = peer.side === "contacts" ? "messaging" : "contacts";
   return `sxd played the ${peer.side} server at ${peer.url}; the ${team} server is the team's (rows ${ROWS_OF_SIDE[peer.side].join(", ")} not applicable)`;
+}
+
+/**
+ * What sxd's own server takes from the target description: the keys that describe the side it
+ * plays. Both serve or ask the backend request (export.backend) and take the description's users;
+ * the contacts server serves their lists (the reference's, under these names) with the
+ * description's export relation. The keys of the team's side are the team's server's alone.
+ */
+export interface StandInSettings {
+  backend?: BackendRequest;
+  users: { user: string; otherUser?: string };
+  rel?: string;
+}
+
+export function standInSettings(side: PeerSide, target: TargetDescription): StandInSettings {
+  const { user, otherUser, rel, backend } = target.export;
+  return { backend, users: { user, otherUser }, ...(side === "contacts" ? { rel } : {}) };
+}
+
+/**
+ * The description as sxd judges a run where it plays `side`: where a key states what sxd's own
+ * server does otherwise than sxd's server does it, sxd does not ask it. With --peer messaging
+ * the export result is read where sxd's messaging server holds it, the export's Location,
+ * whatever export.result says (it describes the team's messaging server, if any).
+ */
+export function describedForPeer(target: TargetDescription, side: PeerSide): TargetDescription {
+  return side === "messaging" ? { ...target, export: { ...target.export, result: "location" } } : target;
 }

@@ -184,3 +184,18 @@ export function parseDescription(text: string, where: string): Result<Partial<Ta
   if (!parsed.ok) return { ok: false, error: `${where}${parsed.place}: not valid JSON (${parsed.reason})` };
   return validateDescription(parsed.value, where);
 }
+
+/** Every key a description may hold, as dotted paths down to its values (`export.backend.path`). */
+export function descriptionKeys(): string[] {
+  const named: { [name: string]: { [key: string]: Shape } } = {
+    upload: UPLOAD_SHAPE,
+    outage: OUTAGE_SHAPE,
+    backend: BACKEND_SHAPE,
+  };
+  const walk = (shape: Shape, path: string): string[] => {
+    const inner = typeof shape === "string" ? named[shape] : isListShape(shape) ? shape.listOf : shape;
+    if (inner === undefined) return [path];
+    return Object.entries(inner).flatMap(([key, child]) => walk(child, path ? `${path}.${key}` : key));
+  };
+  return walk(SHAPE, "");
+}

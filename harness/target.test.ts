@@ -112,4 +112,14 @@ test("extra headers are those of the server a URL lies on", () => {
   assert.deepEqual(headersFor(target.value, "http://h:1/api/contacts/user/a"), { "X-Key": "c" });
   assert.deepEqual(headersFor(target.value, "http://h:1/apiary"), {});
   assert.equal(validateDescription({ headers: { base: { "Bad Name": "x" } } }).ok, false);
+  // One server at the base URL and the contacts URL (--peer messaging without a base URL).
+  const shared = resolveDescription([
+    {
+      baseUrl: "http://h:1",
+      contactsUrl: "http://h:1",
+      headers: { base: { "X-Key": "b", "X-Base": "1" }, contacts: { "X-Key": "c" } },
+    },
+  ]);
+  assert.ok(shared.ok);
+  assert.deepEqual(headersFor(shared.value, "http://h:1/user/a/contacts"), { "X-Key": "c", "X-Base": "1" });
 });

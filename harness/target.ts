@@ -139,18 +139,27 @@ export function resolveDescription(layers: Partial<TargetDescription>[]): Result
   return { ok: true, value: full };
 }
 
-/** The description's extra headers for a request to `url`: those of the server it lies on. */
+/**
+ * The description's extra headers for a request to `url`: those of the server it lies on.
+ * Where servers share a URL (a run with --peer and no base URL judges the team's export server
+ * at the base URL too), the export server's headers win over the base server's, name by name.
+ */
 export function headersFor(target: TargetDescription, url: string): Record<string, string> {
   const servers = [
     ["base", target.baseUrl],
     ["contacts", target.contactsUrl],
     ["messaging", target.messagingUrl],
   ] as const;
+  const matching = servers.filter(
+    (server): server is [(typeof server)[0], string] =>
+      server[1] !== undefined && (url === server[1] || url.startsWith(`${server[1]}/`)),
+  );
   // The longest matching URL: servers may share a host under different paths.
-  const server = servers
-    .filter(([, at]) => at !== undefined && (url === at || url.startsWith(`${at}/`)))
-    .sort((a, b) => (b[1] as string).length - (a[1] as string).length)[0];
-  return server ? (target.headers?.[server[0]] ?? {}) : {};
+  const longest = Math.max(0, ...matching.map(([, at]) => at.length));
+  return Object.assign(
+    {},
+    ...matching.filter(([, at]) => at.length === longest).map(([name]) => target.headers?.[name] ?? {}),
+  );
 }
 
 function deepMerge<T extends object>(base: T, over: Partial<T>): T {

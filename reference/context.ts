@@ -6,6 +6,11 @@ import type { StorageLimits } from "./snapshots/store.ts";
 
 export type Variant = "standard" | "alternative";
 
+export interface ExportUsers {
+  user: string;
+  otherUser?: string;
+}
+
 export interface ServerUrls {
   /** Public base URLs, without a trailing slash: what absolute links are built from. */
   base: string;
@@ -28,6 +33,15 @@ export interface ReferenceContext {
   tokenKey?: string;
   /** Export: the contacts server's fixture (user → contacts); default `reference/export/contacts.json`. */
   contactsFile?: string;
+  /**
+   * Export: the users a target description names (export.user, export.otherUser), for sxd's
+   * own server standing in for the other side (`sxd test --peer`): its contacts server serves
+   * the fixture's first two lists (alice's, bob's) under these names and no others, and both
+   * servers take these names whatever characters they hold.
+   */
+  exportUsers?: ExportUsers;
+  /** Export: the relation of the export link; default the variant's (EXPORT_REL). */
+  exportRel?: string;
   /** Export: how long the messaging server waits for the contacts server (default 3000 ms). */
   backendTimeoutMs?: number;
   /** Export: how the messaging server asks the contacts server for the list; default DEFAULT_BACKEND. */

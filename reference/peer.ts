@@ -13,12 +13,14 @@
  *   POST <controlUrl>/stop               stops the peer server (EXP-8 stages an outage)
  *   POST <controlUrl>/start              starts it again on the same port
  *
- *   const peer = await startPeer({ side: "contacts", host: "127.0.0.1", port: 8081, otherUrl: "http://127.0.0.1:9002" });
+ *   const peer = await startPeer({ side: "contacts", host: "127.0.0.1", port: 8081, otherUrl: "http://127.0.0.1:9002",
+ *     users: { user: "ada", otherUser: "lin" }, rel: "https://example.org/rels/copy" });
  *   // … peer.url, peer.controlUrl …
  *   await peer.close();
  */
 import type { BackendRequest, BackendSeen, BackendSent } from "../lib/export-backend.ts";
 import { shorten } from "../lib/shorten.ts";
+import type { ExportUsers } from "./context.ts";
 import { errorReply, type Reply } from "./http/reply.ts";
 import { listen } from "./http/serve.ts";
 import { type RunningReference, startReference } from "./server.ts";
@@ -35,6 +37,10 @@ export interface PeerOptions {
   /** The team's server of the other side. */
   otherUrl: string;
   backend?: BackendRequest;
+  /** The description's users: the contacts server serves lists under these names, both servers take them. */
+  users?: ExportUsers;
+  /** The description's export relation, for the contacts server's link; default the reference's. */
+  rel?: string;
   tokenKey?: string;
   /** Characters kept of each reply body the messaging server got (the suite's --max-body); default all. */
   maxRecordedBody?: number;
@@ -64,6 +70,8 @@ export async function startPeer(options: PeerOptions): Promise<RunningPeer> {
       servers: [options.side],
       publicUrls: { [other]: options.otherUrl, [options.side]: options.publicUrl },
       backend: options.backend,
+      exportUsers: options.users,
+      exportRel: options.rel,
       tokenKey: options.tokenKey,
       tokenCheckedByContactsServer: options.side === "messaging",
       onBackendRequest: (request) => seen.push(request),

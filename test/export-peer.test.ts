@@ -103,12 +103,17 @@ test("the reference's contacts server alone, sxd playing the messaging server: c
 }, async () => {
   const [contacts, messaging] = [await freePort(), await freePort()];
   const backend = "/internal/export/{user}?t={token}";
-  const args = ["--contacts-port", String(contacts), "--messaging-url", url(messaging), "--backend-path", backend];
+  const rel = "https://team.example/rels/export";
+  const args = [
+    ...["--contacts-port", String(contacts), "--messaging-url", url(messaging)],
+    ...["--backend-path", backend, "--export-rel", rel],
+  ];
   await serveHalf(["contacts", ...args], url(contacts));
   const peer = ["--peer", "messaging", "--peer-port", String(messaging), "--contacts-url", url(contacts)];
   const har = join(tempDir(), "run.har");
   const { finished, report, rows } = await judge([...peer, "--har", har], {
     ...EXPORT_DESCRIPTION,
+    rel,
     backend: { path: backend },
   });
   assert.equal(finished.code, 0, finished.stdout);
@@ -148,7 +153,7 @@ test("the reference's contacts server alone, sxd playing the messaging server: c
     "EXP-9": "not applicable",
   });
   // Without the token in the backend request, the team's contacts server cannot be judged on it.
-  const silent = await judge(peer, EXPORT_DESCRIPTION);
+  const silent = await judge(peer, { ...EXPORT_DESCRIPTION, rel });
   assert.equal(silent.rows.get("EXP-6")?.verdict, "not run");
   assert.match(silent.rows.get("EXP-6")?.reason ?? "", /state export\.backend with \{token\}/);
 });

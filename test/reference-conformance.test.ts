@@ -3,10 +3,8 @@
 // MUST failure.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Exchange } from "../harness/exchange.ts";
-import { EXCHANGES_MEDIA_TYPE, observationsOf } from "../harness/outcomes.ts";
-import type { SuiteRun } from "../harness/run.ts";
-import { rowsWith, runAgainstReference } from "./support/suite.ts";
+import { observationsOf } from "../harness/outcomes.ts";
+import { exchangesOf, rowsWith, runAgainstReference } from "./support/suite.ts";
 
 test("the standard reference is conformant on every row, under --strict", async () => {
   const run = await runAgainstReference({ strict: true });
@@ -29,11 +27,6 @@ test("the alternative reference has no failed MUST row", async () => {
 });
 
 test("the lost update's resource is made before the first scenario, and its transcript opens with that request", async () => {
-  const exchangesOf = (run: SuiteRun, id: string) =>
-    run.judgement.rows
-      .find((r) => r.row.id === id)
-      ?.scenarios.flatMap((s) => s.attachments.filter((a) => a.mediaType === EXCHANGES_MEDIA_TYPE))
-      .flatMap((a) => JSON.parse(a.body) as Exchange[]) ?? [];
   const run = await runAgainstReference({ tags: "@SNAP-11 or @SNAP-3" });
   assert.deepEqual(rowsWith(run, "passed"), ["SNAP-11", "SNAP-3"]);
   const [made] = exchangesOf(run, "SNAP-11");

@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
-import type { ReferenceContext } from "../context.ts";
+import type { ExportUsers, ReferenceContext } from "../context.ts";
 import {
   decodeUtf8,
   errorReply,
@@ -77,15 +77,27 @@ export function loadContactsFixture(file = DEFAULT_CONTACTS_FILE): ContactsFixtu
   return parsed.value;
 }
 
-export function contactsRoutes(context: ReferenceContext): Route {
+/**
+ * The lists the contacts server serves: the fixture's or, where a description names the users
+ * (exportUsers), the fixture's first two lists under those names.
+ */
+function servedLists(context: ReferenceContext): ContactsFixture {
   const fixture = loadContactsFixture(context.contactsFile);
+  const named = context.exportUsers;
+  if (!named) return fixture;
+  const [first = [], second = []] = Object.values(fixture);
+  return { ...(named.otherUser === undefined ? {} : { [named.otherUser]: second }), [named.user]: first };
+}
+
+export function contactsRoutes(context: ReferenceContext): Route {
+  const fixture = servedLists(context);
   const policy = exportPolicy(context.faults);
   return async (request) => {
     const match = /^\/user\/([^/;]+)\/contacts$/.exec(request.path);
     if (!match) return undefined;
     if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"]);
-    const user = userOf(match[1]);
-    const contacts = fixture[user];
+    const user = userOf(match[1], context.exportUsers);
+    const contacts = Object.hasOwn(fixture, user) ? fixture[user] : undefined;
     if (!contacts) throw new HttpError(404, `no contacts are kept for user ${user}`);
     const standard = context.variant === "standard";
     const encoded = encodeURIComponent(user);
@@ -98,7 +110,7 @@ export function contactsRoutes(context: ReferenceContext): Route {
       {
         self: self[policy.selfLink],
         export: {
-          rel: EXPORT_REL[context.variant],
+          rel: context.exportRel ?? EXPORT_REL[context.variant],
           href: `${context.urls.messaging}/user/${encoded}/import${policy.tokenIn === "query" ? "?" : ";"}t=${token}`,
           title: !policy.exportLinkHasTitle
             ? undefined
@@ -209,7 +221,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     const match = /^\/user\/([^/;]+)(?:\/(import|contacts)((?:;[^/]*)?))?$/.exec(request.path);
     if (!match) return undefined;
     const [, segment, action, params] = match;
-    const user = userOf(segment);
+    const user = userOf(segment, context.exportUsers);
     if (action === "import") return exportContacts(request, user, params);
     if (action === "contacts" && params === "") return upload(request, user);
     if (action === undefined) {
@@ -220,14 +232,16 @@ export function messagingRoutes(context: ReferenceContext): Route {
   };
 }
 
-function userOf(segment: string): string {
+/** The user a path segment names: a plain name, or one the description names (exportUsers). */
+function userOf(segment: string, named: ExportUsers | undefined): string {
   let user: string;
   try {
     user = decodeURIComponent(segment);
   } catch {
     throw new HttpError(404, "the user name in the path is not valid percent-encoding");
   }
-  if (!USER_NAME.test(user)) throw new HttpError(404, `no such user: ${user}`);
+  if (!USER_NAME.test(user) && user !== named?.user && user !== named?.otherUser)
+    throw new HttpError(404, `no such user: ${user}`);
   return user;
 }
 

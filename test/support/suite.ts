@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { TestSettings } from "../../cli/options.ts";
 import { runSuite } from "../../cli/run-suite.ts";
+import type { Exchange } from "../../harness/exchange.ts";
+import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import type { SuiteRun, SuiteSession } from "../../harness/run.ts";
 import type { TargetDescription } from "../../harness/target.ts";
 
@@ -72,6 +74,16 @@ export function rowsWith(run: SuiteRun, ...verdicts: string[]): string[] {
     .filter((r) => r.scenarios.length > 0 && verdicts.includes(r.verdict))
     .map((r) => r.row.id)
     .sort();
+}
+
+/** The exchanges of a row's scenarios, in the order they were attached. */
+export function exchangesOf(run: SuiteRun, rowId: string): Exchange[] {
+  return (
+    run.judgement.rows
+      .find((r) => r.row.id === rowId)
+      ?.scenarios.flatMap((s) => s.attachments.filter((a) => a.mediaType === EXCHANGES_MEDIA_TYPE))
+      .flatMap((a) => JSON.parse(a.body) as Exchange[]) ?? []
+  );
 }
 
 /** A tag expression selecting every row of one behaviour, e.g. "SNAP". */
