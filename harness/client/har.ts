@@ -9,7 +9,7 @@ import { parseJsonText } from "../../lib/json-text.ts";
 import type { Fields, RecordedRequest } from "../../lib/recording.ts";
 import type { Result } from "../../lib/result.ts";
 import { parseXml } from "../../lib/xml.ts";
-import { listLinks } from "./export-grades.ts";
+import { listLinks } from "../../steps/export/client-grades.ts";
 
 interface HarPair {
   name?: unknown;

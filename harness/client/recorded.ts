@@ -16,8 +16,8 @@
  * - export: the requests to the contacts and the messaging servers.
  */
 import { readAtomEntry } from "../../lib/atom.ts";
+import { fieldOf, urlOf } from "../../lib/digest-answers.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
-import { fieldOf, urlOf } from "./credentials.ts";
 import type { TaskRun } from "./evidence.ts";
 import type { TaskName } from "./tasks.ts";
 

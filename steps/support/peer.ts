@@ -9,8 +9,8 @@ import { readTags } from "../../harness/catalogue.ts";
 import type { Exchange } from "../../harness/exchange.ts";
 import { type PeerRun, playedBySxd, ROWS_OF_SIDE } from "../../harness/peer.ts";
 import { type BackendSeen, type BackendSent, presentsToken } from "../../lib/export-backend.ts";
+import type { ExportState } from "../export/checks.ts";
 import { Before } from "./cucumber.ts";
-import type { ExportState } from "./export-checks.ts";
 import type { SxdWorld } from "./world.ts";
 
 Before({ name: "rows of the side sxd played" }, function (this: SxdWorld, { pickle }) {
