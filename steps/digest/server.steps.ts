@@ -97,6 +97,7 @@ Given("the client has logged in with qop {word}", async function (this: SxdWorld
   return login === "skipped" ? login : undefined;
 });
 
+// DIG-5: a grant carries Authentication-Info.
 Then("the reply carries Authentication-Info", function (this: SxdWorld) {
   const reply = this.reply;
   const info = headerOf(reply, "authentication-info");
@@ -151,6 +152,7 @@ Then("the reply carries a Digest challenge with realm, nonce and qop", function 
   }
 });
 
+// DIG-2 and DIG-3: every 401 carries a Digest challenge, and each challenge a nonce not seen before.
 Then(
   "at least {int} replies so far are 401 with a Digest challenge, each with a nonce of its own",
   function (this: SxdWorld, least: number) {

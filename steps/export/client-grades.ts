@@ -5,18 +5,9 @@
  */
 
 import { endOf, failed, type Grade, notRun, passed, type TaskRun } from "../../harness/client/evidence.ts";
+import { listLinks } from "../../lib/contacts.ts";
 import { fieldOf, urlOf } from "../../lib/digest-answers.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
-import { ATOM_NS, attribute, childElements, parseXml } from "../../lib/xml.ts";
-
-/** The hrefs of the links other than self in a contact list document. */
-export function listLinks(body: string): string[] {
-  const parsed = parseXml(body);
-  if (!parsed.ok) return [];
-  return childElements(parsed.root, ATOM_NS, "link")
-    .filter((link) => attribute(link, "rel") !== "self")
-    .flatMap((link) => attribute(link, "href") ?? []);
-}
 
 interface ExportPost {
   number: number;

@@ -78,6 +78,7 @@ Then("the contact list holds contact elements", function (this: SxdWorld) {
   );
 });
 
+// EXP-2: the contact list names its own absolute URI.
 Then('the contact list links rel="self" to its own absolute URI', function (this: SxdWorld) {
   const state = stateOf(this);
   const reply = this.reply;
@@ -178,6 +179,7 @@ Then("the reply's Location is the user's export result on the messaging server",
   );
 });
 
+// EXP-5: after the export, the messaging server holds every contact of the list.
 Then(
   "the messaging server holds every contact of the list, read where the target description says",
   async function (this: SxdWorld) {
@@ -242,6 +244,7 @@ Then(
   },
 );
 
+// EXP-7: exports of one link, repeated or at once, leave each contact once.
 Then(
   "the messaging server's export result lists each contact of the list exactly once",
   async function (this: SxdWorld) {

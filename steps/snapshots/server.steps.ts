@@ -125,6 +125,7 @@ Then("the entry's {string} link is absolute and points to the resource", functio
   expectLink(this.reply, rel, resourceOf(this).url, "the resource");
 });
 
+// SNAP-5: the links of a snapshot are absolute and lead to its neighbours.
 Then(
   "the entry's {string} link is absolute and points to snapshot s{int}",
   function (this: SxdWorld, rel: string, n: number) {
@@ -168,6 +169,7 @@ Then("there is no snapshot s{int}", async function (this: SxdWorld, n: number) {
   expectThat(!isSuccess(reply), `no snapshot s${n} (a status outside 2xx)`, `status ${reply.response.status}`, reply);
 });
 
+// SNAP-6: previous and next chain the versions, each way.
 Then(
   "following {string} links from the resource visits, link by link:",
   async function (this: SxdWorld, rel: string, stops: DataTable) {
@@ -184,6 +186,7 @@ Then(
   },
 );
 
+// SNAP-7: a snapshot is the full entry of its version, under the resource's id.
 Then("the resource and every snapshot carry one and the same id", async function (this: SxdWorld) {
   const resource = resourceOf(this);
   // The server's id is the reference, not the one the suite sent: creation is not in the spec.
@@ -196,6 +199,7 @@ Then("the resource and every snapshot carry one and the same id", async function
   );
 });
 
+// SNAP-8: the resource serves the last version put.
 Then("the resource serves the last version that was put", async function (this: SxdWorld) {
   const resource = resourceOf(this);
   const { reply, entry } = await fetchEntry(this, resource.url);
@@ -210,6 +214,7 @@ Then("each snapshot is a full entry of the version it keeps", async function (th
   });
 });
 
+// SNAP-9: DELETE removes the resource with all its snapshots.
 Then("neither the resource nor any of its snapshots is served any more", async function (this: SxdWorld) {
   await expectGone(this, (status) => status < 200 || status > 299, "a status outside 2xx");
 });
