@@ -3,9 +3,10 @@
 import { register } from "tsx/esm/api";
 
 register();
+const { SERVER_STEP_FILES } = await import("./harness/package.ts");
 
 export default {
-  paths: ["features/**/*.feature"],
-  import: ["steps/support/world.ts", "steps/support/hooks.ts", "steps/**/*.steps.ts"],
+  paths: ["features/*/*.feature"],
+  import: SERVER_STEP_FILES,
   format: ["progress"],
 };

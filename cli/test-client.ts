@@ -4,7 +4,7 @@
  * and grades what the client sent (harness/client/run.ts). `--manual` records what a person's
  * client sends instead, until they say they are done; `--har FILE` grades a recording.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { loadRows } from "../harness/catalogue.ts";
@@ -15,6 +15,7 @@ import { runsOfRecording } from "../harness/client/recorded.ts";
 import { type ClientBench, type ClientGrading, gradeClientRuns, runClientConformance } from "../harness/client/run.ts";
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
+import { prepareReportDir } from "../harness/report-folder.ts";
 import type { Io } from "../harness/run.ts";
 import { CLIENT_CONTACT_LIST_PATH, CLIENT_PROTECTED_PATH, startRecordingReference } from "../reference/index.ts";
 import { readExpectedFailures } from "./run-suite.ts";
@@ -107,7 +108,7 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
       ? readExpectedFailures(values["expect-fail"], loadRows("client"))
       : undefined,
   };
-  mkdirSync(grading.reportDir, { recursive: true });
+  prepareReportDir(grading.reportDir);
   if (values.har !== undefined) return await gradeHar(values.har, grading, values, io);
   const reference = await startRecordingReference({ host: "127.0.0.1" });
   try {

@@ -18,12 +18,17 @@ export interface Row {
   should?: string;
   /** Absent: a server row. A run considers the rows of its own side only. */
   side?: Side;
+  /**
+   * The export server the row binds alone, where one does: judged in a run where sxd plays
+   * that server itself (--peer), it would credit sxd's server to the team's.
+   */
+  bindsOnly?: "contacts" | "messaging";
 }
 
 const ROW_TAG = /^@(C?(?:DIG|EXP|SNAP)-\d+)$/;
 const LEVEL_TAGS: Record<string, Level> = { "@must": "must", "@should": "should", "@may": "may" };
 
-/** What a scenario's tags say: the rows it checks (`@SNAP-3`) and its levels (`@must`, …). */
+/** What a scenario's tags say: the rows it checks (a tag of a row's ID) and its levels (`@must`, …). */
 export function readTags(tags: readonly string[]): { rows: string[]; levels: Level[] } {
   return {
     rows: tags.flatMap((tag) => ROW_TAG.exec(tag)?.[1] ?? []),

@@ -24,10 +24,36 @@ function suiteModule(sourcePath: string): string {
   return COMPILED ? `dist/${sourcePath.replace(/\.ts$/, ".js")}` : sourcePath;
 }
 
-/** What cucumber imports: the world, the hooks and the step definitions. */
-export const SUPPORT_MODULES = ["steps/support/world.ts", "steps/support/hooks.ts", "steps/**/*.steps.ts"].map(
-  suiteModule,
-);
+/** The behaviours of the spec: a folder each under features/ and steps/, both sides in it. */
+export const BEHAVIOURS = ["digest", "export", "snapshots"] as const;
+
+/**
+ * What cucumber imports for a server run, by name (a test holds the list against steps/): the
+ * world, the hooks, the shared steps, and each behaviour's server steps.
+ */
+export const SERVER_STEP_FILES = [
+  "steps/support/world.ts",
+  "steps/support/hooks.ts",
+  "steps/support/common.steps.ts",
+  "steps/digest/server.steps.ts",
+  "steps/digest/nonce.steps.ts",
+  "steps/digest/refusal.steps.ts",
+  "steps/export/server.steps.ts",
+  "steps/export/outage.steps.ts",
+  "steps/export/peer.steps.ts",
+  "steps/export/token.steps.ts",
+  "steps/snapshots/server.steps.ts",
+  "steps/snapshots/updates.steps.ts",
+];
+
+/** What cucumber imports for a client run (`sxd test-client`): the client world, its shared step, and each behaviour's client steps. */
+export const CLIENT_STEP_FILES = [
+  "steps/support/client-world.ts",
+  "steps/support/client-common.steps.ts",
+  ...BEHAVIOURS.map((behaviour) => `steps/${behaviour}/client.steps.ts`),
+];
+
+export const SUPPORT_MODULES = SERVER_STEP_FILES.map(suiteModule);
 
 /** The console formatter, as cucumber names a formatter module (relative to the package root). */
 export const PROGRESS_FORMATTER = `./${suiteModule("harness/report/progress.ts")}`;
@@ -38,5 +64,4 @@ export function suiteVersion(): string {
   return pkg.version;
 }
 
-/** What cucumber imports for a client run (`sxd test-client`): the client world and its steps. */
-export const CLIENT_SUPPORT_MODULES = ["steps/clients/world.ts", "steps/clients/*-steps.ts"].map(suiteModule);
+export const CLIENT_SUPPORT_MODULES = CLIENT_STEP_FILES.map(suiteModule);

@@ -5,6 +5,7 @@
  */
 
 import type { BackendRequest } from "../lib/export-backend.ts";
+import { loadRows } from "./catalogue.ts";
 import type { TargetDescription } from "./target.ts";
 
 export type PeerSide = "contacts" | "messaging";
@@ -21,14 +22,15 @@ export interface PeerRun {
 }
 
 /**
- * The rows whose rule binds only the server sxd played: judged there, they would credit sxd's
- * server to the team's. They are not applicable, with PLAYED_BY_SXD as the reason. EXP-5 and
- * EXP-6 bind both sides (the backend request, the token) and are judged as usual.
+ * The rows whose rule binds only the server sxd played (the catalogue's `bindsOnly`): judged
+ * there, they would credit sxd's server to the team's. They are not applicable, with
+ * playedBySxd as the reason; the rows that bind both sides are judged as usual.
  */
-export const ROWS_OF_SIDE: Record<PeerSide, readonly string[]> = {
-  contacts: ["EXP-1", "EXP-2", "EXP-3"],
-  messaging: ["EXP-4", "EXP-7", "EXP-8", "EXP-9"],
-};
+export function rowsBindingOnly(side: PeerSide): string[] {
+  return loadRows()
+    .filter((row) => row.bindsOnly === side)
+    .map((row) => row.id);
+}
 
 export function playedBySxd(side: PeerSide): string {
   return `sxd played the ${side} server (--peer ${side}): this row binds only that server, not the team's`;
@@ -37,7 +39,7 @@ export function playedBySxd(side: PeerSide): string {
 /** The line the summary opens with: who played which part. */
 export function peerLine(peer: PeerRun): string {
   const team = peer.side === "contacts" ? "messaging" : "contacts";
-  return `sxd played the ${peer.side} server at ${peer.url}; the ${team} server is the team's (rows ${ROWS_OF_SIDE[peer.side].join(", ")} not applicable)`;
+  return `sxd played the ${peer.side} server at ${peer.url}; the ${team} server is the team's (rows ${rowsBindingOnly(peer.side).join(", ")} not applicable)`;
 }
 
 /**

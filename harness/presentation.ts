@@ -36,7 +36,7 @@ export function behaviourOf(rowId: string): Behaviour {
   return found;
 }
 
-/** `https://example.org/sxd` + DIG-4 → `https://example.org/sxd/digest.html#DIG-4`. */
+/** `https://example.org/sxd` and a row → the row's anchor on its behaviour's page, `https://example.org/sxd/digest.html#<row>`. */
 export function rowDocsUrl(docsUrl: string, rowId: string): string {
   return `${withoutTrailingSlashes(docsUrl)}/${behaviourOf(rowId).slug}.html#${rowId}`;
 }

@@ -9,12 +9,21 @@ import { fileProblem, UsageError } from "./errors.ts";
 /** The files a run writes into the report directory; they are replaced together at the end. */
 const REPORT_FILES = ["conformance.json", "conformance.html", "junit.xml", "cucumber.html", "messages.ndjson"];
 
-/** A fresh folder inside the report directory, where this run's reports are written first. */
-export function stagingFolder(reportDir: string): string {
+/** The report directory, made where it is missing; a usage error where it cannot be (before anything runs). */
+export function prepareReportDir(reportDir: string): void {
   if (existsSync(reportDir) && !statSync(reportDir).isDirectory())
     throw new UsageError(`--report-dir ${reportDir} is a file, not a directory`);
   try {
     mkdirSync(reportDir, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`cannot write reports to ${reportDir}: ${fileProblem(error)}`);
+  }
+}
+
+/** A fresh folder inside the report directory, where this run's reports are written first. */
+export function stagingFolder(reportDir: string): string {
+  prepareReportDir(reportDir);
+  try {
     return mkdtempSync(join(reportDir, ".sxd-run-"));
   } catch (error) {
     throw new UsageError(`cannot write reports to ${reportDir}: ${fileProblem(error)}`);

@@ -75,7 +75,7 @@ export interface ConformanceRun {
   deadlineSeconds: number;
   /** Rows known to fail, with the reason. */
   expectedFailures?: Map<string, string>;
-  /** A messaging server whose contacts server is down, where the shell could start one (EXP-8). */
+  /** A messaging server whose contacts server is down, where the shell could start one (the outage row). */
   outageMessagingUrl?: string;
   /** Where sxd plays one side of the export itself (--peer). */
   peer?: PeerRun;

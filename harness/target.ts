@@ -46,7 +46,7 @@ export interface TargetDescription {
     /** Where the suite creates its scratch resources: `<baseUrl><collection><name>`. */
     collection: string;
     /**
-     * Existing resources the suite updates instead of creating its own (SNAP-13 allows a
+     * Existing resources the suite updates instead of creating its own (the spec allows a
      * server without creation): one scenario at a time per resource; `delete` says whether
      * the suite may delete it (default false), after which it is used no more.
      */
@@ -56,9 +56,9 @@ export interface TargetDescription {
     path: string;
     username: string;
     password: string;
-    /** How often a nonce may be used; absent: not stated, so DIG-9 is not run ("unlimited" makes it not applicable). */
+    /** How often a nonce may be used; absent: not stated, so the replay row is not run ("unlimited" makes it not applicable). */
     noncePolicy?: NoncePolicy;
-    /** Seconds a nonce stays usable (up to 60, DIG-10 waits it out), or "unlimited": nonces never expire. */
+    /** Seconds a nonce stays usable (up to 60, the stale-nonce row waits it out), or "unlimited": nonces never expire. */
     nonceLifetime?: number | "unlimited";
     /** Keep the cookies the protected resource sets and send them back, per scenario. Default: none sent. */
     cookies?: boolean;
@@ -74,20 +74,20 @@ export interface TargetDescription {
     /** The export relation URI; without it, the link whose rel is an absolute URI and href on the messaging server. */
     rel?: string;
     /**
-     * The fallback upload (EXP-9): where the row runs. `{user}` is replaced. The payload is
+     * The fallback upload: where its row runs. `{user}` is replaced. The payload is
      * the contact list as the contacts server served it, sent as `contentType` (default
      * "application/xml;charset=UTF-8"). false states that the server takes no upload (the
      * row is not applicable); absent, the row is not run.
      */
     upload?: { method: string; path: string; contentType?: string } | false;
     /**
-     * How the client reads what the messaging server holds after an export (EXP-5):
+     * How the client reads what the messaging server holds after an export:
      * "location" (default) is a GET on the 303's Location; a path on the messaging server
      * with `{user}` is a GET there; false states that the result cannot be read, which leaves
-     * EXP-5 not run.
+     * the row about what arrived not run.
      */
     result?: string | false;
-    /** Shell commands that stop and start the target's contacts server, so EXP-8 can stage an outage. */
+    /** Shell commands that stop and start the target's contacts server, so the outage row can stage one. */
     outage?: OutageCommands;
     /**
      * How the messaging server asks the contacts server for the list (the spec does not show

@@ -14,8 +14,8 @@ export interface WorldParameters {
   /** Per HTTP request (--timeout). */
   timeoutMs: number;
   /**
-   * A messaging server whose configured contacts server is down (EXP-8). The CLI starts one
-   * beside the bundled reference; for an external target it is absent and EXP-8 is not run.
+   * A messaging server whose configured contacts server is down (the outage row). The CLI starts one
+   * beside the bundled reference; for an external target it is absent and that row is not run.
    */
   outageMessagingUrl?: string;
   /** Where sxd plays one side of the export itself (--peer). */

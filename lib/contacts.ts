@@ -5,7 +5,7 @@
  * attributes. What must arrive is each field's text under its name. Pure.
  */
 import type { Result } from "./result.ts";
-import { parseXml, type XmlElement } from "./xml.ts";
+import { ATOM_NS, attribute, childElements, parseXml, type XmlElement } from "./xml.ts";
 
 /**
  * A contact as the sorted fields it carries: each leaf element below it (the contact itself
@@ -49,4 +49,13 @@ export function countOccurrences(expected: string[], held: string[]): Map<string
   const counts = new Map(expected.map((contact) => [contact, 0]));
   for (const contact of held) if (counts.has(contact)) counts.set(contact, (counts.get(contact) ?? 0) + 1);
   return counts;
+}
+
+/** The hrefs of the links other than self in a contact list document. */
+export function listLinks(body: string): string[] {
+  const parsed = parseXml(body);
+  if (!parsed.ok) return [];
+  return childElements(parsed.root, ATOM_NS, "link")
+    .filter((link) => attribute(link, "rel") !== "self")
+    .flatMap((link) => attribute(link, "href") ?? []);
 }

@@ -1,7 +1,7 @@
 /**
  * What crosses the wire when a client talks to sxd's servers: each request as the server
  * received it and the reply it got. The reference records these (reference/recorder.ts) and
- * the harness grades them (harness/client/); this type is the one both speak.
+ * the client steps grade them (steps/<behaviour>/client*); this type is the one both speak.
  */
 
 export type Fields = Record<string, string | string[]>;

@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { sxd, tempDir } from "./support/cli.ts";
@@ -290,6 +290,18 @@ describe("sxd test-client against clients that do nothing useful", () => {
     );
     assert.notEqual(report.overall, "conformant");
     assert.equal(code, 1);
+  });
+
+  it("the reports of a client run replace a whole earlier run's, as a server run's do; a --report-dir that is a file is one line, exit 2", async () => {
+    const dir = tempDir();
+    for (const leftover of ["cucumber.html", "messages.ndjson"]) writeFileSync(join(dir, leftover), "an earlier run");
+    const run = await sxd(["test-client", "--run", "exit 127", "--tasks", "digest-get", "--report-dir", dir]);
+    assert.deepEqual(readdirSync(dir).sort(), ["conformance.html", "conformance.json", "junit.xml"]);
+    assert.equal(run.code, 1);
+    const file = join(dir, "junit.xml");
+    const refused = await sxd(["test-client", "--run", "exit 127", "--report-dir", file]);
+    assert.equal(refused.stderr, `sxd: --report-dir ${file} is a file, not a directory\n`);
+    assert.equal(refused.code, 2);
   });
 
   it("a client that hangs is killed after --task-timeout, with everything it started", async () => {

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { after, before, it } from "node:test";
 import { promisify } from "node:util";
 import { type RunningReference, startReference } from "../reference/index.ts";
-import { contactsAnywhere, findExportLink, readContactList } from "../steps/support/contact-list.ts";
+import { contactsAnywhere, findExportLink, readContactList } from "../steps/export/contact-list.ts";
 
 const run = promisify(execFile);
 

@@ -8,6 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { loadAllRows } from "../harness/catalogue.ts";
+import { BEHAVIOURS, CLIENT_STEP_FILES, SERVER_STEP_FILES } from "../harness/package.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PARTS = ["bin", "cli", "harness", "steps/support", "steps", "reference", "lib"] as const;
@@ -26,8 +28,18 @@ const ALLOWED: Record<Part, readonly Part[]> = {
 const REFERENCE_DOOR = "reference/index.ts";
 const MAX_LINES = 300;
 
-/** Folders built from the same things that must not lean on each other (hurl's report/html, report/junit). */
-const SIBLINGS: ReadonlyArray<readonly [string, string]> = [["harness/report", "harness/docs"]];
+/**
+ * Folders built from the same things that must not lean on each other (hurl's report/html,
+ * report/junit), and the behaviours' folders of steps/: what two behaviours share goes below
+ * both, in steps/support/.
+ */
+const SIBLINGS: ReadonlyArray<readonly [string, string]> = [
+  ["harness/report", "harness/docs"],
+  ...BEHAVIOURS.flatMap((a, i) => BEHAVIOURS.slice(i + 1).map((b) => [`steps/${a}`, `steps/${b}`] as const)),
+];
+
+/** A row of the catalogue, as code names it. */
+const ROW_ID = /\b(?:C?DIG|C?EXP|C?SNAP)-\d+\b/;
 
 /**
  * Tests reach past the reference's door only where the door cannot give what they check, each
@@ -172,4 +184,67 @@ test("undici and cucumber's index are imported at run time only through their do
     [...readFileSync(join(ROOT, file), "utf8").matchAll(heavy)].map((match) => `${file} imports ${match[1]}`),
   );
   assert.deepEqual(wrong, []);
+});
+
+test("steps/ is one folder per behaviour, both sides in it, beside steps/support/; features/ has the same behaviours", () => {
+  const folders = (root: string) =>
+    readdirSync(join(ROOT, root), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+  assert.deepEqual(folders("steps"), [...BEHAVIOURS, "support"].sort());
+  const loose = readdirSync(join(ROOT, "steps"), { withFileTypes: true }).filter((entry) => entry.isFile());
+  assert.deepEqual(
+    loose.map((entry) => entry.name),
+    [],
+  );
+  assert.deepEqual(folders("features"), [...BEHAVIOURS, "clients"].sort());
+  assert.deepEqual(folders("features/clients"), [...BEHAVIOURS].sort());
+  for (const behaviour of BEHAVIOURS)
+    assert.ok(
+      CLIENT_STEP_FILES.includes(`steps/${behaviour}/client.steps.ts`) &&
+        SERVER_STEP_FILES.some((file) => file.startsWith(`steps/${behaviour}/`)),
+      `steps/${behaviour}/ holds both sides`,
+    );
+});
+
+test("cucumber loads the step files by name: every *.steps.ts is in one list, and every listed file exists", () => {
+  const stepFiles = filesUnder(["steps"]).filter((file) => file.endsWith(".steps.ts"));
+  const listed = [...SERVER_STEP_FILES, ...CLIENT_STEP_FILES];
+  assert.deepEqual(
+    stepFiles.filter((file) => listed.filter((l) => l === file).length !== 1),
+    [],
+    "a step file in no list (or in both) is never loaded (or loaded twice)",
+  );
+  assert.deepEqual(
+    listed.filter((file) => !files.includes(file)),
+    [],
+  );
+});
+
+test("the core names no row: the rules live in features/ and steps/, so `git grep ROW` lands there", () => {
+  const naming = files
+    .filter((file) => file.startsWith("harness/"))
+    .flatMap((file) =>
+      readFileSync(join(ROOT, file), "utf8")
+        .split("\n")
+        .flatMap((text, index) => (ROW_ID.test(text) ? [`${file}:${index + 1}: ${text.trim()}`] : [])),
+    );
+  assert.deepEqual(naming, []);
+});
+
+test("every row is named by the code that judges it, in its behaviour's folder: `git grep ROW` finds it", () => {
+  const folderOf: Record<string, string> = { DIG: "digest", EXP: "export", SNAP: "snapshots" };
+  const text = (behaviour: string) =>
+    files
+      .filter((file) => file.startsWith(`steps/${behaviour}/`))
+      .map((file) => readFileSync(join(ROOT, file), "utf8"))
+      .join("\n");
+  const unnamed = loadAllRows()
+    .map((row) => row.id)
+    .filter((id) => {
+      const behaviour = folderOf[id.replace(/^C/, "").replace(/-\d+$/, "")] ?? "";
+      return !new RegExp(`\\b${id}\\b`).test(text(behaviour));
+    });
+  assert.deepEqual(unnamed, []);
 });

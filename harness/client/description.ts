@@ -15,13 +15,13 @@ import { failed, type Grade, notRun } from "./evidence.ts";
 
 export interface ClientDescription {
   digest?: {
-    /** CDIG-8: the client checks rspauth and fails on one that does not prove the secret. */
+    /** The client checks rspauth and fails on one that does not prove the secret. */
     checksRspauth?: boolean;
-    /** CDIG-6: on a 401 with stale=true the client answers again with the new nonce. */
+    /** On a 401 with stale=true the client answers again with the new nonce. */
     retriesStale?: boolean;
   };
   export?: {
-    /** CEXP-4: where the export link cannot work, the client uploads the contacts itself. */
+    /** Where the export link cannot work, the client uploads the contacts itself. */
     fallback?: boolean;
   };
 }

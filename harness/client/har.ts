@@ -5,11 +5,12 @@
  * export is the contacts server, the origin of the links it serves (other than self) is the
  * messaging server, and the rest is the server of the entries and the protected resources.
  */
+
+import { listLinks } from "../../lib/contacts.ts";
 import { parseJsonText } from "../../lib/json-text.ts";
 import type { Fields, RecordedRequest } from "../../lib/recording.ts";
 import type { Result } from "../../lib/result.ts";
 import { parseXml } from "../../lib/xml.ts";
-import { listLinks } from "./export-grades.ts";
 
 interface HarPair {
   name?: unknown;

@@ -9,15 +9,15 @@
  * - digest-get: where any request carries Digest credentials or got a Digest challenge,
  *   every request of the client (one run, in order, so nc and the nonces read as the client
  *   used them, and the secret is looked for everywhere); digest-post: the same, where one
- *   request with Digest is not a GET (CDIG-4 is judged there);
+ *   request with Digest is not a GET (the auth-int row is judged there);
  * - update: the reads and PUTs of the first entry the client PUT an Atom entry to;
  * - history: the reads of the first entry whose previous link the client followed, and of its
  *   snapshots;
  * - export: the requests to the contacts and the messaging servers.
  */
 import { readAtomEntry } from "../../lib/atom.ts";
+import { fieldOf, urlOf } from "../../lib/digest-answers.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
-import { fieldOf, urlOf } from "./credentials.ts";
 import type { TaskRun } from "./evidence.ts";
 import type { TaskName } from "./tasks.ts";
 
@@ -39,7 +39,7 @@ export function runsOfRecording(requests: readonly RecordedRequest[], recorded: 
   };
   const digest = fromClient.filter((request) => hasDigestAnswer(request) || hasDigestChallenge(request));
   // Every request the client sent, where it did Digest at all: the answers are judged, and
-  // the secret is looked for in all of them (CDIG-3).
+  // the secret is looked for in all of them.
   const digestRun = digest.length > 0 ? fromClient : [];
   add("digest-get", digest[0], digestRun);
   add("digest-post", digest[0], digest.some((request) => request.method !== "GET") ? digestRun : []);

@@ -4,8 +4,8 @@
  * whose steps grade the recording, and the same verdicts and reports as a server run. The
  * shell (cli/test-client.ts) starts the servers and hands them in; nothing here starts one.
  */
-import { mkdtempSync, renameSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import type { Staging } from "../../lib/recording.ts";
 import { loadRows } from "../catalogue.ts";
@@ -15,6 +15,7 @@ import { OutcomeCollector } from "../outcomes.ts";
 import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
 import { writeReports } from "../report/index.ts";
 import { summaryText } from "../report/summary.ts";
+import { publishReports, stagingFolder } from "../report-folder.ts";
 import type { Io } from "../run.ts";
 import { featureFiles } from "../scenarios.ts";
 import { type Judgement, judge } from "../verdicts.ts";
@@ -60,8 +61,6 @@ export interface ClientParameters {
 
 /** Where the runs come from: a command sxd ran, or a recording. */
 export type ClientSource = { command: string } | { recorded: string };
-
-const REPORT_FILES = ["conformance.json", "conformance.html", "junit.xml"];
 
 export interface ClientVerdict {
   exitCode: number;
@@ -133,7 +132,7 @@ export async function gradeClientRuns(
     expectedFailures: grading.expectedFailures,
   });
   const target = { baseUrl: `${CLIENT_TARGET}${"command" in source ? source.command : source.recorded}` };
-  const staging = mkdtempSync(join(reportDir, ".sxd-client-"));
+  const staging = stagingFolder(reportDir);
   try {
     writeReports({
       reportDir: staging,
@@ -144,7 +143,7 @@ export async function gradeClientRuns(
       startedAt,
       client: { ...source, runs },
     });
-    for (const name of REPORT_FILES) renameSync(join(staging, name), join(reportDir, name));
+    publishReports(staging, reportDir);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -2,8 +2,9 @@
  * The tasks a client is asked to do, each with the environment of the contract and the
  * conditions sxd stages by running it again. Only the tasks sxd can grade are offered.
  */
+
+import { digestAnswers } from "../../lib/digest-answers.ts";
 import type { Offer, StagedCondition, Staging } from "../../lib/recording.ts";
-import { digestAnswers } from "./credentials.ts";
 import { type ClaimKey, type ClientDescription, claimOf } from "./description.ts";
 import { type ClientUser, NOT_SUPPORTED, offerOf, type TaskRun } from "./evidence.ts";
 

@@ -3,8 +3,9 @@
  * server run's, so conformance.json and the HTML report read them alike), and what the client
  * itself said.
  */
+
+import { urlOf } from "../../lib/digest-answers.ts";
 import type { Exchange } from "../exchange.ts";
-import { urlOf } from "./credentials.ts";
 import { describeRun, endOf, type TaskRun } from "./evidence.ts";
 
 export function runExchanges(run: TaskRun): Exchange[] {

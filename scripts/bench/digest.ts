@@ -24,7 +24,7 @@ import {
   chooseChallenge,
   type DigestChallenge,
   digestChallenges,
-} from "../../steps/support/digest-client.ts";
+} from "../../steps/digest/digest-client.ts";
 import { median } from "./stats.ts";
 
 const CONNECTIONS = 16;

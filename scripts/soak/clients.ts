@@ -11,7 +11,7 @@ import {
   authorizationOf,
   chooseChallenge,
   digestChallenges,
-} from "../../steps/support/digest-client.ts";
+} from "../../steps/digest/digest-client.ts";
 import { openSocket, sendAllThenRead } from "../../test/support/raw-http.ts";
 
 type Urls = RunningReference["urls"];

@@ -7,17 +7,16 @@
  */
 import { readTags } from "../../harness/catalogue.ts";
 import type { Exchange } from "../../harness/exchange.ts";
-import { type PeerRun, playedBySxd, ROWS_OF_SIDE } from "../../harness/peer.ts";
+import { type PeerRun, playedBySxd, rowsBindingOnly } from "../../harness/peer.ts";
 import { type BackendSeen, type BackendSent, presentsToken } from "../../lib/export-backend.ts";
 import { Before } from "./cucumber.ts";
-import type { ExportState } from "./export-checks.ts";
 import type { SxdWorld } from "./world.ts";
 
 Before({ name: "rows of the side sxd played" }, function (this: SxdWorld, { pickle }) {
   const peer = this.parameters.peer;
   if (!peer) return undefined;
   const { rows } = readTags(pickle.tags.map((t) => t.name));
-  if (rows.some((row) => ROWS_OF_SIDE[peer.side].includes(row))) return this.notApplicable(playedBySxd(peer.side));
+  if (rows.some((row) => rowsBindingOnly(peer.side).includes(row))) return this.notApplicable(playedBySxd(peer.side));
   // sxd's messaging server leaves the token to the team's contacts server: it must be presented there.
   if (peer.side === "messaging" && rows.includes("EXP-6") && !presentsToken(this.target.export.backend)) {
     return this.notRun(
@@ -127,7 +126,11 @@ export function tokenPresented(world: SxdWorld): boolean {
 }
 
 /** EXP-8 with --peer contacts: sxd stops its own contacts server, and starts it again after the scenario. */
-export async function stopOwnContactsServer(world: SxdWorld, state: ExportState, peer: PeerRun) {
+export async function stopOwnContactsServer(
+  world: SxdWorld,
+  state: { restart?: () => Promise<string | undefined> },
+  peer: PeerRun,
+) {
   state.restart = () => switchPeer(peer, "start");
   const problem = await switchPeer(peer, "stop");
   if (problem !== undefined) return world.notRun(problem);

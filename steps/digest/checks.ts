@@ -1,0 +1,176 @@
+/**
+ * What the digest steps do beyond one request: a login a scenario needs, flawed requests built
+ * on an accepted one, the checks of a new challenge, and using a nonce up as the policy allows.
+ */
+import type { Answered } from "../../harness/exchange.ts";
+import { parseCredentials } from "../../lib/auth-params.ts";
+import { expectThat, fail } from "../support/expect.ts";
+import type { SxdWorld } from "../support/world.ts";
+import { answerChallenge, chooseChallenge, type DigestChallenge } from "./digest-client.ts";
+import type { Flawed } from "./flaws.ts";
+import { describePolicy, describeUse, nonceAllowance } from "./nonce-policy.ts";
+import {
+  answering,
+  challengeFrom,
+  challengesOf,
+  type Login,
+  type LoginRequest,
+  logIn,
+  loginHints,
+  sendAnswer,
+  sendAuthorization,
+  state,
+} from "./session.ts";
+
+export const NEEDS_LOGIN = "needs a login: see DIG-4";
+
+export const CONTROL_REFUSED = "the same request without the defect was refused too: see DIG-4";
+
+/** The most uses of one nonce sxd makes to use it up (DIG-9, DIG-10). */
+export const MOST_USES = 100;
+
+/** The longest nonce lifetime sxd waits out to see a nonce expire (DIG-10). */
+export const LONGEST_WAIT_S = 60;
+
+/** A login the scenario needs before it can check anything: not run, with `reason`, where none gets in. */
+export async function needLogin(
+  world: SxdWorld,
+  reason: string,
+  wanted: LoginRequest = {},
+): Promise<Login | "skipped"> {
+  const result = await logIn(world, wanted);
+  if (result.kind === "unanswerable") return world.notRun(result.reason);
+  if (result.kind === "refused")
+    return world.notRun(`${reason} (valid credentials got status ${result.reply.response.status})`);
+  return result.login;
+}
+
+/** Valid credentials must get in: DIG-4's own check, with hints for a person where they do not. */
+export async function expectLogin(world: SxdWorld, wanted: LoginRequest = {}): Promise<"skipped" | undefined> {
+  const result = await logIn(world, wanted);
+  if (result.kind === "unanswerable") return world.notRun(result.reason);
+  if (result.kind === "refused") {
+    const how = wanted.formula === "rfc7616" ? "computed as RFC 7616 says" : "in either formula";
+    fail(
+      `200 for valid credentials (${how})`,
+      `status ${result.reply.response.status}; ${loginHints(world)}`,
+      result.reply,
+    );
+  }
+  return undefined;
+}
+
+/** Sends, for each login, the same request over a new challenge with one flaw. */
+export async function sendFlawed(world: SxdWorld, build: (login: Login) => Flawed): Promise<"skipped" | undefined> {
+  const digest = state(world);
+  let notApplicable: string | undefined;
+  for (const login of digest.controls) {
+    await challengeFrom(world);
+    const flawed = build(login);
+    if ("notApplicable" in flawed) {
+      notApplicable = flawed.notApplicable;
+      continue;
+    }
+    const reply = await sendAuthorization(world, flawed.authorization, flawed.body ?? login.body);
+    digest.flawed.push({ login, reply });
+  }
+  if (digest.flawed.length > 0) return undefined;
+  return notApplicable === undefined ? world.notRun(CONTROL_REFUSED) : world.notApplicable(notApplicable);
+}
+
+/**
+ * The login's request again, over the current challenge: with nc 1 on a nonce not used yet,
+ * as the login sent it, so that only the flaw differs; past every nc used on a nonce the
+ * server handed out again (some issue one nonce until it is used), so that it is no replay.
+ */
+export function answeringLike(world: SxdWorld, login: Login) {
+  const { logins, challenges } = state(world);
+  const nonce = chooseChallenge(challenges, login.algorithm)?.challenge.params.get("nonce");
+  const used = logins
+    .filter((l) => l.answer.input.nonce === nonce)
+    .map((l) => Number.parseInt(l.answer.input.nc ?? "1", 16));
+  return answering(world, login.algorithm, {
+    body: login.body,
+    qop: login.qop,
+    formula: login.formula,
+    nc: used.length === 0 ? 1 : Math.max(...used) + 1,
+  });
+}
+
+export function flawedReplies(world: SxdWorld) {
+  const { flawed } = state(world);
+  if (flawed.length === 0) throw new Error("no flawed request was sent before in this scenario");
+  return flawed;
+}
+
+export const form = (login: Login) =>
+  `${login.algorithm}, ${login.qop === null ? "no qop" : `qop=${login.qop}`}, ${login.formula === "spec" ? "the spec's literal formula" : "RFC 7616's formula"}`;
+
+/** The nonce of the Authorization a reply answered, which a new challenge must not repeat. */
+export function answeredNonce(reply: Answered): string | undefined {
+  const authorization = reply.requestHeaders.authorization;
+  const parsed = authorization === undefined ? undefined : parseCredentials(authorization);
+  return parsed?.ok ? parsed.value.params.get("nonce") : undefined;
+}
+
+/** The reply's challenges, which must carry nonces other than the one answered, so the client can try again. */
+export function newChallenges(reply: Answered, answered: string | undefined): DigestChallenge[] {
+  const challenges = challengesOf(reply);
+  expectThat(
+    challenges.length > 0 && challenges.every((c) => c.params.has("nonce")),
+    "a Digest challenge with a nonce, so the client can try again",
+    challenges.length > 0 ? "a challenge without a nonce" : "none",
+    reply,
+  );
+  expectThat(
+    challenges.every((c) => c.params.get("nonce") !== answered),
+    "a nonce other than the one answered",
+    `the same nonce ${answered}`,
+    reply,
+  );
+  return challenges;
+}
+
+/**
+ * Uses the nonce of a fresh login up to the limit the description states: the stated number
+ * of uses with rising counts, or one use where each count is taken once ("nc-once"). A use
+ * within the limit that is refused fails, naming which use of how many it was.
+ */
+export async function useNonceUp(world: SxdWorld): Promise<"skipped" | undefined> {
+  const policy = world.target.digest.noncePolicy;
+  const allowance = nonceAllowance(policy);
+  const uses = allowance.kind === "uses" ? allowance.uses : 1;
+  if (uses > MOST_USES)
+    return world.notRun(
+      `${describePolicy(policy)} allows ${uses} uses, more than the ${MOST_USES} sxd spends on a nonce`,
+    );
+  const login = await needLogin(world, CONTROL_REFUSED);
+  if (login === "skipped") return login;
+  for (let nc = 2; nc <= uses; nc++) {
+    const a = answeringLike(world, login);
+    const reply = await sendAnswer(
+      world,
+      answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, nc }),
+    );
+    expectWithinLimit(world, reply, "with a rising nc");
+    state(world).logins.push({ ...login, answer: state(world).answer ?? login.answer, reply });
+  }
+  return undefined;
+}
+
+/** A use the stated policy allows must get in; the message says which use of how many it was. */
+export function expectWithinLimit(world: SxdWorld, reply: Answered, how: string): void {
+  expectThat(
+    reply.response.status === 200,
+    `200 for ${describeUse(world.target.digest.noncePolicy, useOfNonce(world))}, ${how}`,
+    `status ${reply.response.status} (is the description right?)`,
+    reply,
+  );
+}
+
+/** Which use of its nonce the last Authorization sent was: the accepted ones with that nonce, and this one. */
+export function useOfNonce(world: SxdWorld): number {
+  const { answer, logins } = state(world);
+  const nonce = answer?.input.nonce;
+  return logins.filter((login) => login.answer.input.nonce === nonce).length + (answer === undefined ? 0 : 1);
+}

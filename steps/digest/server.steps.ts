@@ -1,0 +1,190 @@
+/**
+ * Steps of the digest rows about the challenge and a good login (DIG-1..5, DIG-7, DIG-11): a
+ * client asks for the protected resource, answers the challenge, and reads what comes back.
+ */
+import { headerOf } from "../../harness/exchange.ts";
+import { parseChallenges } from "../../lib/auth-params.ts";
+import type { Qop } from "../../lib/digest-math.ts";
+import { mediaTypeMatches } from "../../lib/media-type.ts";
+import { Given, Then, When } from "../support/cucumber.ts";
+import { expectThat, fail } from "../support/expect.ts";
+import type { SxdWorld } from "../support/world.ts";
+import { answeredNonce, expectLogin, NEEDS_LOGIN, needLogin, newChallenges } from "./checks.ts";
+import { answerableAlgorithms, authenticationInfoProblems } from "./digest-client.ts";
+import { challengeFrom, challengesOf, logIn, loginHints, sendProtected, state } from "./session.ts";
+
+When("the client requests the protected resource without credentials", async function (this: SxdWorld) {
+  await sendProtected(this);
+});
+
+When(
+  "the client requests the protected resource without credentials {int} times",
+  async function (this: SxdWorld, times: number) {
+    for (let i = 0; i < times; i++) await sendProtected(this);
+  },
+);
+
+Given("a challenge from the protected resource", async function (this: SxdWorld) {
+  await challengeFrom(this);
+});
+
+Given("the challenge offers qop auth-int", function (this: SxdWorld) {
+  return state(this).challenges.some((c) => c.qops.includes("auth-int"))
+    ? undefined
+    : this.notApplicable("the challenge does not offer qop=auth-int");
+});
+
+When("the client answers it with valid credentials", async function (this: SxdWorld) {
+  return expectLogin(this);
+});
+
+When("the client answers it with valid credentials computed as RFC 7616 says", async function (this: SxdWorld) {
+  return expectLogin(this, { formula: "rfc7616" });
+});
+
+When(
+  "the client answers a challenge of each algorithm offered with valid credentials",
+  async function (this: SxdWorld) {
+    const digest = state(this);
+    const algorithms = answerableAlgorithms(digest.challenges);
+    if (algorithms.length === 0) return expectLogin(this);
+    for (const algorithm of algorithms) {
+      const result = await logIn(this, { algorithm });
+      digest.tried.push({ algorithm, reply: result.kind === "refused" ? result.reply : this.reply });
+    }
+    return undefined;
+  },
+);
+
+Then("each of them is granted access, with a body of type {string}", function (this: SxdWorld, expected: string) {
+  for (const { algorithm, reply } of state(this).tried) {
+    expectThat(
+      reply.response.status === 200,
+      `status 200 for valid ${algorithm} credentials, an algorithm the challenge offered`,
+      `status ${reply.response.status}; ${loginHints(this)}`,
+      reply,
+    );
+    const type = headerOf(reply, "content-type");
+    expectThat(
+      mediaTypeMatches(type, expected),
+      `Content-Type ${expected} (${algorithm})`,
+      `Content-Type ${type ?? "(none)"}`,
+      reply,
+    );
+  }
+});
+
+Then("the client is granted access", function (this: SxdWorld) {
+  const reply = this.reply;
+  expectThat(
+    reply.response.status === 200,
+    "status 200 for valid credentials",
+    `status ${reply.response.status}; ${loginHints(this)}`,
+    reply,
+  );
+});
+
+Given("the client has logged in", async function (this: SxdWorld) {
+  const login = await needLogin(this, NEEDS_LOGIN);
+  return login === "skipped" ? login : undefined;
+});
+
+Given("the client has logged in with qop {word}", async function (this: SxdWorld, qop: string) {
+  await challengeFrom(this);
+  if (!state(this).challenges.some((c) => c.qops.includes(qop)))
+    return this.notApplicable(`the challenge does not offer qop=${qop}`);
+  const login = await needLogin(this, NEEDS_LOGIN, { qop: qop as Qop });
+  return login === "skipped" ? login : undefined;
+});
+
+// DIG-5: a grant carries Authentication-Info.
+Then("the reply carries Authentication-Info", function (this: SxdWorld) {
+  const reply = this.reply;
+  const info = headerOf(reply, "authentication-info");
+  expectThat(info !== undefined && info.trim() !== "", "an Authentication-Info header", "none", reply);
+});
+
+Then("the Authentication-Info proves that the server knows the secret", function (this: SxdWorld) {
+  const reply = this.reply;
+  const answer = state(this).answer;
+  if (!answer) throw new Error("no answer was sent before in this scenario");
+  const problems = authenticationInfoProblems(headerOf(reply, "authentication-info"), answer);
+  expectThat(
+    problems.length === 0,
+    "Authentication-Info with rspauth as RFC 7616 §3.5 computes it, and qop, cnonce and nc echoed",
+    problems.join("; "),
+    reply,
+  );
+});
+
+Then("no request carried the secret", function (this: SxdWorld) {
+  const { password } = this.target.digest;
+  for (const exchange of this.http.exchanges) {
+    const sent = `${Object.values(exchange.requestHeaders).join("\n")}\n${exchange.requestBody ?? ""}`;
+    if (sent.includes(password)) throw new Error(`the suite sent the secret in a request to ${exchange.url}`);
+  }
+});
+
+Then("no reply asks for the secret in clear text", function (this: SxdWorld) {
+  for (const reply of this.http.answered) {
+    const field = headerOf(reply, "www-authenticate");
+    if (field === undefined) continue;
+    const parsed = parseChallenges(field);
+    const basic = parsed.ok && parsed.value.some((c) => c.scheme.toLowerCase() === "basic");
+    expectThat(!basic, "only challenges that never ask for the secret itself", "a Basic challenge", reply);
+  }
+});
+
+Then("the reply carries a Digest challenge with realm, nonce and qop", function (this: SxdWorld) {
+  const reply = this.reply;
+  const challenges = challengesOf(reply);
+  expectThat(challenges.length > 0, "a WWW-Authenticate header with a Digest challenge", "none", reply);
+  for (const challenge of challenges) {
+    const absent = ["realm", "nonce", "qop"].filter((name) => !challenge.params.has(name));
+    expectThat(absent.length === 0, "realm, nonce and qop in every Digest challenge", `no ${absent.join(", ")}`, reply);
+    const unknown = challenge.qops.filter((qop) => qop !== "auth" && qop !== "auth-int");
+    expectThat(
+      challenge.qops.length > 0 && unknown.length === 0,
+      "qop values from auth and auth-int",
+      `qop="${challenge.params.get("qop")}"`,
+      reply,
+    );
+  }
+});
+
+// DIG-2 and DIG-3: every 401 carries a Digest challenge, and each challenge a nonce not seen before.
+Then(
+  "at least {int} replies so far are 401 with a Digest challenge, each with a nonce of its own",
+  function (this: SxdWorld, least: number) {
+    const seen = new Set<string>();
+    let challenged = 0;
+    for (const reply of this.http.answered) {
+      if (reply.response.status !== 401) continue;
+      const nonces = new Set(challengesOf(reply).flatMap((c) => c.params.get("nonce") ?? []));
+      expectThat(nonces.size > 0, "a Digest challenge with a nonce in every 401 reply", "a 401 without one", reply);
+      for (const nonce of nonces) {
+        if (seen.has(nonce))
+          fail("a nonce not used in any earlier reply", `nonce ${nonce} again, first sent in an earlier reply`, reply);
+        seen.add(nonce);
+      }
+      challenged++;
+    }
+    expectThat(
+      challenged >= least,
+      `at least ${least} replies of 401 with a Digest challenge to compare`,
+      `${challenged} (statuses ${this.http.exchanges.map((e) => e.response?.status ?? "none").join(", ")})`,
+      this.reply,
+    );
+  },
+);
+
+Then("the reply carries a new Digest challenge marked stale", function (this: SxdWorld) {
+  const reply = this.reply;
+  const challenges = newChallenges(reply, answeredNonce(reply));
+  expectThat(
+    challenges.every((c) => c.stale),
+    "stale=true in the challenge (RFC 7616 §3.3)",
+    challenges.map((c) => `stale=${c.params.get("stale") ?? "(absent)"}`).join(", "),
+    reply,
+  );
+});

@@ -1,0 +1,265 @@
+/**
+ * Steps of the cross-server export (EXP rows): the contact list on the contacts server,
+ * its export link, the POST that makes the messaging server fetch the contacts itself,
+ * and what the messaging server holds afterwards. Addresses, the user, the relation and
+ * the upload come from the target description; nothing here knows the reference's choices.
+ */
+import { headerOf } from "../../harness/exchange.ts";
+import { isAbsoluteUri } from "../../lib/uri.ts";
+import { mayStartBeside } from "../support/alone.ts";
+import { Given, setParallelCanAssign, Then, When } from "../support/cucumber.ts";
+import { expectThat, fail } from "../support/expect.ts";
+import type { SxdWorld } from "../support/world.ts";
+import {
+  contactListOf,
+  expectMissingNone,
+  exportLinkOf,
+  heldContacts,
+  linkOf,
+  listOf,
+  locationOf,
+  readListForScenario,
+  readResult,
+  resultAddress,
+  resultUri,
+  STATED_UNREADABLE,
+  stateOf,
+  states,
+} from "./checks.ts";
+import { countOccurrences, importToken } from "./contact-list.ts";
+
+setParallelCanAssign(mayStartBeside);
+
+Given("the target has a contacts server and a messaging server", function (this: SxdWorld) {
+  const { contactsUrl, messagingUrl, export: exp } = this.target;
+  if (!contactsUrl || !messagingUrl) return this.notRun("no contacts and messaging server URLs were given");
+  const user = exp.user;
+  states.set(this, {
+    contactsUrl,
+    messagingUrl,
+    user,
+    listUrl: `${contactsUrl}/user/${encodeURIComponent(user)}/contacts`,
+  });
+  return undefined;
+});
+
+When("the client fetches the user's contact list from the contacts server", async function (this: SxdWorld) {
+  const state = stateOf(this);
+  state.listExchange = await this.http.send("GET", state.listUrl, { headers: { accept: "application/xml" } });
+});
+
+Given("the client has read the user's contact list", async function (this: SxdWorld) {
+  await readListForScenario(this);
+});
+
+Given("the client has read the export link from the user's contact list", async function (this: SxdWorld) {
+  const exchange = await readListForScenario(this);
+  const state = stateOf(this);
+  state.link = exportLinkOf(this, state, exchange);
+});
+
+Then("the reply is a contacts document that declares the Atom namespace", function (this: SxdWorld) {
+  const list = contactListOf(this.reply);
+  expectThat(
+    list.declaresAtom,
+    `a root contacts element declaring the Atom namespace (xmlns or xmlns:prefix = "http://www.w3.org/2005/Atom")`,
+    "no such declaration on the root element",
+    this.reply,
+  );
+});
+
+Then("the contact list holds contact elements", function (this: SxdWorld) {
+  const list = contactListOf(this.reply);
+  expectThat(
+    list.contacts.length > 0,
+    "contact children of the contacts element (the export user of the target description needs at least one contact)",
+    "none",
+    this.reply,
+  );
+});
+
+// EXP-2: the contact list names its own absolute URI.
+Then('the contact list links rel="self" to its own absolute URI', function (this: SxdWorld) {
+  const state = stateOf(this);
+  const reply = this.reply;
+  const selves = contactListOf(reply).links.filter((link) => link.rel === "self");
+  if (selves.length === 0) fail('an atom:link rel="self"', "no self link", reply);
+  const href = selves[0].href;
+  if (!isAbsoluteUri(href)) fail("a self href that is an absolute URI", `href ${JSON.stringify(href)}`, reply);
+  expectThat(
+    new URL(href).href === new URL(state.listUrl).href,
+    `the self href ${state.listUrl}`,
+    `href ${href}`,
+    reply,
+  );
+});
+
+Then("the contact list has an export link whose rel is a URI", function (this: SxdWorld) {
+  const state = stateOf(this);
+  const link = exportLinkOf(this, state, this.reply);
+  expectThat(
+    isAbsoluteUri(link.rel),
+    "an export relation that is a URI",
+    `rel ${JSON.stringify(link.rel)}`,
+    this.reply,
+  );
+});
+
+Then(
+  /^the export link's href is an absolute URI on the messaging server with the path "\/user\/<user>\/import;t=<token>"$/,
+  function (this: SxdWorld) {
+    const state = stateOf(this);
+    const link = exportLinkOf(this, state, this.reply);
+    const token = importToken(link.href, state.messagingUrl, state.user);
+    if (!token.ok) {
+      fail(
+        `an href ${state.messagingUrl}/user/${encodeURIComponent(state.user)}/import;t=<token>`,
+        `${token.error} (href ${link.href})`,
+        this.reply,
+      );
+    }
+  },
+);
+
+Then("the export link has a human-readable title", function (this: SxdWorld) {
+  const state = stateOf(this);
+  const link = exportLinkOf(this, state, this.reply);
+  expectThat(
+    link.title !== undefined && link.title.trim() !== "",
+    "a title attribute with text on the export link",
+    link.title === undefined ? "no title" : "an empty title",
+    this.reply,
+  );
+});
+
+When("the client sends POST with no body to the export link", async function (this: SxdWorld) {
+  const state = stateOf(this);
+  state.exportReply = await this.http.send("POST", linkOf(state).href);
+});
+
+When(
+  "the client sends POST to the export link twice in a row, then {int} times at once",
+  async function (this: SxdWorld, concurrent: number) {
+    const state = stateOf(this);
+    const href = linkOf(state).href;
+    await this.http.send("POST", href);
+    await this.http.send("POST", href);
+    await Promise.all(Array.from({ length: concurrent }, () => this.http.send("POST", href)));
+  },
+);
+
+Then("the export is accepted without any contact data from the client", function (this: SxdWorld) {
+  const reply = this.reply;
+  const status = reply.response.status;
+  expectThat(
+    status >= 200 && status <= 399,
+    "the export to go ahead on a POST without a body (303 per the spec; at least not refused)",
+    `status ${status}`,
+    reply,
+  );
+});
+
+Then("the reply's Location is the user's export result on the messaging server", function (this: SxdWorld) {
+  const state = stateOf(this);
+  const reply = this.reply;
+  const location = headerOf(reply, "location");
+  if (location === undefined) fail(`Location: ${resultUri(state)}`, "no Location header", reply);
+  let resolved: string;
+  try {
+    // RFC 9110 §10.2.2 allows a relative reference, resolved against the request's URI.
+    resolved = new URL(location, reply.url).href;
+  } catch {
+    fail(`Location: ${resultUri(state)}`, `Location: ${location}, which is not a URI reference`, reply);
+  }
+  expectThat(
+    resolved === new URL(resultUri(state)).href,
+    `Location: ${resultUri(state)}`,
+    `Location: ${location}`,
+    reply,
+  );
+});
+
+// EXP-5: after the export, the messaging server holds every contact of the list.
+Then(
+  "the messaging server holds every contact of the list, read where the target description says",
+  async function (this: SxdWorld) {
+    const state = stateOf(this);
+    const contacts = listOf(state).contacts;
+    if (contacts.length === 0) {
+      return this.notRun(
+        "the user's contact list is empty, so no contact can be seen to arrive: name a user with contacts in export.user",
+      );
+    }
+    const stated = this.target.export.result;
+    if (stated === false)
+      return this.notRun("the target description states that the export result cannot be read (export.result: false)");
+    const address = stated !== undefined && stated !== "location" ? resultAddress(this, state) : locationOf(state);
+    const reading = await readResult(this, address);
+    if (reading.kind === "held") {
+      expectMissingNone(
+        reading,
+        contacts,
+        `the export result at ${reading.exchange.url} to hold every contact of the list`,
+      );
+      return undefined;
+    }
+    const got =
+      reading.kind === "nothing" ? `status ${reading.exchange.response.status}, which holds nothing` : reading.reason;
+    if (address.stated) {
+      fail(
+        `the export result at ${address.url} (export.result) to hold every contact of the list`,
+        got,
+        reading.exchange,
+      );
+    }
+    return this.notRun(
+      `the export result cannot be read at ${"url" in address ? address.url : "the 303's Location"} (${got}): state export.result to say where the messaging server shows it`,
+    );
+  },
+);
+
+Then("the messaging server's export result lists every contact of the list", async function (this: SxdWorld) {
+  const state = stateOf(this);
+  if (this.target.export.result === false) return this.notRun(STATED_UNREADABLE);
+  const location = locationOf(state);
+  if ("problem" in location) fail("a Location to GET the export result from", location.problem, state.exportReply);
+  const reading = await heldContacts(this, location.url);
+  expectMissingNone(reading, listOf(state).contacts, `GET ${location.url} to show every contact of the list`);
+  return undefined;
+});
+
+Then(
+  "the messaging server's export result for that user lists every contact of the list",
+  async function (this: SxdWorld) {
+    const state = stateOf(this);
+    const address = resultAddress(this, state, state.messagingUrl, state.otherUser);
+    if ("problem" in address) return this.notRun(STATED_UNREADABLE);
+    const reading = await heldContacts(this, address.url);
+    expectMissingNone(
+      reading,
+      listOf(state).contacts,
+      `the export result at ${address.url} to hold every contact of the list`,
+    );
+    return undefined;
+  },
+);
+
+// EXP-7: exports of one link, repeated or at once, leave each contact once.
+Then(
+  "the messaging server's export result lists each contact of the list exactly once",
+  async function (this: SxdWorld) {
+    const state = stateOf(this);
+    const address = resultAddress(this, state);
+    if ("problem" in address) return this.notRun(STATED_UNREADABLE);
+    const { exchange, contacts: held } = await heldContacts(this, address.url);
+    const wrong = [...countOccurrences(listOf(state).contacts, held)].filter(([, n]) => n !== 1);
+    const duplicates = held.filter((contact, index) => held.indexOf(contact) !== index);
+    expectThat(
+      wrong.length === 0 && duplicates.length === 0,
+      `the export result at ${address.url} to show each contact of the list once`,
+      wrong.length > 0 ? `${wrong[0][0]} shown ${wrong[0][1]} times` : `${duplicates[0]} shown more than once`,
+      exchange,
+    );
+    return undefined;
+  },
+);

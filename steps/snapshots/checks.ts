@@ -1,0 +1,164 @@
+/**
+ * What the snapshot steps do and check, in support code so each step reads like its line of
+ * the feature: updating to the next version, reading links and versions, walking the chain.
+ */
+import type { Answered } from "../../harness/exchange.ts";
+import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
+import { type EntryLink, type EntryView, linksByRel, sameUri } from "../support/atom.ts";
+import { expectThat, fail } from "../support/expect.ts";
+import { getEach } from "../support/reads.ts";
+import type { SxdWorld } from "../support/world.ts";
+import {
+  type EntryField,
+  entryBody,
+  entryIn,
+  fetchEntry,
+  isSuccess,
+  nextVersion,
+  resourceOf,
+  type ScratchResource,
+  snapshotUrl,
+  updateScratch,
+} from "./snapshots.ts";
+
+export async function putNextVersion(world: SxdWorld, resource: ScratchResource, headers: Record<string, string>) {
+  const version = nextVersion(resource);
+  const reply = await world.http.send("PUT", resource.url, {
+    headers: { "content-type": ATOM_ENTRY_TYPE, ...headers },
+    body: entryBody(resource.id, version),
+  });
+  resource.attempt = { version, reply };
+  if (isSuccess(reply)) resource.versions.push(version);
+}
+
+/** Builds the chain of snapshots; a server that refuses the updates leaves the scenario not run. */
+export async function updateTimes(world: SxdWorld, times: number, kept: EntryField[]): Promise<"skipped" | undefined> {
+  const resource = resourceOf(world);
+  for (let i = 0; i < times; i++) {
+    const reply = await updateScratch(world, resource, kept);
+    if (!isSuccess(reply)) {
+      return world.notRun(
+        `the suite could not update the resource to build its snapshots (PUT answered ${reply.response.status}): see SNAP-2`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** What a client that read the resource sends back: its Last-Modified, or its strong ETag where it has no date. */
+export function validatorsOf(read: ScratchResource["lastRead"]): Record<string, string> {
+  if (read?.lastModified) return { "if-unmodified-since": read.lastModified };
+  if (read?.etag && !read.etag.startsWith("W/")) return { "if-match": read.etag };
+  return {};
+}
+
+export function attemptOf(world: SxdWorld): NonNullable<ScratchResource["attempt"]> {
+  const attempt = resourceOf(world).attempt;
+  if (!attempt) throw new Error("no update tried yet in this scenario");
+  return attempt;
+}
+
+export function snapshotUrls(resource: ScratchResource): string[] {
+  return resource.versions.slice(0, -1).map((_, i) => snapshotUrl(resource, i + 1));
+}
+
+export function singleLink(reply: Answered, rel: string): EntryLink {
+  const links = linksByRel(entryIn(reply), rel);
+  if (links.length !== 1 || !links[0].url) fail(`one link rel="${rel}" with a URI`, `${links.length} of them`, reply);
+  return links[0];
+}
+
+export function expectLink(reply: Answered, rel: string, target: string, name: string): void {
+  const link = singleLink(reply, rel);
+  expectThat(link.absolute, `an absolute href on the ${rel} link`, `href="${link.href}"`, reply);
+  expectThat(sameUri(link.url, target), `the ${rel} link to ${name} (${target})`, `href="${link.href}"`, reply);
+}
+
+/**
+ * "identified": the entry is version k, known by its title (unique per version), so a row about
+ * numbering or links does not also judge completeness; "full": every field of version k.
+ */
+export function expectVersion(
+  entry: EntryView,
+  resource: ScratchResource,
+  k: number,
+  reply: Answered,
+  how: "identified" | "full",
+) {
+  const want = resource.versions[k - 1];
+  if (how === "identified") {
+    expectThat(
+      squash(entry.title) === squash(want.title),
+      `version ${k} of the entry, titled "${want.title}"`,
+      `the title "${entry.title}"`,
+      reply,
+    );
+    return;
+  }
+  // A server may indent what it serves: text is compared with white space folded.
+  const shape = (v: {
+    authorName?: string;
+    title?: string;
+    content?: { text?: string; type?: string; lang?: string };
+  }) =>
+    JSON.stringify({
+      authorName: squash(v.authorName),
+      title: squash(v.title),
+      content: { text: squash(v.content?.text), type: v.content?.type, lang: v.content?.lang },
+    });
+  expectThat(shape(entry) === shape(want), `version ${k} of the entry: ${shape(want)}`, shape(entry), reply);
+}
+
+function squash(text: string | undefined): string | undefined {
+  return text?.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Follows one rel link by link. Each stop is "s<n>", the snapshot that keeps version n (known by
+ * its content: the numbering is SNAP-3's business), or "the resource", known by its address.
+ */
+export async function walk(world: SxdWorld, rel: string, from: string, stops: string[]): Promise<void> {
+  const resource = resourceOf(world);
+  let here = await fetchEntry(world, from);
+  for (const stop of stops) {
+    const link = singleLink(here.reply, rel);
+    if (stop === "the resource") {
+      expectThat(
+        sameUri(link.url, resource.url),
+        `the ${rel} link to the resource (${resource.url})`,
+        `href="${link.href}"`,
+        here.reply,
+      );
+      return;
+    }
+    here = await fetchEntry(world, link.url as string);
+    expectVersion(here.entry, resource, Number(stop.replace(/^s/, "")), here.reply, "identified");
+    walkEnds.set(world, here.reply.url);
+  }
+}
+
+/** Where each scenario's last walk ended, so the next walk can turn round there. */
+const walkEnds = new WeakMap<SxdWorld, string>();
+
+export async function expectGone(
+  world: SxdWorld,
+  accepted: (status: number) => boolean,
+  expected: string,
+): Promise<void> {
+  const resource = resourceOf(world);
+  // A resource named in the description may have had snapshots before the scenario: they go too.
+  const earlier = Array.from({ length: resource.base }, (_, i) => `${resource.url}/s${i + 1}`);
+  await getEach(world, [resource.url, ...earlier, ...snapshotUrls(resource)], (reply, url) =>
+    expectThat(
+      accepted(reply.response.status),
+      `${expected} for ${url} after DELETE`,
+      `status ${reply.response.status}`,
+      reply,
+    ),
+  );
+}
+
+/** Where the scenario's last walk along the links ended. */
+export function lastWalkEnd(world: SxdWorld): string | undefined {
+  return walkEnds.get(world);
+}
