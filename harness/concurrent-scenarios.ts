@@ -15,24 +15,7 @@
  * @example
  *   runsScenariosAtOnce(); // once, before runCucumber; worldParameters.scenariosAtOnce = 16
  */
-import { createRequire } from "node:module";
-
-interface Pickled {
-  pickle: { tags: ReadonlyArray<{ name: string }> };
-}
-
-/** The parts of cucumber's in-process adapter (lib/runtime/serial/adapter.js, 12.x) this loop uses. */
-interface InProcessAdapter {
-  failing: boolean;
-  worker: {
-    options: { worldParameters?: { scenariosAtOnce?: number } };
-    supportCodeLibrary: { parallelCanAssign: (candidate: unknown, running: unknown[]) => boolean };
-    runBeforeAllHooks(): Promise<unknown>;
-    runAfterAllHooks(): Promise<unknown>;
-    runTestCase(item: Pickled, failing: boolean): Promise<boolean>;
-  };
-  run(items: readonly Pickled[]): Promise<boolean>;
-}
+import { InProcessAdapter, type Pickled } from "./cucumber-private.ts";
 
 let installed = false;
 
@@ -40,10 +23,6 @@ let installed = false;
 export function runsScenariosAtOnce(): void {
   if (installed) return;
   installed = true;
-  const require = createRequire(import.meta.url);
-  const { InProcessAdapter } = require("@cucumber/cucumber/lib/runtime/serial/adapter") as {
-    InProcessAdapter: { prototype: InProcessAdapter };
-  };
   const oneAtATime = InProcessAdapter.prototype.run;
   InProcessAdapter.prototype.run = async function (this: InProcessAdapter, items) {
     const atOnce = this.worker.options.worldParameters?.scenariosAtOnce ?? 1;

@@ -26,6 +26,8 @@ const ALLOWED: Record<Part, readonly Part[]> = {
   lib: [],
 };
 const REFERENCE_DOOR = "reference/index.ts";
+/** The one file that names cucumber's private modules; its test fails on any other cucumber. */
+const CUCUMBER_PRIVATE_DOOR = "harness/cucumber-private.ts";
 const MAX_LINES = 300;
 
 /**
@@ -177,8 +179,9 @@ test(`no source file is over ${MAX_LINES} lines`, () => {
 });
 
 test("undici and cucumber's index are imported at run time only through their doors", () => {
-  // Each loads far more than sxd uses (harness/undici.ts, steps/support/cucumber.ts and
-  // harness/report/cucumber-formatter.ts say what), in the run and in every parallel worker.
+  // Each loads far more than sxd uses (harness/undici.ts and steps/support/cucumber.ts say
+  // what), in the run and in every parallel worker. (harness/report/cucumber-formatter.ts
+  // requires cucumber's index in the run alone, which has loaded nearly all of it already.)
   const heavy = /^\s*(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*["'](undici|@cucumber\/cucumber)["']/gm;
   const wrong = files.flatMap((file) =>
     [...readFileSync(join(ROOT, file), "utf8").matchAll(heavy)].map((match) => `${file} imports ${match[1]}`),
@@ -247,4 +250,17 @@ test("every row is named by the code that judges it, in its behaviour's folder: 
       return !new RegExp(`\\b${id}\\b`).test(text(behaviour));
     });
   assert.deepEqual(unnamed, []);
+});
+
+test(`cucumber's private modules are named in ${CUCUMBER_PRIVATE_DOOR} alone`, () => {
+  // They change without notice; there, cucumber-private.test.ts ties them to one cucumber version.
+  const privateModule = /["'](@cucumber\/cucumber\/lib\/[^"']*)["']/g;
+  const named = [...files, ...testFiles(), ...filesUnder(["scripts"])].flatMap((file) =>
+    [...readFileSync(join(ROOT, file), "utf8").matchAll(privateModule)].map((match) => ({ file, module: match[1] })),
+  );
+  assert.ok(named.some(({ file }) => file === CUCUMBER_PRIVATE_DOOR));
+  const wrong = named
+    .filter(({ file }) => file !== CUCUMBER_PRIVATE_DOOR)
+    .map(({ file, module }) => `${file} names ${module}: take it from ${CUCUMBER_PRIVATE_DOOR}`);
+  assert.deepEqual(wrong, []);
 });
