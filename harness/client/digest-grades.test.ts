@@ -157,7 +157,10 @@ test("CDIG-5: a nonce reused with the same nc fails", () => {
 
 test("CDIG-9: quoted tokens fail", () => {
   const quoted = run([request(undefined, challenge("n1")), request(answer({ nonce: "n1", quote: true }), OK)]);
-  assert.match(gradeQuoting([quoted]).reason, /^request 2: quotes algorithm, qop, which RFC 7616 §3.4 sends as tokens$/);
+  assert.match(
+    gradeQuoting([quoted]).reason,
+    /^request 2: quotes algorithm, qop, which RFC 7616 §3.4 sends as tokens$/,
+  );
 });
 
 test("CDIG-10: after a 401 without stale, no more credentials from the same secret; the refusal is its own control", () => {
