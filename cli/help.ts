@@ -4,7 +4,7 @@
  * docs/ are made here too (`npm run docs:options`), so help and docs say the same.
  */
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
-import { type CommandName, type OptionSpec, optionsOf, SHUTDOWN_GRACE_MS } from "./option-table.ts";
+import { COMMAND_NAMES, type CommandName, type OptionSpec, optionsOf, SHUTDOWN_GRACE_MS } from "./option-table.ts";
 
 interface CommandText {
   usage: string;
@@ -132,4 +132,15 @@ export function optionsMarkdown(command: CommandName): string {
     return `| ${code(flagOf(option))} | ${option.env ? code(option.env) : ""} | ${cell(option.help)} | ${byDefault === undefined ? "" : cell(byDefault)} |`;
   });
   return ["| option | environment | meaning | default |", "|---|---|---|---|", ...lines].join("\n");
+}
+
+const TABLE_MARKS = /<!-- options: ([a-z-]+) -->\n[\s\S]*?<!-- \/options -->/g;
+
+/** A docs page with each marked option table made anew from the option table. */
+export function withOptionTables(page: string): string {
+  return page.replace(TABLE_MARKS, (marked, command: string) => {
+    const known = COMMAND_NAMES.find((name) => name === command);
+    if (known === undefined) throw new Error(`no command ${command} for the option table in: ${marked.slice(0, 40)}`);
+    return `<!-- options: ${known} -->\n${optionsMarkdown(known)}\n<!-- /options -->`;
+  });
 }
