@@ -1,7 +1,4 @@
-/**
- * The options of the commands that judge: `sxd test` and `sxd test-client`, in the order their
- * help lists them. Part of the option table (cli/option-table.ts).
- */
+/** Part of the option table (cli/option-table.ts): `sxd test` and `sxd test-client`, in help's order. */
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
 import type { OptionSpec } from "./option-spec.ts";
 import { DEFAULT_PEER_HOST } from "./peer-options.ts";
@@ -9,7 +6,8 @@ import { DEFAULT_PEER_HOST } from "./peer-options.ts";
 /** Long enough for the whole suite against a slow server; a run that needs more says so. */
 export const DEFAULT_DEADLINE_SECONDS = 600;
 
-const SERVER_SIDES = ["test", "test-client"] as const;
+/** The commands that judge, a server's side or a client's. */
+const JUDGING = ["test", "test-client"] as const;
 
 export const RUN_OPTIONS = [
   // sxd test: where the target is
@@ -85,21 +83,21 @@ export const RUN_OPTIONS = [
   // What sxd test and sxd test-client share
   {
     name: "strict",
-    commands: SERVER_SIDES,
+    commands: JUDGING,
     type: "boolean",
     env: "SXD_STRICT",
     help: "SHOULD rows fail the run too, not only warn",
   },
   {
     name: "allow-incomplete",
-    commands: SERVER_SIDES,
+    commands: JUDGING,
     type: "boolean",
     env: "SXD_ALLOW_INCOMPLETE",
     help: "exit 0, not 3, when a MUST or stated MAY row could not be run (the verdict still says incomplete)",
   },
   {
     name: "report-dir",
-    commands: SERVER_SIDES,
+    commands: JUDGING,
     type: "string",
     arg: "DIR",
     env: "SXD_REPORT_DIR",
@@ -108,7 +106,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "expect-fail",
-    commands: SERVER_SIDES,
+    commands: JUDGING,
     type: "string",
     arg: "FILE",
     env: "SXD_EXPECT_FAIL",
