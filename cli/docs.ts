@@ -7,7 +7,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { parseArgs } from "node:util";
 import { loadRows } from "../harness/catalogue.ts";
 import { readConformance } from "../harness/conformance-document.ts";
 import { loadDocFeatures } from "../harness/docs/features.ts";
@@ -18,20 +17,8 @@ import { UsageError } from "../harness/errors.ts";
 import { PACKAGE_ROOT } from "../harness/run.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 import { recordExampleClientRun, recordReferenceRun } from "./docs-recording.ts";
-
-export const DOCS_HELP = `Usage: sxd docs [--out DIR] [--results conformance.json ...]
-
-Writes the interface's documentation as a static site (open DIR/index.html from disk, or
-publish the folder as it is): every rule with its level, the server's rules and then the
-client's, the scenarios that check each in plain words, and a real exchange. To record them it
-runs the suite against the bundled reference (server rules) and the example client
-(examples/clients/node) against sxd's servers (client rules). --results (repeatable) adds a
-column per run from its conformance.json, linked to the conformance.html beside it: a server's
-(sxd test) shows on the server rules, a client's (sxd test-client) on the client rules.
-
-  --out DIR        where the site goes (default docs/site)
-  --results FILE   a conformance.json of another server's or client's run
-`;
+import { commandHelp } from "./help.ts";
+import { parseOptions, withDefault } from "./option-parse.ts";
 
 export interface DocsBuild {
   outDir: string;
@@ -41,33 +28,18 @@ export interface DocsBuild {
 }
 
 export async function runDocs(argv: string[], stdout: NodeJS.WritableStream): Promise<number> {
-  let parsed: ReturnType<typeof parseDocsArgs>;
-  try {
-    parsed = parseDocsArgs(argv);
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (sxd help docs)`);
-  }
-  if (parsed.help) {
-    stdout.write(DOCS_HELP);
+  const parsed = parseOptions("docs", argv, {});
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const given = parsed.value;
+  if (given.help) {
+    stdout.write(commandHelp("docs"));
     return 0;
   }
-  const build = await buildDocs(parsed.out, parsed.results);
+  const build = await buildDocs(withDefault("docs", "out", given.text("out")), given.list("results"));
   stdout.write(
     `wrote ${build.outDir}/index.html: ${build.files} files, ${Math.round(build.bytes / 1024)} KiB, in ${build.seconds.toFixed(1)} s\n`,
   );
   return 0;
-}
-
-function parseDocsArgs(argv: string[]): { out: string; results: string[]; help: boolean } {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      out: { type: "string", default: "docs/site" },
-      results: { type: "string", multiple: true, default: [] },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  return { out: values.out, results: values.results, help: values.help };
 }
 
 export async function buildDocs(outDir: string, resultFiles: string[]): Promise<DocsBuild> {

@@ -8,56 +8,26 @@ import { writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { UsageError } from "../harness/errors.ts";
 import { packageFile } from "../harness/package.ts";
-import { REFERENCE_DEFAULTS } from "../harness/target.ts";
 import { validateDescription } from "../harness/target-check.ts";
-import { optionsHelp } from "./options.ts";
+import { commandHelp } from "./help.ts";
+import { parseOptions, withDefault } from "./option-parse.ts";
+import { type OptionName, optionsOf } from "./option-table.ts";
 
-const DEFAULT_OUT = "sxd-target.json";
-
-/** The starter's questions, in the order asked; each is also a flag. */
-const QUESTIONS = {
-  "base-url": { ask: "URL of the server with the snapshot and protected resources", default: undefined },
-  "contacts-url": { ask: "URL of the contacts server (empty: none, the export rows are not run)", default: "" },
-  "messaging-url": { ask: "URL of the messaging server (empty: none)", default: "" },
-  collection: {
-    ask: "collection where the suite may create scratch resources",
-    default: REFERENCE_DEFAULTS.snapshots.collection,
-  },
-  "digest-path": { ask: "path of a resource protected by Digest", default: REFERENCE_DEFAULTS.digest.path },
-  username: { ask: "a user of that resource", default: REFERENCE_DEFAULTS.digest.username },
-  password: { ask: "that user's password", default: REFERENCE_DEFAULTS.digest.password },
-  "export-user": { ask: "a user whose contacts the contacts server serves", default: REFERENCE_DEFAULTS.export.user },
-  "export-backend": {
-    ask: "path where the messaging server asks the contacts server for the list, with {user} and {token}, e.g. /internal/export/{user}?t={token} (empty: not stated; sxd test --peer needs it)",
-    default: "",
-  },
-} as const;
-type Question = keyof typeof QUESTIONS;
-
-const INIT_OPTIONS = {
-  ...Object.fromEntries(
-    Object.entries(QUESTIONS).map(([name, q]) => [
-      name,
-      { type: "string", help: q.default ? `${q.ask} (default: ${q.default})` : q.ask },
-    ]),
-  ),
-  out: { type: "string", help: `the file to write (default: ${DEFAULT_OUT})` },
-  force: { type: "boolean", help: "overwrite the file if it exists" },
-  help: { type: "boolean", short: "h", help: "show this help" },
-} as Record<string, { type: "string" | "boolean"; help: string; short?: string }>;
-
-export const INIT_HELP = `Usage: sxd init [options]
-
-Writes a starter target description (JSON, with $comment notes and a $schema for editors) for
-sxd test --config FILE. Without --base-url on a terminal, it asks; answer with Enter to take
-the default in brackets.
-
-Options:
-${optionsHelp(INIT_OPTIONS)}
-`;
+/** The starter's questions, in the order asked; each is also a flag, whose help is the question. */
+const QUESTIONS = [
+  "base-url",
+  "contacts-url",
+  "messaging-url",
+  "collection",
+  "digest-path",
+  "username",
+  "password",
+  "export-user",
+  "export-backend",
+] as const satisfies readonly OptionName[];
+type Question = (typeof QUESTIONS)[number];
 
 export type Answers = Record<Question, string>;
 
@@ -70,7 +40,7 @@ function starterDescription(answers: Answers, schemaRef: string): Record<string,
   return {
     $schema: schemaRef,
     $comment:
-      "The target description of sxd test --config: what the interface leaves to each server. Every key is optional; sxd ignores $comment keys. The README and the schema name every key.",
+      "The target description of sxd test --config: what the interface leaves to each server. Every key is optional; sxd ignores $comment keys. docs/target-description.md and the schema name every key.",
     baseUrl: answers["base-url"],
     contactsUrl: optional(answers["contacts-url"]),
     messagingUrl: optional(answers["messaging-url"]),
@@ -109,33 +79,31 @@ export function terminalAsk(): Ask | undefined {
 }
 
 export async function runInit(argv: string[], io: { stdout: NodeJS.WritableStream; ask?: Ask }): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({ args: argv, options: INIT_OPTIONS, strict: true }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (values.help) {
-    io.stdout.write(INIT_HELP);
+  const parsed = parseOptions("init", argv, {});
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const given = parsed.value;
+  if (given.help) {
+    io.stdout.write(commandHelp("init"));
     return 0;
   }
-  const given = (name: Question) => values[name] as string | undefined;
-  if (given("base-url") === undefined && !io.ask)
+  if (given.text("base-url") === undefined && !io.ask)
     throw new UsageError("sxd init needs --base-url (or a terminal, to be asked)");
   const answers = {} as Answers;
-  for (const [name, question] of Object.entries(QUESTIONS) as [Question, (typeof QUESTIONS)[Question]][]) {
-    const flag = given(name);
+  for (const name of QUESTIONS) {
+    const question = optionsOf("init").find((option) => option.name === name);
+    const byDefault = question?.default;
+    const flag = given.text(name);
     const answer =
-      flag ?? (io.ask ? (await io.ask(question.ask + (question.default ? ` [${question.default}]` : ""))).trim() : "");
-    answers[name] = answer === "" ? (question.default ?? "") : answer;
+      flag ?? (io.ask ? (await io.ask(`${question?.help}${byDefault ? ` [${byDefault}]` : ""}`)).trim() : "");
+    answers[name] = answer === "" ? (byDefault ?? "") : answer;
   }
-  const out = resolve((values.out as string | undefined) ?? DEFAULT_OUT);
+  const out = resolve(withDefault("init", "out", given.text("out")));
   const schema = relative(dirname(out), fileURLToPath(packageFile("schema/target.schema.json")));
   const description = starterDescription(answers, schema.startsWith(".") ? schema : `./${schema}`);
   const checked = validateDescription(JSON.parse(JSON.stringify(description)), "sxd init");
   if (!checked.ok) throw new UsageError(checked.error);
   try {
-    writeFileSync(out, `${JSON.stringify(description, null, 2)}\n`, { flag: values.force ? "w" : "wx" });
+    writeFileSync(out, `${JSON.stringify(description, null, 2)}\n`, { flag: given.switch("force") ? "w" : "wx" });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EEXIST") throw new UsageError(`${out} exists (--force overwrites it)`);

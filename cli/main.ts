@@ -5,8 +5,8 @@
  */
 
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { fileProblem, UsageError } from "../harness/errors.ts";
+import { COMMAND_NAMES } from "./option-spec.ts";
 import { editDistance } from "./spelling.ts";
 
 // Everything else is imported where a command needs it, so that `sxd --help` loads neither
@@ -38,26 +38,24 @@ Exit codes of sxd test:
      in the summary); --allow-incomplete makes this 0. Rows left out by --tags do not count.
 `;
 
-async function testHelp(): Promise<string> {
-  const { optionsHelp } = await import("./options.ts");
-  const { TEST_OPTIONS } = await import("./test-options.ts");
-  return `Usage: sxd test [options]
+async function helpOf(command: string | undefined): Promise<string> {
+  if (command === undefined) return MAIN_HELP;
+  const known = COMMAND_NAMES.find((name) => name === command);
+  if (known === undefined) throw new UsageError(`unknown command "${command}" ${nearestCommand(command)}`);
+  return (await import("./help.ts")).commandHelp(known);
+}
 
-Runs the conformance suite. With no URL (flag, environment or --config) it starts the bundled
-reference servers on free ports, runs against them and stops them.
-
-Options (each also settable by the environment variable in brackets):
-${optionsHelp(TEST_OPTIONS)}
-
-Reports go to the report directory: conformance.html, conformance.json, junit.xml (one test
-case per scenario and row; only what fails the run is a <failure>), cucumber.html, messages.ndjson.
-
-Exit codes: 0 passed; 1 not conformant, or nothing ran; 2 usage error or unreachable target;
-3 incomplete (a MUST or stated MAY row could not be run; --allow-incomplete makes it 0).
-`;
+/** A command's arguments by the option table; a usage error as one line. */
+async function optionsOf(command: "rows" | "report", argv: string[]) {
+  const { parseOptions } = await import("./option-parse.ts");
+  const parsed = parseOptions(command, argv, process.env, command === "report");
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  return parsed.value;
 }
 
 async function printRows(argv: string[]): Promise<number> {
+  const given = await optionsOf("rows", argv);
+  if (given.help) return printHelp("rows");
   const { loadRows } = await import("../harness/catalogue.ts");
   const { PACKAGE_ROOT } = await import("../harness/package.ts");
   const { loadScenarios } = await import("../harness/scenarios.ts");
@@ -67,7 +65,7 @@ async function printRows(argv: string[]): Promise<number> {
   process.stdout.write(rowMatrix(rows, scenarios));
   const client = { rows: loadRows("client"), scenarios: loadScenarios(PACKAGE_ROOT, "client") };
   process.stdout.write(`\nClient rows (sxd test-client):\n${rowMatrix(client.rows, client.scenarios)}`);
-  if (!argv.includes("--check")) return 0;
+  if (!given.switch("check")) return 0;
   const { problems: clientProblems, unchecked } = clientTraceability(client.rows, client.scenarios);
   const problems = [...traceabilityProblems(rows, scenarios), ...clientProblems];
   for (const problem of problems) process.stderr.write(`sxd: ${problem}\n`);
@@ -78,12 +76,11 @@ async function printRows(argv: string[]): Promise<number> {
 async function mergeReports(argv: string[]): Promise<number> {
   const { documentSide, readConformance } = await import("../harness/conformance-document.ts");
   const { mergedMatrixHtml } = await import("../harness/report/matrix.ts");
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { out: { type: "string", default: "reports/matrix.html" } },
-    allowPositionals: true,
-  });
-  const [verb, ...files] = positionals;
+  const given = await optionsOf("report", argv);
+  if (given.help) return printHelp("report");
+  const { withDefault } = await import("./option-parse.ts");
+  const out = withDefault("report", "out", given.text("out"));
+  const [verb, ...files] = given.positionals;
   if (verb !== "merge" || files.length === 0)
     throw new UsageError("usage: sxd report merge a.json b.json ... [--out FILE]");
   const docs = files.map((file) => {
@@ -94,13 +91,13 @@ async function mergeReports(argv: string[]): Promise<number> {
     }
   });
   try {
-    writeFileSync(values.out, mergedMatrixHtml(docs));
+    writeFileSync(out, mergedMatrixHtml(docs));
   } catch (error) {
-    throw new UsageError(`cannot write ${values.out}: ${fileProblem(error)}`);
+    throw new UsageError(`cannot write ${out}: ${fileProblem(error)}`);
   }
   const clients = docs.filter((doc) => documentSide(doc) === "client").length;
   const servers = docs.length - clients;
-  process.stdout.write(`wrote ${values.out}: ${counted(servers, "server")}, ${counted(clients, "client")}\n`);
+  process.stdout.write(`wrote ${out}: ${counted(servers, "server")}, ${counted(clients, "client")}\n`);
   return 0;
 }
 
@@ -108,7 +105,12 @@ function counted(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-const COMMANDS = ["test", "test-client", "serve", "init", "rows", "report", "docs", "help"];
+async function printHelp(command: "rows" | "report"): Promise<number> {
+  process.stdout.write(await helpOf(command));
+  return 0;
+}
+
+const COMMANDS = [...COMMAND_NAMES, "help"];
 
 function nearestCommand(command: string): string {
   const near = COMMANDS.find((name) => editDistance(command.replace(/^-+/, ""), name) <= 2);
@@ -130,26 +132,14 @@ export async function main(argv: string[]): Promise<number> {
       case "help":
       case "--help":
       case "-h":
-        if (rest[0] === "test-client")
-          return await (await import("./test-client.ts")).runTestClient(["--help"], process);
-        process.stdout.write(
-          rest[0] === "test"
-            ? await testHelp()
-            : rest[0] === "serve"
-              ? (await import("./serve.ts")).SERVE_HELP
-              : rest[0] === "docs"
-                ? (await import("./docs.ts")).DOCS_HELP
-                : rest[0] === "init"
-                  ? (await import("./init.ts")).INIT_HELP
-                  : MAIN_HELP,
-        );
+        process.stdout.write(await helpOf(rest[0]));
         return 0;
       case "test": {
         const { parseTestArgs } = await import("./options.ts");
         const parsed = parseTestArgs(rest, process.env);
         if (!parsed.ok) throw new UsageError(parsed.error);
         if ("help" in parsed) {
-          process.stdout.write(await testHelp());
+          process.stdout.write(await helpOf("test"));
           return 0;
         }
         const { runSuite } = await import("./run-suite.ts");

@@ -3,17 +3,15 @@
  * order of precedence. Pure apart from reading the named file.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { fileProblem } from "../harness/errors.ts";
 import type { ConformanceRun } from "../harness/run.ts";
 import { type RunSettings, resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { parseDescription } from "../harness/target-check.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
 import type { Result } from "../lib/result.ts";
 import { isHttpUrl } from "../lib/uri.ts";
+import { defaultOf, parseOptions, withDefault } from "./option-parse.ts";
+import type { OptionName } from "./option-table.ts";
 import { type PeerSetting, peerLayers } from "./peer-options.ts";
-import { BOOLEAN_SPELLINGS, withSuggestion } from "./spelling.ts";
-import { DEFAULT_DEADLINE_SECONDS, TEST_OPTIONS } from "./test-options.ts";
 
 /**
  * What `sxd test` runs with: the harness's run settings (harness/run.ts), less what the shell
@@ -43,7 +41,7 @@ export type TestSettings = Omit<
 };
 
 /** The keys of the description's run section, by the flag they stand in for. */
-const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = {
+const RUN_KEYS: Partial<Record<OptionName, keyof RunSettings>> = {
   tags: "tags",
   "report-dir": "reportDir",
   timeout: "timeout",
@@ -57,46 +55,18 @@ const RUN_KEYS: Partial<Record<keyof typeof TEST_OPTIONS, keyof RunSettings>> = 
   wait: "wait",
 };
 
-type Flags = {
-  [K in keyof typeof TEST_OPTIONS]?: (typeof TEST_OPTIONS)[K]["type"] extends "boolean"
-    ? boolean
-    : K extends "reference-fault" | "header"
-      ? string[]
-      : string;
-};
-
 export function parseTestArgs(
   argv: string[],
   env: NodeJS.ProcessEnv,
   readFile: (path: string) => string = (p) => readFileSync(p, "utf8"),
 ): Result<TestSettings> | { ok: true; help: true } {
-  let flags: Flags;
-  try {
-    const parsed = parseArgs({
-      args: argv,
-      options: Object.fromEntries(
-        Object.entries(TEST_OPTIONS).map(([name, o]) => [
-          name,
-          { type: o.type, multiple: "multiple" in o, ...("short" in o ? { short: o.short } : {}) },
-        ]),
-      ),
-      allowPositionals: false,
-      strict: true,
-    });
-    flags = parsed.values as Flags;
-  } catch (error) {
-    return { ok: false, error: withSuggestion((error as Error).message, Object.keys(TEST_OPTIONS)) };
-  }
-  if (flags.help) return { ok: true, help: true };
-  const fromEnvironment = <K extends keyof typeof TEST_OPTIONS>(name: K): string | undefined => {
-    const flag = flags[name];
-    if (typeof flag === "string") return flag;
-    const option = TEST_OPTIONS[name];
-    return "env" in option ? env[option.env] || undefined : undefined;
-  };
+  const parsedOptions = parseOptions("test", argv, env);
+  if (!parsedOptions.ok) return parsedOptions;
+  const given = parsedOptions.value;
+  if (given.help) return { ok: true, help: true };
 
   const layers: Partial<TargetDescription>[] = [];
-  const configPath = fromEnvironment("config");
+  const configPath = given.text("config");
   let run: RunSettings = {};
   if (configPath) {
     let text: string;
@@ -111,13 +81,13 @@ export function parseTestArgs(
     run = parsed.value.run ?? {};
   }
   /** A setting from its flag, else its environment variable, else the description's run section. */
-  const value = <K extends keyof typeof TEST_OPTIONS>(name: K): string | undefined => {
-    const given = fromEnvironment(name);
-    if (given !== undefined) return given;
+  const stated = (name: OptionName): string | undefined => {
     const key = RUN_KEYS[name];
     const fromFile = key === undefined ? undefined : run[key];
-    return fromFile === undefined ? undefined : String(fromFile);
+    return given.text(name) ?? (fromFile === undefined ? undefined : String(fromFile));
   };
+  /** As stated, else the option's default. */
+  const value = (name: OptionName): string | undefined => stated(name) ?? defaultOf("test", name);
   const urls: Partial<TargetDescription> = {};
   for (const [flag, key] of [
     ["base-url", "baseUrl"],
@@ -131,20 +101,20 @@ export function parseTestArgs(
   }
   layers.push(urls);
 
-  const timeoutMs = positiveInteger(value("timeout"), 10000);
+  const timeoutMs = positiveInteger(value("timeout"));
   if (timeoutMs === undefined) return { ok: false, error: "--timeout must be a positive number of milliseconds" };
   // Not given: the run chooses from the target's answer to the probe (harness/concurrency.ts).
   const parallelText = value("parallel");
-  const parallel = parallelText === undefined ? undefined : positiveInteger(parallelText, 1);
+  const parallel = parallelText === undefined ? undefined : positiveInteger(parallelText);
   if (parallelText !== undefined && parallel === undefined)
     return { ok: false, error: "--parallel must be a positive whole number" };
 
-  const maxBodyBytes = positiveInteger(value("max-body"), DEFAULT_MAX_BODY_BYTES);
+  const maxBodyBytes = positiveInteger(value("max-body"));
   if (maxBodyBytes === undefined) return { ok: false, error: "--max-body must be a positive number of bytes" };
-  const deadlineSeconds = positiveInteger(value("deadline"), DEFAULT_DEADLINE_SECONDS);
+  const deadlineSeconds = positiveInteger(value("deadline"));
   if (deadlineSeconds === undefined) return { ok: false, error: "--deadline must be a positive number of seconds" };
   const rateText = value("rate");
-  const rate = rateText === undefined ? undefined : positiveInteger(rateText, 0);
+  const rate = rateText === undefined ? undefined : positiveInteger(rateText);
   if (rate === undefined && rateText !== undefined)
     return { ok: false, error: "--rate must be a positive whole number of requests per second" };
 
@@ -155,7 +125,7 @@ export function parseTestArgs(
   const waitSeconds = wholeNumber(value("wait"));
   if (waitSeconds === undefined) return { ok: false, error: "--wait must be a whole number of seconds" };
   const headers: Record<string, string> = {};
-  for (const line of flags.header ?? []) {
+  for (const line of given.list("header")) {
     const header = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*?)\s*$/.exec(line);
     if (!header) return { ok: false, error: `--header must be 'Name: value', got "${line}"` };
     headers[header[1] as string] = header[2] as string;
@@ -164,7 +134,7 @@ export function parseTestArgs(
   if (Object.keys(headers).length > 0)
     layers.push({ headers: { base: headers, contacts: headers, messaging: headers } });
 
-  const peerFlags = { side: value("peer"), port: value("peer-port"), host: value("peer-host") };
+  const peerFlags = { side: stated("peer"), port: stated("peer-port"), host: stated("peer-host") };
   const peered = peerLayers(peerFlags, layers, value("tags"));
   if (!peered.ok) return peered;
   layers.splice(0, layers.length, ...peered.value.layers);
@@ -175,23 +145,12 @@ export function parseTestArgs(
     if (!resolved.ok) return resolved;
     target = resolved.value;
   }
-  /** A switch from its flag, else its environment variable, else the description's run section. */
-  const switchValue = (name: SwitchName, fromFile?: boolean): boolean | string => {
-    const fromEnv = env[TEST_OPTIONS[name].env];
-    const envValue = fromEnv ? BOOLEAN_SPELLINGS[fromEnv.toLowerCase()] : undefined;
-    if (fromEnv && envValue === undefined)
-      return `${TEST_OPTIONS[name].env}=${fromEnv}: say on/off, true/false, yes/no or 1/0`;
-    return flags[name] ?? envValue ?? fromFile ?? false;
+  const on = {
+    strict: given.switch("strict") ?? run.strict ?? false,
+    allowIncomplete: given.switch("allow-incomplete") ?? run.allowIncomplete ?? false,
+    insecure: given.switch("insecure") ?? false,
+    verbose: given.switch("verbose") ?? false,
   };
-  const switches = {
-    strict: switchValue("strict", run.strict),
-    allowIncomplete: switchValue("allow-incomplete", run.allowIncomplete),
-    insecure: switchValue("insecure"),
-    verbose: switchValue("verbose"),
-  };
-  const badSwitch = Object.values(switches).find((v) => typeof v === "string");
-  if (typeof badSwitch === "string") return { ok: false, error: badSwitch };
-  const on = switches as Record<keyof typeof switches, boolean>;
   return {
     ok: true,
     value: {
@@ -205,7 +164,7 @@ export function parseTestArgs(
       verbose: on.verbose,
       waitSeconds,
       caFile: value("ca"),
-      reportDir: value("report-dir") ?? "reports",
+      reportDir: withDefault("test", "report-dir", value("report-dir")),
       timeoutMs,
       parallel,
       expectFailFile: value("expect-fail"),
@@ -214,32 +173,18 @@ export function parseTestArgs(
       maxBodyBytes,
       deadlineSeconds,
       rate,
-      referenceFaults: flags["reference-fault"] ?? [],
-      referenceVariant: flags["reference-variant"],
+      referenceFaults: given.list("reference-fault"),
+      referenceVariant: given.text("reference-variant"),
     },
   };
 }
 
-type SwitchName = "strict" | "allow-incomplete" | "insecure" | "verbose";
-
 function wholeNumber(text: string | undefined): number | undefined {
-  if (text === undefined) return 0;
   const n = Number(text);
   return Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
-function positiveInteger(text: string | undefined, fallback: number): number | undefined {
-  if (text === undefined) return fallback;
+function positiveInteger(text: string | undefined): number | undefined {
   const n = Number(text);
   return Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
-export function optionsHelp(options: Record<string, { type: string; help: string; env?: string }>): string {
-  return Object.entries(options)
-    .map(([name, o]) => {
-      const flag = `--${name}${o.type === "string" ? " VALUE" : ""}`;
-      const env = o.env ? ` [${o.env}]` : "";
-      return `  ${flag.padEnd(26)} ${o.help}${env}`;
-    })
-    .join("\n");
 }

@@ -17,10 +17,10 @@ import {
   startPeer,
   startReference,
 } from "../reference/index.ts";
+import { DEFAULT_DEADLINE_SECONDS } from "./option-table.ts";
 import type { TestSettings } from "./options.ts";
 import { type PeerSetting, peerUrl } from "./peer-options.ts";
 import { processSignals, signalExitCode } from "./signals.ts";
-import { DEFAULT_DEADLINE_SECONDS } from "./test-options.ts";
 
 export async function runSuite(settings: TestSettings, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
   const expectedFailures = settings.expectFailFile ? readExpectedFailures(settings.expectFailFile) : undefined;

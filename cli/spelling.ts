@@ -13,13 +13,13 @@ export const BOOLEAN_SPELLINGS: Record<string, boolean> = {
 };
 
 /** node's "Unknown option '--tgas'" with the nearest known option, if one is close. */
-export function withSuggestion(message: string, known: string[]): string {
+export function withSuggestion(message: string, known: string[], command: string): string {
   const unknown = /Unknown option '--([^']+)'/.exec(message)?.[1];
   if (!unknown) return message;
   const nearest = known
     .map((name) => ({ name, distance: editDistance(unknown, name) }))
     .sort((a, b) => a.distance - b.distance)[0];
-  const hint = nearest && nearest.distance <= 2 ? `; did you mean --${nearest.name}?` : "; see sxd test --help";
+  const hint = nearest && nearest.distance <= 2 ? `; did you mean --${nearest.name}?` : `; see sxd ${command} --help`;
   return `unknown option --${unknown}${hint}`;
 }
 

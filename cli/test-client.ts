@@ -6,7 +6,6 @@
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { parseArgs } from "node:util";
 import { loadRows } from "../harness/catalogue.ts";
 import { type ClientDescription, parseClientDescription } from "../harness/client/description.ts";
 import { credentialsLeftOut, readHar } from "../harness/client/har.ts";
@@ -18,76 +17,21 @@ import { fileProblem, UsageError } from "../harness/errors.ts";
 import { prepareReportDir } from "../harness/report-folder.ts";
 import type { Io } from "../harness/run.ts";
 import { CLIENT_CONTACT_LIST_PATH, CLIENT_PROTECTED_PATH, startRecordingReference } from "../reference/index.ts";
+import { commandHelp } from "./help.ts";
+import { parseOptions, withDefault } from "./option-parse.ts";
+import type { OptionName } from "./option-table.ts";
 import { readExpectedFailures } from "./run-suite.ts";
 
-export const TEST_CLIENT_HELP = `Usage: sxd test-client --run "<command>" [--tasks ${OFFERED_TASKS.join(",")}] [--report-dir DIR]
-                       [--task-timeout MS] [--strict] [--allow-incomplete] [--config client.json]
-                       [--expect-fail FILE]
-       sxd test-client --manual [--manual-timeout S] [--tasks ...] [--report-dir DIR] [...]
-       sxd test-client --har FILE [--username U --password P] [--tasks ...] [--report-dir DIR] [...]
-
-Grades a client of the interface by what it sends. sxd starts its own servers, then runs the
-command through the shell once per task (and again where it stages a condition), with:
-  SXD_TASK           the task: ${OFFERED_TASKS.join(", ")}
-  SXD_URL            what the task is about: the protected resource (digest tasks), an entry
-                     (update: set its title to SXD_TITLE; history: print the title of every
-                     version, newest first, one per line), a contact list (export: export it
-                     to the messaging server by its link; where the link fails, a client with
-                     the fallback uploads the contacts by POST /user/<user>/contacts there)
-  SXD_USERNAME, SXD_PASSWORD   the user to log in as
-  SXD_BODY           what digest-post sends;  SXD_TITLE  what update sets
-  SXD_BASE_URL, SXD_CONTACTS_URL, SXD_MESSAGING_URL   sxd's servers
-The command exits 0 when done, 127 for a task it does not do (its rows are not run, never
-failed), anything else when it failed. Each run of a task may take --task-timeout
-milliseconds (default 10000), after which it is killed.
-
---manual, for a client no command can drive (a phone app, a desktop program): sxd starts its
-servers on 127.0.0.1, prints each task with its address and the user, and records what arrives
-until you press Enter or Ctrl-C (at most --manual-timeout seconds, default 1800). --har FILE grades a recording made elsewhere (browser tools, a proxy in front
-of the client): no server is started; --username and --password (or SXD_USERNAME and
-SXD_PASSWORD) are the user its Digest answers must prove (without them, the rows that need the
-secret, CDIG-2, CDIG-4 and CDIG-3 beyond Basic credentials, are not run). Either way the requests are split
-into tasks by what they are, and the rows sxd judges by staging a condition (CDIG-6, -7, -8,
--10, CSNAP-4, CEXP-4) are not run: a recording cannot show them, so the verdict is at best
-incomplete (exit 3; --allow-incomplete makes that 0).
-
---config client.json states what the client does where the rows leave it a choice
-(schema/client.schema.json): digest.checksRspauth (CDIG-8), digest.retriesStale (CDIG-6),
-export.fallback (CEXP-4). true: the row is judged as claimed; false: it does not apply;
-left out: observed where sxd can, else not run, naming the key.
---expect-fail FILE: known failures, {"CDIG-9": "why"}, as for sxd test.
-
-Reports (conformance.json with each task's requests and the client's output, conformance.html,
-junit.xml) go to the report directory. Exit codes as for sxd test.
-`;
-
 export async function runTestClient(argv: string[], io: Io): Promise<number> {
-  const { values } = parsed(() =>
-    parseArgs({
-      args: argv,
-      options: {
-        run: { type: "string" },
-        manual: { type: "boolean", default: false },
-        har: { type: "string" },
-        username: { type: "string" },
-        password: { type: "string" },
-        tasks: { type: "string" },
-        "report-dir": { type: "string", default: "reports" },
-        "task-timeout": { type: "string", default: "10000" },
-        "manual-timeout": { type: "string", default: "1800" },
-        strict: { type: "boolean", default: false },
-        "allow-incomplete": { type: "boolean", default: false },
-        config: { type: "string" },
-        "expect-fail": { type: "string" },
-        help: { type: "boolean", default: false },
-      },
-      strict: true,
-    }),
-  );
-  if (values.help) {
-    io.stdout.write(TEST_CLIENT_HELP);
+  const parsed = parseOptions("test-client", argv, process.env);
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const given = parsed.value;
+  if (given.help) {
+    io.stdout.write(commandHelp("test-client"));
     return 0;
   }
+  const option = (name: OptionName) => withDefault("test-client", name, given.text(name));
+  const values = { run: given.text("run"), manual: given.switch("manual") ?? false, har: given.text("har") };
   const modes = [values.run !== undefined, values.manual, values.har !== undefined].filter(Boolean).length;
   if (modes !== 1)
     throw new UsageError(
@@ -95,21 +39,23 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
         ? 'give the client\'s command (--run "<command>"), --manual, or a recording (--har FILE)'
         : "--run, --manual and --har are ways to meet the client: give one",
     );
-  const taskTimeoutMs = positive(values["task-timeout"], "--task-timeout", "milliseconds", 1);
-  const manualTimeoutS = positive(values["manual-timeout"], "--manual-timeout", "seconds", 1000);
-  const tasks = values.tasks ? parseTasks(values.tasks) : [...OFFERED_TASKS];
+  const taskTimeoutMs = positive(option("task-timeout"), "--task-timeout", "milliseconds", 1);
+  const manualTimeoutS = positive(option("manual-timeout"), "--manual-timeout", "seconds", 1000);
+  const listed = given.text("tasks");
+  const tasks = listed ? parseTasks(listed) : [...OFFERED_TASKS];
+  const config = given.text("config");
+  const expectFail = given.text("expect-fail");
   const grading: ClientGrading = {
     tasks,
-    reportDir: values["report-dir"],
-    strict: values.strict,
-    allowIncomplete: values["allow-incomplete"],
-    description: values.config ? readClientDescription(values.config) : {},
-    expectedFailures: values["expect-fail"]
-      ? readExpectedFailures(values["expect-fail"], loadRows("client"))
-      : undefined,
+    reportDir: option("report-dir"),
+    strict: given.switch("strict") ?? false,
+    allowIncomplete: given.switch("allow-incomplete") ?? false,
+    description: config ? readClientDescription(config) : {},
+    expectedFailures: expectFail ? readExpectedFailures(expectFail, loadRows("client")) : undefined,
   };
   prepareReportDir(grading.reportDir);
-  if (values.har !== undefined) return await gradeHar(values.har, grading, values, io);
+  const user = { username: given.text("username"), password: given.text("password") };
+  if (values.har !== undefined) return await gradeHar(values.har, grading, user, io);
   const reference = await startRecordingReference({ host: "127.0.0.1" });
   try {
     // The recording reference is the bench, with the paths the tasks are about.
@@ -157,8 +103,7 @@ async function gradeHar(
   const recorded = `recorded in ${basename(file)}`;
   const runs = runsOfRecording(read.value, recorded);
   // Without the user's secret the rows that need it are not run, naming the flags; the others are judged.
-  const username = given.username || process.env.SXD_USERNAME || undefined;
-  const password = given.password || process.env.SXD_PASSWORD || undefined;
+  const { username, password } = given;
   const user = { ...(username !== undefined ? { username } : {}), ...(password !== undefined ? { password } : {}) };
   return (await gradeClientRuns(runs, { recorded }, grading, user, io)).exitCode;
 }
@@ -216,15 +161,4 @@ function parseTasks(list: string): TaskName[] {
   if (unknown !== undefined)
     throw new UsageError(`unknown task "${unknown}": sxd test-client offers ${OFFERED_TASKS.join(", ")}`);
   return names.filter(isTaskName);
-}
-
-/** node's own argument errors ("Unknown option '--x'") as a usage error: one line, exit 2. */
-function parsed<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new UsageError(
-      `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, "")} (see sxd help test-client)`,
-    );
-  }
 }

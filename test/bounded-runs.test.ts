@@ -31,7 +31,7 @@ interface Measured extends Finished {
 async function measuredRun(url: string, extra: string[]): Promise<Measured> {
   const reportDir = tempDir();
   const args = ["test", "--base-url", url, "--contacts-url", url, "--messaging-url", url];
-  // One process: its memory is the run's, not the baseline of two more workers (see README).
+  // One process: its memory is the run's, not the baseline of two more workers (see docs/test.md).
   args.push("--timeout", "2000", "--parallel", "1", "--report-dir", reportDir, ...extra);
   const started = performance.now();
   let watch: ReturnType<typeof watchTree> | undefined;

@@ -1,6 +1,6 @@
 /**
  * Digest clients nobody here wrote log in to the reference, each with the `sxd serve` settings
- * the README names for it: curl --digest (a users file of MD5 lines, and one of SHA-256
+ * docs/serve.md names for it: curl --digest (a users file of MD5 lines, and one of SHA-256
  * lines), Python requests' HTTPDigestAuth (which also reuses its nonce with a growing nc, the
  * stale path of one-time nonces), wget (qop auth only) and Python's urllib (MD5 offered
  * first), and curl behind a proxy that strips a path prefix. Each gets 200 after the 401 and
@@ -128,7 +128,7 @@ interface Case {
   name: string;
   probe: string[];
   client: Client;
-  /** The `sxd serve` settings the README names for this client. */
+  /** The `sxd serve` settings docs/serve.md names for this client. */
   settings: () => Partial<ReferenceOptions>;
   user: string;
   password: string;

@@ -1,0 +1,146 @@
+/**
+ * Each command's `--help`, the same for `sxd help X` and `sxd X --help`: its usage and what
+ * it does in words, then its options as the option table lists them. The option tables of
+ * docs/ are made here too (`npm run docs:options`), so help and docs say the same.
+ */
+import { OFFERED_TASKS } from "../harness/client/tasks.ts";
+import { COMMAND_NAMES, type CommandName, type OptionSpec, optionsOf, SHUTDOWN_GRACE_MS } from "./option-table.ts";
+
+interface CommandText {
+  usage: string;
+  /** What the command does, before the options. */
+  about: string;
+  /** What follows the options: reports, exit codes. */
+  after?: string;
+}
+
+const EXIT_CODES = `Exit codes: 0 passed; 1 not conformant, or nothing ran; 2 usage error or unreachable target;
+3 incomplete (a MUST or stated MAY row could not be run; --allow-incomplete makes it 0).`;
+
+const TEXT: Record<CommandName, CommandText> = {
+  test: {
+    usage: "Usage: sxd test [options]",
+    about: `Runs the conformance suite. With no URL (flag, environment or --config) it starts the bundled
+reference servers on free ports, runs against them and stops them. A flag beats its
+environment variable, which beats the description's run section.`,
+    after: `Reports go to the report directory: conformance.html, conformance.json, junit.xml (one test
+case per scenario and row; only what fails the run is a <failure>), cucumber.html, messages.ndjson.
+
+${EXIT_CODES}`,
+  },
+  "test-client": {
+    usage: `Usage: sxd test-client --run "<command>" [options]
+       sxd test-client --manual [options]
+       sxd test-client --har FILE [--username U --password P] [options]`,
+    about: `Grades a client of the interface by what it sends. sxd starts its own servers, then runs the
+command through the shell once per task (and again where it stages a condition), with:
+  SXD_TASK           the task: ${OFFERED_TASKS.join(", ")}
+  SXD_URL            what the task is about: the protected resource (digest tasks), an entry
+                     (update: set its title to SXD_TITLE; history: print the title of every
+                     version, newest first, one per line), a contact list (export: export it
+                     to the messaging server by its link; where the link fails, a client with
+                     the fallback uploads the contacts by POST /user/<user>/contacts there)
+  SXD_USERNAME, SXD_PASSWORD   the user to log in as
+  SXD_BODY           what digest-post sends;  SXD_TITLE  what update sets
+  SXD_BASE_URL, SXD_CONTACTS_URL, SXD_MESSAGING_URL   sxd's servers
+The command exits 0 when done, 127 for a task it does not do (its rows are not run, never
+failed), anything else when it failed.
+
+--manual, for a client no command can drive (a phone app, a desktop program): sxd starts its
+servers on 127.0.0.1, prints each task with its address and the user, and records what arrives
+until you press Enter or Ctrl-C. --har FILE grades a recording made elsewhere (browser tools, a
+proxy in front of the client); without --username and --password the rows that need the
+secret, CDIG-2, CDIG-4 and CDIG-3 beyond Basic credentials, are not run. Either way the rows
+sxd judges by staging a condition (CDIG-6, -7, -8, -10, CSNAP-4, CEXP-4) are not run: a
+recording cannot show them, so the verdict is at best incomplete.
+
+--config client.json states what the client does where the rows leave it a choice
+(schema/client.schema.json): digest.checksRspauth (CDIG-8), digest.retriesStale (CDIG-6),
+export.fallback (CEXP-4). true: the row is judged as claimed; false: it does not apply;
+left out: observed where sxd can, else not run, naming the key.`,
+    after: `Reports (conformance.json with each task's requests and the client's output, conformance.html,
+junit.xml) go to the report directory.
+
+${EXIT_CODES}`,
+  },
+  serve: {
+    usage: "Usage: sxd serve [base] [contacts] [messaging] [options]",
+    about: `Runs the reference servers (all three when none is named) and prints their URLs.
+Everything is kept in memory: a restart starts empty. Stop with Ctrl-C, or SIGTERM,
+which lets requests in flight finish (up to ${SHUTDOWN_GRACE_MS / 1000} s). The contacts and messaging
+servers check export tokens with a shared key: when they run as separate processes,
+give both the same SXD_TOKEN_KEY.`,
+  },
+  init: {
+    usage: "Usage: sxd init [options]",
+    about: `Writes a starter target description (JSON, with $comment notes and a $schema for editors) for
+sxd test --config FILE. Without --base-url on a terminal, it asks; answer with Enter to take
+the default in brackets.`,
+  },
+  rows: {
+    usage: "Usage: sxd rows [--check]",
+    about: `Prints the row matrix: each rule, its level and the scenarios that check it, the server's rows
+and then the client's (sxd test-client).`,
+  },
+  report: {
+    usage: "Usage: sxd report merge A.json B.json ... [--out FILE]",
+    about: `Writes one HTML matrix of several runs' conformance.json, rows x runs: servers' (sxd test) and
+clients' (sxd test-client), each run headed by its URL or command.`,
+  },
+  docs: {
+    usage: "Usage: sxd docs [--out DIR] [--results conformance.json ...]",
+    about: `Writes the interface's documentation as a static site (open DIR/index.html from disk, or
+publish the folder as it is): every rule with its level, the server's rules and then the
+client's, the scenarios that check each in plain words, and a real exchange. To record them it
+runs the suite against the bundled reference (server rules) and the example client
+(examples/clients/node) against sxd's servers (client rules). --results adds a column per run
+from its conformance.json, linked to the conformance.html beside it: a server's (sxd test)
+shows on the server rules, a client's (sxd test-client) on the client rules.`,
+  },
+};
+
+export function commandHelp(command: CommandName): string {
+  const { usage, about, after } = TEXT[command];
+  const options = optionsOf(command);
+  const withEnv = options.some((option) => option.env !== undefined)
+    ? " (each also settable by the environment variable in brackets)"
+    : "";
+  return `${usage}\n\n${about}\n\nOptions${withEnv}:\n${options.map(helpLine).join("\n")}\n${after ? `\n${after}\n` : ""}`;
+}
+
+function flagOf(option: OptionSpec): string {
+  return `--${option.name}${option.type === "string" ? ` ${option.arg ?? "VALUE"}` : ""}`;
+}
+
+function defaultText(option: OptionSpec): string | undefined {
+  if (option.defaultText !== undefined) return option.defaultText;
+  return option.default === "" ? undefined : option.default;
+}
+
+function helpLine(option: OptionSpec): string {
+  const byDefault = defaultText(option);
+  const text = `${option.help}${byDefault === undefined ? "" : ` (default: ${byDefault})`}`;
+  return `  ${flagOf(option).padEnd(26)} ${text}${option.env ? ` [${option.env}]` : ""}`;
+}
+
+/** A command's options as a Markdown table, for docs/. */
+export function optionsMarkdown(command: CommandName): string {
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  const code = (text: string) => `\`${cell(text)}\``;
+  const lines = optionsOf(command).map((option) => {
+    const byDefault = defaultText(option);
+    return `| ${code(flagOf(option))} | ${option.env ? code(option.env) : ""} | ${cell(option.help)} | ${byDefault === undefined ? "" : cell(byDefault)} |`;
+  });
+  return ["| option | environment | meaning | default |", "|---|---|---|---|", ...lines].join("\n");
+}
+
+const TABLE_MARKS = /<!-- options: ([a-z-]+) -->\n[\s\S]*?<!-- \/options -->/g;
+
+/** A docs page with each marked option table made anew from the option table. */
+export function withOptionTables(page: string): string {
+  return page.replace(TABLE_MARKS, (marked, command: string) => {
+    const known = COMMAND_NAMES.find((name) => name === command);
+    if (known === undefined) throw new Error(`no command ${command} for the option table in: ${marked.slice(0, 40)}`);
+    return `<!-- options: ${known} -->\n${optionsMarkdown(known)}\n<!-- /options -->`;
+  });
+}

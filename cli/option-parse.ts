@@ -1,0 +1,101 @@
+/**
+ * A command's arguments read by its entries in the option table: each option from its flag,
+ * else its environment variable, else (asked for) its default. Pure: the environment is given.
+ */
+import { parseArgs } from "node:util";
+import type { Result } from "../lib/result.ts";
+import { type CommandName, type OptionName, type OptionSpec, optionsOf } from "./option-table.ts";
+import { BOOLEAN_SPELLINGS, withSuggestion } from "./spelling.ts";
+
+type Value = string | boolean | string[] | undefined;
+
+/** What the flags and the environment gave a command. */
+export class GivenOptions {
+  constructor(
+    readonly command: CommandName,
+    private readonly values: Record<string, Value>,
+    readonly positionals: string[],
+  ) {}
+
+  /** The option's value from its flag or environment variable; undefined where neither gives one. */
+  text(name: OptionName): string | undefined {
+    const value = this.values[name];
+    return typeof value === "string" ? value : undefined;
+  }
+
+  /** As text(), else the option's default in the table. */
+  valueOr(name: OptionName): string | undefined {
+    return this.text(name) ?? defaultOf(this.command, name);
+  }
+
+  /** A switch from its flag or environment variable: undefined where neither says. */
+  switch(name: OptionName): boolean | undefined {
+    const value = this.values[name];
+    return typeof value === "boolean" ? value : undefined;
+  }
+
+  /** A repeatable option's values, in the order given. */
+  list(name: OptionName): string[] {
+    const value = this.values[name];
+    return Array.isArray(value) ? value : [];
+  }
+
+  get help(): boolean {
+    return this.values.help === true;
+  }
+}
+
+export function defaultOf(command: CommandName, name: OptionName): string | undefined {
+  return optionsOf(command).find((option) => option.name === name)?.default;
+}
+
+/** A value, else the option's default, which the table must give. */
+export function withDefault(command: CommandName, name: OptionName, value: string | undefined): string {
+  const chosen = value ?? defaultOf(command, name);
+  if (chosen === undefined) throw new Error(`the option table gives sxd ${command} --${name} no default`);
+  return chosen;
+}
+
+export function parseOptions(
+  command: CommandName,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  allowPositionals = false,
+): Result<GivenOptions> {
+  const options = optionsOf(command);
+  let parsed: { values: Record<string, Value>; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: Object.fromEntries(options.map((o) => [o.name, parseArgsOption(o)])),
+      allowPositionals,
+      strict: true,
+    }) as { values: Record<string, Value>; positionals: string[] };
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, "");
+    const names = options.map((o) => o.name);
+    return { ok: false, error: withSuggestion(message, names, command) };
+  }
+  const values: Record<string, Value> = { ...parsed.values };
+  for (const option of options) {
+    if (values[option.name] !== undefined || option.env === undefined) continue;
+    const fromEnv = env[option.env];
+    if (!fromEnv) continue;
+    if (option.type === "string") values[option.name] = fromEnv;
+    else {
+      const on = BOOLEAN_SPELLINGS[fromEnv.toLowerCase()];
+      if (on === undefined)
+        return { ok: false, error: `${option.env}=${fromEnv}: say on/off, true/false, yes/no or 1/0` };
+      values[option.name] = on;
+    }
+  }
+  return { ok: true, value: new GivenOptions(command, values, parsed.positionals) };
+}
+
+function parseArgsOption(option: OptionSpec) {
+  return {
+    type: option.type,
+    ...(option.multiple ? { multiple: true } : {}),
+    ...(option.short ? { short: option.short } : {}),
+  };
+}
