@@ -8,26 +8,25 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { type IRunOptions, loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
-import { loadRows } from "./catalogue.ts";
 import { scenariosAtOnce } from "./concurrency.ts";
 import { runsScenariosAtOnce } from "./concurrent-scenarios.ts";
 import type { TlsSettings } from "./dispatcher.ts";
 import { UsageError } from "./errors.ts";
+import { cucumberReports, finishRun } from "./finish.ts";
 import { OutcomeCollector } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES, suiteVersion } from "./package.ts";
 import { type PeerRun, peerLine } from "./peer.ts";
 import { firstUnreachable } from "./probe.ts";
 import { firstRefusalNote, rateSummary } from "./rate-report.ts";
-import { writeReports } from "./report/index.ts";
 import type { ProgressOptions } from "./report/progress.ts";
-import { summaryText, uniformReplyLine } from "./report/summary.ts";
-import { publishReports, stagingFolder } from "./report-folder.ts";
+import { uniformReplyLine } from "./report/summary.ts";
+import { stagingFolder } from "./report-folder.ts";
 import { checkHarFile, checkTagExpression } from "./run-checks.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
 import type { TargetDescription } from "./target.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./transport.ts";
-import { type Judgement, judge } from "./verdicts.ts";
+import type { Judgement } from "./verdicts.ts";
 import type { WorldParameters } from "./world-parameters.ts";
 
 /** Requests in a row that got no reply, after which the run gives up on the target. */
@@ -121,8 +120,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
           // Progress only: the summary prints each failure once; junit.xml is ours (report/junit.ts).
           format: [
             PROGRESS_FORMATTER,
-            ["html", join(staging, "cucumber.html")],
-            ["message", join(staging, "messages.ndjson")],
+            ...cucumberReports(staging),
             ...(run.verbose ? [["summary", "/dev/stderr"] as [string, string]] : []),
           ],
           formatOptions: { sxd: progressOptions },
@@ -191,42 +189,36 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       (envelope) => collector.add(envelope),
     ).finally(noteRefusals);
     session.support = result.support;
-    const outcomes = collector.outcomes();
-    if (outcomes.length === 0) throw new UsageError("no scenario ran");
-    const judgement = judge(loadRows(), outcomes, {
-      strict: run.strict,
-      expectedFailures: run.expectedFailures,
-      allowIncomplete: run.allowIncomplete,
-    });
     const warnings = [
       ...(interrupted ? [`the run was interrupted (${interrupted}): scenarios not started were not run`] : []),
       ...(run.tls?.insecure ? ["TLS certificates were not checked (--insecure)"] : []),
     ];
-    writeReports({
-      reportDir: staging,
-      target,
-      judgement,
-      harFile: run.harFile,
-      strict: run.strict,
-      startedAt,
-      docsUrl: run.docsUrl,
-      warnings,
-      interrupted,
-      peer: run.peer,
-    });
-    publishReports(staging, reportDir);
-    const rateLimited = rateSummary(stateDir, Date.parse(startedAt));
-    const summary = summaryText(judgement, target.baseUrl, run.reportDir, { rateLimited, docsUrl: run.docsUrl });
-    const uniform = uniformReplyLine(judgement);
-    io.stdout.write(
-      summary +
-        [
+    const judgement = finishRun(
+      {
+        side: "server",
+        outcomes: collector.outcomes(),
+        judging: { strict: run.strict, expectedFailures: run.expectedFailures, allowIncomplete: run.allowIncomplete },
+        report: {
+          reportDir: staging,
+          target,
+          harFile: run.harFile,
+          strict: run.strict,
+          startedAt,
+          docsUrl: run.docsUrl,
+          warnings,
+          interrupted,
+          peer: run.peer,
+        },
+        reportDir,
+        shownReportDir: run.reportDir,
+        rateLimited: rateSummary(stateDir, Date.parse(startedAt)),
+        notes: (judged) => [
           ...(run.peer ? [peerLine(run.peer)] : []),
-          ...(uniform ? [uniform] : []),
+          ...(uniformReplyLine(judged) ?? []),
           ...warnings.map((w) => `warning: ${w}`),
-        ]
-          .map((l) => `${l}\n`)
-          .join(""),
+        ],
+      },
+      io.stdout,
     );
     return { exitCode: judgement.exitCode, judgement, ...(interrupted ? { interrupted } : {}) };
   } finally {

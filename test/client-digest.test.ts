@@ -292,11 +292,19 @@ describe("sxd test-client against clients that do nothing useful", () => {
     assert.equal(code, 1);
   });
 
-  it("the reports of a client run replace a whole earlier run's, as a server run's do; a --report-dir that is a file is one line, exit 2", async () => {
+  it("a client run writes the reports a server run writes, replacing a whole earlier run's; a --report-dir that is a file is one line, exit 2", async () => {
     const dir = tempDir();
     for (const leftover of ["cucumber.html", "messages.ndjson"]) writeFileSync(join(dir, leftover), "an earlier run");
     const run = await sxd(["test-client", "--run", "exit 127", "--tasks", "digest-get", "--report-dir", dir]);
-    assert.deepEqual(readdirSync(dir).sort(), ["conformance.html", "conformance.json", "junit.xml"]);
+    assert.deepEqual(readdirSync(dir).sort(), [
+      "conformance.html",
+      "conformance.json",
+      "cucumber.html",
+      "junit.xml",
+      "messages.ndjson",
+    ]);
+    for (const own of ["cucumber.html", "messages.ndjson"])
+      assert.notEqual(readFileSync(join(dir, own), "utf8"), "an earlier run", own);
     assert.equal(run.code, 1);
     const file = join(dir, "junit.xml");
     const refused = await sxd(["test-client", "--run", "exit 127", "--report-dir", file]);

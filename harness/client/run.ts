@@ -8,17 +8,14 @@ import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import type { Staging } from "../../lib/recording.ts";
-import { loadRows } from "../catalogue.ts";
 import { CLIENT_TARGET } from "../conformance-document.ts";
-import { UsageError } from "../errors.ts";
+import { cucumberReports, finishRun } from "../finish.ts";
 import { OutcomeCollector } from "../outcomes.ts";
 import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
-import { writeReports } from "../report/index.ts";
-import { summaryText } from "../report/summary.ts";
-import { publishReports, stagingFolder } from "../report-folder.ts";
+import { stagingFolder } from "../report-folder.ts";
 import type { Io } from "../run.ts";
 import { featureFiles } from "../scenarios.ts";
-import { type Judgement, judge } from "../verdicts.ts";
+import type { Judgement } from "../verdicts.ts";
 import { runCommand } from "./command.ts";
 import type { ClientDescription } from "./description.ts";
 import type { ClientUser, RecordedRequest, TaskRun } from "./evidence.ts";
@@ -107,48 +104,52 @@ export async function gradeClientRuns(
     ...("recorded" in source ? { recorded: source.recorded } : {}),
   };
   const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
-  const { runConfiguration } = await loadConfiguration(
-    {
-      file: false,
-      provided: {
-        paths: featureFiles(PACKAGE_ROOT, "client"),
-        import: CLIENT_SUPPORT_MODULES,
-        tags: grading.tasks.map((task) => `@${task}`).join(" or "),
-        format: [PROGRESS_FORMATTER],
-        formatOptions: {
-          sxd: { strict: grading.strict, expectedFailures: [...(grading.expectedFailures?.keys() ?? [])] },
-        },
-        worldParameters: JSON.parse(JSON.stringify(parameters)),
-      },
-    },
-    environment,
-  );
-  await runCucumber(runConfiguration, environment, (envelope) => collector.add(envelope));
-  const outcomes = collector.outcomes();
-  if (outcomes.length === 0) throw new UsageError("no client scenario ran");
-  const judgement = judge(loadRows("client"), outcomes, {
-    strict: grading.strict,
-    allowIncomplete: grading.allowIncomplete,
-    expectedFailures: grading.expectedFailures,
-  });
   const target = { baseUrl: `${CLIENT_TARGET}${"command" in source ? source.command : source.recorded}` };
   const staging = stagingFolder(reportDir);
   try {
-    writeReports({
-      reportDir: staging,
-      target,
-      judgement,
-      strict: grading.strict,
-      harFile: undefined,
-      startedAt,
-      client: { ...source, runs },
-    });
-    publishReports(staging, reportDir);
+    const { runConfiguration } = await loadConfiguration(
+      {
+        file: false,
+        provided: {
+          paths: featureFiles(PACKAGE_ROOT, "client"),
+          import: CLIENT_SUPPORT_MODULES,
+          tags: grading.tasks.map((task) => `@${task}`).join(" or "),
+          format: [PROGRESS_FORMATTER, ...cucumberReports(staging)],
+          formatOptions: {
+            sxd: { strict: grading.strict, expectedFailures: [...(grading.expectedFailures?.keys() ?? [])] },
+          },
+          worldParameters: JSON.parse(JSON.stringify(parameters)),
+        },
+      },
+      environment,
+    );
+    await runCucumber(runConfiguration, environment, (envelope) => collector.add(envelope));
+    const judgement = finishRun(
+      {
+        side: "client",
+        outcomes: collector.outcomes(),
+        judging: {
+          strict: grading.strict,
+          allowIncomplete: grading.allowIncomplete,
+          expectedFailures: grading.expectedFailures,
+        },
+        report: {
+          reportDir: staging,
+          target,
+          strict: grading.strict,
+          harFile: undefined,
+          startedAt,
+          client: { ...source, runs },
+        },
+        reportDir,
+        shownReportDir: grading.reportDir,
+      },
+      io.stdout,
+    );
+    return { exitCode: judgement.exitCode, judgement, runs };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  io.stdout.write(summaryText(judgement, target.baseUrl, grading.reportDir));
-  return { exitCode: judgement.exitCode, judgement, runs };
 }
 
 async function runTask(

@@ -20,7 +20,8 @@ Then("it follows the 303 with GET on its Location and does not POST again", func
 
 Given("the client description says the client has the fallback", function (this: ClientWorld) {
   const grade = unclaimed(this.parameters.description, "export.fallback");
-  return grade && this.skipped(grade.reason, grade.status === "not applicable" ? "not applicable" : "not run");
+  if (!grade) return undefined;
+  return grade.status === "not applicable" ? this.notApplicable(grade.reason) : this.notRun(grade.reason);
 });
 
 Given(

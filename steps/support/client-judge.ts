@@ -5,7 +5,7 @@
  */
 import { endOf, type Grade, NOT_SUPPORTED, type StagedCondition, type TaskRun } from "../../harness/client/evidence.ts";
 import { clientOutput, runExchanges } from "../../harness/client/transcript.ts";
-import { EXCHANGES_MEDIA_TYPE, OBSERVED_MEDIA_TYPE } from "../../harness/outcomes.ts";
+import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { ConformanceFailure } from "../../harness/step-errors.ts";
 import type { ClientWorld } from "./client-world.ts";
 
@@ -28,11 +28,10 @@ export function chooseTask(world: ClientWorld, task: string): "skipped" | undefi
   const { recorded } = world.parameters;
   if (!run)
     return recorded
-      ? world.skipped(`what was ${recorded} holds no request of the task ${task}`, "not applicable")
-      : world.skipped(`the task ${task} was not run`);
+      ? world.notApplicable(`what was ${recorded} holds no request of the task ${task}`)
+      : world.notRun(`the task ${task} was not run`);
   evidence(world, run);
-  if (run.exitCode === NOT_SUPPORTED)
-    return world.skipped(`the client does not do the task ${task} (exit 127)`, "not applicable");
+  if (run.exitCode === NOT_SUPPORTED) return world.notApplicable(`the client does not do the task ${task} (exit 127)`);
   world.run = run;
   world.runs = world.parameters.runs.filter((other) => other.task === task);
   return undefined;
@@ -57,7 +56,7 @@ export function chooseStaged(
   const plain = world.run;
   if (!plain) throw new Error("no task run chosen (a bug in the feature)");
   const run = findRun(world, plain.task, condition);
-  if (!run) return world.skipped(unstaged(world.runs));
+  if (!run) return world.notRun(unstaged(world.runs));
   evidence(world, run);
   world.control = (run.offer && findRun(world, plain.task, run.offer)) ?? plain;
   world.run = run;
@@ -70,7 +69,7 @@ export function chooseStagedRuns(world: ClientWorld, conditions: readonly Staged
   const plain = world.run;
   if (!plain) throw new Error("no task run chosen (a bug in the feature)");
   const runs = conditions.flatMap((condition) => findRun(world, plain.task, condition) ?? []);
-  if (runs.length === 0) return world.skipped(`sxd did not stage ${conditions.join(", ")} (${endOf(plain)})`);
+  if (runs.length === 0) return world.notRun(`sxd did not stage ${conditions.join(", ")} (${endOf(plain)})`);
   for (const run of runs) evidence(world, run);
   world.staged = runs;
   return undefined;
@@ -78,7 +77,7 @@ export function chooseStagedRuns(world: ClientWorld, conditions: readonly Staged
 
 /** A recording holds no staged condition: sxd stages one by running the task again, which only --run can. */
 function notStaged(world: ClientWorld, conditions: readonly StagedCondition[]): "skipped" {
-  return world.skipped(
+  return world.notRun(
     `sxd judges this row by running the task again under a condition it stages (${conditions.join(", ")}); what was ${world.parameters.recorded} cannot show that: run the client with --run`,
   );
 }
@@ -87,10 +86,11 @@ export function judged(world: ClientWorld, grade: (run: TaskRun) => Grade): "ski
   const run = world.run;
   if (!run) throw new Error("no task run chosen (a bug in the feature)");
   const { status, reason } = grade(run);
-  if (status === "not run" || status === "not applicable") return world.skipped(reason, status);
+  if (status === "not run") return world.notRun(reason);
+  if (status === "not applicable") return world.notApplicable(reason);
   if (status === "failed")
     throw new ConformanceFailure(reason.includes(endOf(run)) ? reason : `${reason} [${endOf(run)}]`);
-  world.attach(reason, OBSERVED_MEDIA_TYPE);
+  world.observe(reason);
   return undefined;
 }
 

@@ -6,10 +6,10 @@
 
 import type { TaskRun } from "../../harness/client/evidence.ts";
 import type { ClientParameters } from "../../harness/client/run.ts";
-import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE } from "../../harness/outcomes.ts";
-import { setWorldConstructor, World } from "./cucumber.ts";
+import { setWorldConstructor } from "./cucumber.ts";
+import { VerdictWorld } from "./verdict-world.ts";
 
-export class ClientWorld extends World<ClientParameters> {
+export class ClientWorld extends VerdictWorld<ClientParameters> {
   /** The run the Then steps judge. */
   run?: TaskRun;
   /** Every run of the chosen task, the plain one first: the rows about each answer read them all. */
@@ -18,12 +18,6 @@ export class ClientWorld extends World<ClientParameters> {
   control?: TaskRun;
   /** Further runs of the task under conditions, for a row judged across them (CDIG-7). */
   staged: TaskRun[] = [];
-
-  /** Marks the scenario as not run (or not applicable) with the reason; return its value from the step. */
-  skipped(reason: string, as: "not run" | "not applicable" = "not run"): "skipped" {
-    this.attach(reason, as === "not run" ? NOT_RUN_MEDIA_TYPE : NOT_APPLICABLE_MEDIA_TYPE);
-    return "skipped";
-  }
 }
 
 setWorldConstructor(ClientWorld);
