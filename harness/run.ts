@@ -214,7 +214,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
         rateLimited: rateSummary(stateDir, Date.parse(startedAt)),
         notes: (judged) => [
           ...(run.peer ? [peerLine(run.peer)] : []),
-          ...(uniformReplyLine(judged) ?? []),
+          ...[uniformReplyLine(judged)].filter((line) => line !== undefined),
           ...warnings.map((w) => `warning: ${w}`),
         ],
       },
