@@ -1,7 +1,8 @@
 # sxd in a container: the packed package, installed as a user installs it, so the entry point
-# is the same `sxd` command (bin/sxd.js running the compiled dist/).
+# is the same `sxd` command (bin/sxd.js running the compiled dist/). Run it as yourself, so the
+# reports it writes in your folder are yours (docs/install.md):
 #   docker build -t sxd .
-#   docker run --rm --network host -v "$PWD:/work" sxd test --config sxd-target.json
+#   docker run --rm --network host --user "$(id -u):$(id -g)" -v "$PWD:/work" sxd test --config sxd-target.json
 FROM node:20-slim AS pack
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -14,7 +15,12 @@ RUN npm pack --pack-destination /tmp && mv /tmp/sxd-*.tgz /tmp/sxd.tgz
 
 FROM node:20-slim
 COPY --from=pack /tmp/sxd.tgz /tmp/sxd.tgz
-RUN npm install --global --omit=dev --no-audit --no-fund /tmp/sxd.tgz && rm /tmp/sxd.tgz
+# npm's download cache (about 20 MB) goes with the layer that filled it. sxd writes only its
+# reports (in the working folder) and temporary files, so any user may run it (--user); /work,
+# where a run without a mounted folder writes its reports, takes every user's files, as /tmp does.
+RUN npm install --global --omit=dev --no-audit --no-fund --cache /tmp/npm-cache /tmp/sxd.tgz \
+ && rm -rf /tmp/npm-cache /tmp/sxd.tgz \
+ && mkdir -m 1777 /work
 WORKDIR /work
 ENTRYPOINT ["sxd"]
 CMD ["--help"]

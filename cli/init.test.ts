@@ -6,19 +6,27 @@ import { PassThrough } from "node:stream";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { UsageError } from "../harness/errors.ts";
+import { packageFile } from "../harness/package.ts";
 import { resolveDescription } from "../harness/target.ts";
 import { parseDescription } from "../harness/target-check.ts";
-import { type Ask, runInit } from "./init.ts";
+import { type Ask, runInit, schemaReference } from "./init.ts";
 
 const folder = mkdtempSync(join(tmpdir(), "sxd-init-"));
 const stdout = () => new PassThrough();
+const schema = JSON.parse(readFileSync(packageFile("schema/target.schema.json"), "utf8")) as { $id: string };
+
+/** The schema a written `$schema` names: the package's by its `$id`, or a file by its path. */
+function schemaOf(file: string, reference: string): unknown {
+  if (reference === schema.$id) return schema;
+  const schemaFile = resolve(dirname(file), reference);
+  assert.ok(existsSync(schemaFile), `$schema points at ${schemaFile}`);
+  return JSON.parse(readFileSync(schemaFile, "utf8"));
+}
 
 function written(file: string) {
   const text = readFileSync(file, "utf8");
   const raw = JSON.parse(text) as { $schema: string; digest: { $comment: string } };
-  const schemaFile = resolve(dirname(file), raw.$schema);
-  assert.ok(existsSync(schemaFile), `$schema points at ${schemaFile}`);
-  const schemaAccepts = new Ajv2020().compile(JSON.parse(readFileSync(schemaFile, "utf8")));
+  const schemaAccepts = new Ajv2020().compile(schemaOf(file, raw.$schema) as object);
   assert.ok(schemaAccepts(raw), JSON.stringify(schemaAccepts.errors));
   const parsed = parseDescription(text, file);
   assert.ok(parsed.ok, parsed.ok ? "" : parsed.error);
@@ -40,6 +48,24 @@ test("from flags: a description the schema and the checker accept, with notes fo
   assert.equal(description.digest.username, "ci");
   assert.equal(description.contactsUrl, undefined);
   assert.match(raw.digest.$comment, /"noncePolicy"/);
+  assert.equal(raw.$schema, schema.$id, "the package is not under the temporary folder: no path out of it");
+});
+
+test("$schema: a path where the schema is in the file's folder tree, else the schema's $id", () => {
+  const id = "https://sxd.example/schema/target.schema.json";
+  const cases: Array<[string, string, string]> = [
+    [
+      "/home/u/app/sxd-target.json",
+      "/home/u/app/node_modules/sxd/schema/target.schema.json",
+      "./node_modules/sxd/schema/target.schema.json",
+    ],
+    ["/src/sxd/sxd-target.json", "/src/sxd/schema/target.schema.json", "./schema/target.schema.json"],
+    // In a container: the user's folder is mounted on /work, sxd is installed globally.
+    ["/work/sxd-target.json", "/usr/local/lib/node_modules/sxd/schema/target.schema.json", id],
+    ["/home/u/app/sxd-target.json", "/home/u/.nvm/lib/node_modules/sxd/schema/target.schema.json", id],
+    ["/home/u/app/ci/sxd-target.json", "/home/u/app/node_modules/sxd/schema/target.schema.json", id],
+  ];
+  for (const [out, schemaFile, expected] of cases) assert.equal(schemaReference(out, schemaFile, id), expected, out);
 });
 
 test("on a terminal it asks each question, and an empty answer takes the default", async () => {

@@ -2,10 +2,10 @@
  * `sxd init`: writes a starter target description for a new server, from flags or, on a
  * terminal, by asking. JSON has no comments, so the notes to the reader are `$comment` keys,
  * which the schema and sxd's checker allow and the run ignores; `$schema` points editors at
- * schema/target.schema.json for completion and checking.
+ * schema/target.schema.json for completion and checking (see schemaReference).
  */
-import { writeFileSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../harness/errors.ts";
@@ -65,6 +65,19 @@ function starterDescription(answers: Answers, schemaRef: string): Record<string,
   };
 }
 
+/**
+ * The `$schema` of a description written to `outFile`: the package's schema by its path from
+ * the file's folder where it lies in that folder's tree (`./node_modules/sxd/schema/…` where sxd
+ * is installed in the project, `./schema/…` in this checkout), else the schema's `$id`. A path
+ * out of the folder (a global install, or sxd's own in a container) names a file that the
+ * project's other machines, or the host of a container, do not have.
+ */
+export function schemaReference(outFile: string, schemaFile: string, schemaId: string): string {
+  const path = relative(dirname(outFile), schemaFile);
+  if (path === ".." || path.startsWith(`..${sep}`) || isAbsolute(path)) return schemaId;
+  return `./${path.split(sep).join("/")}`;
+}
+
 /** Questions on the terminal; none where stdin is not one (CI, a pipe), so flags must say it all. */
 export function terminalAsk(): Ask | undefined {
   if (!process.stdin.isTTY) return undefined;
@@ -98,8 +111,9 @@ export async function runInit(argv: string[], io: { stdout: NodeJS.WritableStrea
     answers[name] = answer === "" ? (byDefault ?? "") : answer;
   }
   const out = resolve(withDefault("init", "out", given.text("out")));
-  const schema = relative(dirname(out), fileURLToPath(packageFile("schema/target.schema.json")));
-  const description = starterDescription(answers, schema.startsWith(".") ? schema : `./${schema}`);
+  const schemaFile = packageFile("schema/target.schema.json");
+  const schemaId = (JSON.parse(readFileSync(schemaFile, "utf8")) as { $id: string }).$id;
+  const description = starterDescription(answers, schemaReference(out, fileURLToPath(schemaFile), schemaId));
   const checked = validateDescription(JSON.parse(JSON.stringify(description)), "sxd init");
   if (!checked.ok) throw new UsageError(checked.error);
   try {
