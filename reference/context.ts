@@ -40,7 +40,7 @@ export interface ReferenceContext {
    * servers take these names whatever characters they hold.
    */
   exportUsers?: ExportUsers;
-  /** Export: the relation of the export link; default the variant's (EXPORT_REL). */
+  /** Export: the relation of the export link; default the variant's (export/choices.ts). */
   exportRel?: string;
   /** Export: how long the messaging server waits for the contacts server (default 3000 ms). */
   backendTimeoutMs?: number;

@@ -6,9 +6,8 @@
  * Malformed credentials: 400; wrong ones: 401 with a fresh challenge, stale=true where the
  * digest was right but the nonce is spent.
  *
- * The alternative variant makes the other choices the spec leaves open: MD5 only, qop auth
- * only, no opaque, and 401 (as Apache does) for malformed credentials, except a uri that
- * does not match the request target, which gets 400.
+ * Where the spec leaves a choice open (hashes, qops, opaque, the status of malformed
+ * credentials), the route asks the variant's choices (choices.ts).
  *
  * Only hashes every user can be verified with are offered (see verifiableHashes). Behind a
  * proxy that strips a path prefix (the public URL's path), the uri directive names the target
@@ -22,6 +21,7 @@ import { withoutTrailingSlashes } from "../../lib/uri.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
 import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
+import { type DigestChoices, digestChoices } from "./choices.ts";
 import { digestPolicy } from "./faults.ts";
 import { challenges, type GuardSettings, judge } from "./guard.ts";
 import { NonceStore, rulesFor } from "./nonces.ts";
@@ -35,7 +35,8 @@ export const DEFAULT_NONCE_POLICY: NoncePolicy = "one-time";
 export { DEMO_USER } from "./users.ts";
 
 export function digestRoutes(context: ReferenceContext): Route {
-  const settings = guardSettings(context);
+  const choices = digestChoices(context);
+  const settings = guardSettings(context, choices);
   const { policy } = settings;
   const path = PROTECTED_PATH;
   const publicPrefix = memoised(pathPrefix);
@@ -73,7 +74,7 @@ export function digestRoutes(context: ReferenceContext): Route {
       case "missing":
         return challenge(policy.challengeStatus, "authentication required: use Digest");
       case "malformed":
-        return context.variant === "alternative" && !verdict.uriMismatch
+        return choices.malformedStatus === 401 && !verdict.uriMismatch
           ? challenge(401, verdict.message)
           : errorReply(400, verdict.message);
       case "refused": {
@@ -96,21 +97,20 @@ export function digestRoutes(context: ReferenceContext): Route {
   };
 }
 
-function guardSettings(context: ReferenceContext): GuardSettings {
-  const alternative = context.variant === "alternative";
+function guardSettings(context: ReferenceContext, choices: DigestChoices): GuardSettings {
   const users = demoUsers(REALM);
   if (context.digestUsersFile !== undefined) {
     const parsed = parseHtdigest(readFileSync(context.digestUsersFile, "utf8"), REALM, users);
     if (!parsed.ok) throw new Error(`${context.digestUsersFile}: ${parsed.error}`);
   }
-  const hashes = verifiableHashes(users, context.digestHashes ?? (alternative ? ["MD5"] : ["SHA-256", "MD5"]));
+  const hashes = verifiableHashes(users, context.digestHashes ?? choices.hashes);
   const unverifiable = context.digestHashes?.filter((hash) => !hashes.includes(hash)) ?? [];
   if (unverifiable.length > 0) throw new Error(`some users have no ${unverifiable.join(", ")} hash to verify with`);
   if (hashes.length === 0) throw new Error("no hash is stored for every user: give each user an MD5 line");
   return {
     realm: REALM,
-    opaque: alternative ? undefined : randomBytes(16).toString("base64url"),
-    qops: context.digestQops ?? (alternative ? ["auth"] : ["auth", "auth-int"]),
+    opaque: choices.sendsOpaque ? randomBytes(16).toString("base64url") : undefined,
+    qops: context.digestQops ?? choices.qops,
     hashes,
     users,
     nonces: new NonceStore(rulesFor(context.noncePolicy ?? DEFAULT_NONCE_POLICY)),

@@ -9,7 +9,8 @@
  *                   POST /user/<user>/contacts              fallback upload: body = a contact list document
  *
  * The two servers share nothing but the token key (see token.ts); they may run in
- * separate processes given the same `SXD_TOKEN_KEY`.
+ * separate processes given the same `SXD_TOKEN_KEY`. Where a fault mode bends a rule they ask
+ * the policy (faults.ts), and where the spec leaves a choice open, the variant's choices (choices.ts).
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -30,6 +31,7 @@ import {
 import { DEFAULT_STORAGE_LIMITS } from "../snapshots/store.ts";
 import { backendRequestFor, DEFAULT_BACKEND, refusedByContacts } from "./backend.ts";
 import { recordingFetcher } from "./backend-record.ts";
+import { exportChoices } from "./choices.ts";
 import {
   type ContactsFixture,
   contactElement,
@@ -45,10 +47,6 @@ import { expectedToken, mintToken, TOKEN_LIFETIME_SECONDS, type TokenCheck, veri
 
 export const DEFAULT_CONTACTS_FILE = fileURLToPath(new URL("./contacts.json", import.meta.url));
 export const DEFAULT_BACKEND_TIMEOUT_MS = 3000;
-export const EXPORT_REL = {
-  standard: "https://sxd.example/rel/export-to-messaging",
-  alternative: "urn:sxd:rel:copy-contacts-to-messaging",
-};
 
 /**
  * One key per process unless configured: servers started in the same process (the bundled
@@ -92,6 +90,7 @@ function servedLists(context: ReferenceContext): ContactsFixture {
 export function contactsRoutes(context: ReferenceContext): Route {
   const fixture = servedLists(context);
   const policy = exportPolicy(context.faults);
+  const choices = exportChoices(context);
   return async (request) => {
     const match = /^\/user\/([^/;]+)\/contacts$/.exec(request.path);
     if (!match) return undefined;
@@ -99,10 +98,9 @@ export function contactsRoutes(context: ReferenceContext): Route {
     const user = userOf(match[1], context.exportUsers);
     const contacts = Object.hasOwn(fixture, user) ? fixture[user] : undefined;
     if (!contacts) throw new HttpError(404, `no contacts are kept for user ${user}`);
-    const standard = context.variant === "standard";
     const encoded = encodeURIComponent(user);
     const expiresAt = nowSeconds() + TOKEN_LIFETIME_SECONDS;
-    const token = mintToken(tokenKeyOf(context), tokenSubject(policy, user), expiresAt, context.variant);
+    const token = mintToken(tokenKeyOf(context), tokenSubject(policy, user), expiresAt, choices.tokenFormat);
     const selfPath = `/user/${encoded}/contacts`;
     const self = { absolute: `${context.urls.contacts}${selfPath}`, relative: selfPath, none: undefined };
     const body = contactListDocument(
@@ -110,16 +108,12 @@ export function contactsRoutes(context: ReferenceContext): Route {
       {
         self: self[policy.selfLink],
         export: {
-          rel: context.exportRel ?? EXPORT_REL[context.variant],
+          rel: context.exportRel ?? choices.exportRel,
           href: `${context.urls.messaging}/user/${encoded}/import${policy.tokenIn === "query" ? "?" : ";"}t=${token}`,
-          title: !policy.exportLinkHasTitle
-            ? undefined
-            : standard
-              ? "Export these contacts to the messaging server"
-              : "Copy my address book to messaging",
+          title: policy.exportLinkHasTitle ? choices.exportTitle : undefined,
         },
       },
-      standard,
+      choices.atomPrefixed,
     );
     return { status: 200, headers: { "content-type": policy.listType, "cache-control": "no-store" }, body };
   };
@@ -129,12 +123,13 @@ export function messagingRoutes(context: ReferenceContext): Route {
   const limits = context.storage ?? DEFAULT_STORAGE_LIMITS;
   const store = new ContactStore({ maxUsers: limits.maxResources, maxBytes: limits.maxBytes });
   const policy = exportPolicy(context.faults);
+  const choices = exportChoices(context);
   const resultUrl = (user: string) => `${context.urls.messaging}/user/${encodeURIComponent(user)}`;
 
   const listing = (user: string): Reply => {
     const held = store.get(user);
     if (!held) throw new HttpError(404, `nothing has been exported to user ${user} here yet`);
-    return context.variant === "standard"
+    return choices.listing === "contact-list"
       ? {
           status: 200,
           headers: { "content-type": XML_TYPE },
@@ -160,16 +155,16 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (policy.refusesEveryExport) throw new HttpError(403, "exports are not accepted");
     const key = tokenKeyOf(context);
     const subject = tokenSubject(policy, user);
-    const check = verifyToken(key, subject, token, nowSeconds(), context.variant);
+    const check = verifyToken(key, subject, token, nowSeconds(), choices.tokenFormat);
     const sameBeforeTail = () =>
-      expectedToken(key, subject, token ?? "", context.variant)?.slice(0, -4) === token?.slice(0, -4);
+      expectedToken(key, subject, token ?? "", choices.tokenFormat)?.slice(0, -4) === token?.slice(0, -4);
     const letThrough =
       context.tokenCheckedByContactsServer === true ||
       !policy.checksToken ||
       (check.ok === false && check.reason === "malformed" && !policy.checksTokenShape) ||
       (check.ok === false && check.reason === "invalid" && !policy.checksTokenTail && sameBeforeTail());
     if (!check.ok && !letThrough) {
-      throw new HttpError(context.variant === "standard" ? 403 : 404, refusal(check));
+      throw new HttpError(choices.refusedTokenStatus, refusal(check));
     }
     if (policy.fetchesContacts) {
       const fetched = await fetchContacts(context.urls.contacts, user, {
@@ -214,7 +209,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (refusal !== undefined) throw new HttpError(507, refusal);
     if (policy.storesUpload) store.replace(user, contacts.value);
     else if (!store.get(user)) store.replace(user, []);
-    return context.variant === "standard" ? seeOther(user, 303) : { status: 204 };
+    return choices.uploadReply === "see-other" ? seeOther(user, 303) : { status: 204 };
   };
 
   return async (request) => {
@@ -289,8 +284,9 @@ export function backendTokenCheck(
   context: ReferenceContext,
 ): (user: string, token: string | undefined) => string | undefined {
   const policy = exportPolicy(context.faults);
+  const { tokenFormat } = exportChoices(context);
   return (user, token) => {
-    const check = verifyToken(tokenKeyOf(context), tokenSubject(policy, user), token, nowSeconds(), context.variant);
+    const check = verifyToken(tokenKeyOf(context), tokenSubject(policy, user), token, nowSeconds(), tokenFormat);
     return check.ok ? undefined : refusal(check);
   };
 }

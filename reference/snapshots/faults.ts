@@ -103,7 +103,7 @@ type SnapshotFault = keyof typeof snapshotFaults;
 
 /** Where the snapshot resources depart from SPEC.md; without faults, every field says what it says. */
 export interface SnapshotPolicy {
-  /** Numbering and links; the variant adds the choice the spec leaves open. */
+  /** Numbering and links; the variant's choices (choices.ts) add the one the spec leaves open. */
   chain: Omit<ChainShape, "oldestPrevious">;
   /** The Content-Type of the current resource. */
   currentType: string;

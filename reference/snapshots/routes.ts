@@ -2,7 +2,8 @@
  * Snapshot-enabled resources over HTTP: `/entries/<name>` holds the latest version, every
  * update first keeps the state before it as `/entries/<name>/s<n>`, DELETE removes them all.
  * The chain's addresses, links and dates (and why no update is lost within one second) are
- * in chain.ts; where a fault mode bends a rule, the handler asks the policy (faults.ts).
+ * in chain.ts; where a fault mode bends a rule, the handler asks the policy (faults.ts), and
+ * where the spec leaves a choice open, the variant's choices (choices.ts).
  *
  * @example
  *   const routes = [snapshotRoutes(context)];
@@ -30,6 +31,7 @@ import {
   parseAddress,
   servedLastModified,
 } from "./chain.ts";
+import { snapshotChoices } from "./choices.ts";
 import { parseEntry, serialiseEntry } from "./entry.ts";
 import { snapshotPolicy } from "./faults.ts";
 import { evaluatePreconditions, type Verdict } from "./preconditions.ts";
@@ -58,9 +60,8 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   const store = options.store ?? new MemorySnapshotStore(context.storage);
   const now = options.now ?? Date.now;
   const policy = snapshotPolicy(context.faults);
-  const alternative = context.variant === "alternative";
-  // The spec leaves open whether s1 links to anything before it; the variants differ.
-  const chain: ChainShape = { ...policy.chain, oldestPrevious: alternative ? "self" : "none" };
+  const choices = snapshotChoices(context);
+  const chain: ChainShape = { ...policy.chain, oldestPrevious: choices.oldestPrevious };
   // Only where the policy keeps snapshots after DELETE: what it should have removed, still served.
   const leftovers = new Map<string, StoredResource>();
   const links = (address: Address, count: number) => chainLinks(context.urls.base, address, count, chain);
@@ -69,7 +70,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   const notFound = (address: Address): HttpError => {
     const removed = store.removedVersions(address.resource);
     const existed = removed !== undefined && (address.snapshot === undefined || address.snapshot < removed);
-    return alternative && existed
+    return existed && choices.deletedStatus === 410
       ? new HttpError(410, `${address.resource} was deleted with all its snapshots`)
       : new HttpError(404, `no resource at ${address.resource}${address.snapshot ? ` with that snapshot` : ""}`);
   };
@@ -170,7 +171,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   };
 
   const preconditionFailed = (failed: Extract<Verdict, { pass: false }>["failed"]): HttpError => {
-    if (failed === "If-Unmodified-Since" && alternative) {
+    if (failed === "If-Unmodified-Since" && choices.modifiedSinceStatus === 409) {
       return new HttpError(409, "the resource was modified after the If-Unmodified-Since date; read it again");
     }
     return new HttpError(412, `the ${failed} precondition does not hold for the current version; read it again`);
@@ -183,7 +184,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     if (!verdict.pass) throw preconditionFailed(verdict.failed);
     store.remove(address.resource);
     if (policy.keepsSnapshotsAfterDelete) leftovers.set(address.resource, stored);
-    if (!alternative) return { status: 204 };
+    if (choices.deleteReply === "no-content") return { status: 204 };
     const message = `removed ${address.resource} and its ${snapshotCount(stored)} snapshots`;
     return {
       status: 200,
