@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { packageFile } from "./package.ts";
-import { validateDescription } from "./target-check.ts";
+import { descriptionKeys, validateDescription } from "./target-check.ts";
 
 const schema = JSON.parse(readFileSync(packageFile("schema/target.schema.json"), "utf8"));
 const schemaAccepts = new Ajv2020({ allErrors: true }).compile(schema);
@@ -88,4 +88,27 @@ test("the annotations are for readers: the checked description comes back withou
   const checked = validateDescription({ $schema: "s.json", $comment: "c", run: { $comment: "d", parallel: 2 } });
   assert.ok(checked.ok);
   assert.deepEqual(checked.value, { run: { parallel: 2 } });
+});
+
+test("the schema names every key sxd's checker takes, so an editor flags none of them", () => {
+  type Node = { properties?: Record<string, Node>; $ref?: string; anyOf?: Node[]; items?: Node };
+  const defs = schema.$defs as Record<string, Node>;
+  const resolve = (node: Node | undefined): Node | undefined =>
+    node?.$ref ? resolve(defs[node.$ref.replace("#/$defs/", "")]) : node;
+  const known = (path: string): boolean => {
+    let node: Node | undefined = schema as Node;
+    for (const key of path.split(".")) {
+      const here: Node | undefined = resolve(node);
+      const inner: Node | undefined = here?.properties
+        ? here
+        : (here?.anyOf?.map(resolve).find((n) => n?.properties) ?? resolve(here?.items));
+      node = inner?.properties?.[key];
+      if (!node) return false;
+    }
+    return true;
+  };
+  assert.deepEqual(
+    descriptionKeys().filter((key) => !known(key)),
+    [],
+  );
 });
