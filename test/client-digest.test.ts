@@ -16,7 +16,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
-import { sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxd, tempDir } from "./support/cli.ts";
 
 interface Report {
   overall: string;
@@ -86,7 +86,7 @@ try: print(opener.open(url, data=data).read().decode())
 except urllib.error.HTTPError as error: sys.exit(1)
 '`;
 
-const EXAMPLE = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
+const EXAMPLE = EXAMPLE_CLIENT;
 
 const EXAMPLE_DESCRIPTION = new URL("../examples/clients/node/client.json", import.meta.url).pathname;
 /** The example client doing the digest tasks only: 127 for the others. */

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxd, tempDir } from "./support/cli.ts";
 
 interface Report {
   rows: Array<{ id: string; verdict: string; reason?: string }>;
@@ -26,7 +26,7 @@ async function graded(
 }
 
 const DESCRIPTION = new URL("../examples/clients/node/client.json", import.meta.url).pathname;
-const EXAMPLE = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
+const EXAMPLE = EXAMPLE_CLIENT;
 
 /** The export link's href, as the contact list serves it (the link that is not self). */
 const LINK = `list=$(curl -sS "$SXD_URL")

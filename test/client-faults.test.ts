@@ -13,10 +13,10 @@ import { describe, it, test } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
 import type { ClientDescription } from "../harness/client/description.ts";
 import type { TaskName } from "../harness/client/tasks.ts";
-import { sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxd, tempDir } from "./support/cli.ts";
 
 const path = (relative: string) => new URL(relative, import.meta.url).pathname;
-const ADAPTER = `sh ${path("../examples/clients/node/adapter.sh")}`;
+const ADAPTER = EXAMPLE_CLIENT;
 const EXAMPLE_DESCRIPTION = path("../examples/clients/node/client.json");
 const FAULTS = path("./fixtures/clients/faults.mjs");
 

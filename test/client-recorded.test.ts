@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { runCommand } from "../harness/client/command.ts";
 import type { RecordedRequest } from "../lib/recording.ts";
-import { finished, SXD, sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, finished, SXD, sxd, tempDir } from "./support/cli.ts";
 
 interface Report {
   overall: string;
@@ -24,7 +24,7 @@ const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, "conforman
 const verdicts = (report: Report) => Object.fromEntries(report.rows.map((row) => [row.id, row.verdict]));
 const reasonOf = (report: Report, id: string) => report.rows.find((row) => row.id === id)?.reason ?? "";
 
-const ADAPTER = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
+const ADAPTER = EXAMPLE_CLIENT;
 const PLAIN_ROWS = ["CDIG-1", "CDIG-2", "CDIG-3", "CDIG-4", "CDIG-5", "CDIG-9", "CEXP-1", "CEXP-2", "CEXP-3"];
 const STAGED_ROWS = ["CDIG-6", "CDIG-7", "CDIG-8", "CDIG-10", "CSNAP-4"];
 const SNAPSHOT_ROWS = ["CSNAP-1", "CSNAP-2", "CSNAP-3", "CSNAP-5"];

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxd, tempDir } from "./support/cli.ts";
 
 interface Report {
   rows: Array<{ id: string; verdict: string; reason?: string }>;
@@ -26,7 +26,7 @@ async function graded(
   return { code: run.code, rows: new Map(report.rows.filter((r) => r.id.startsWith("CSNAP")).map((r) => [r.id, r])) };
 }
 
-const EXAMPLE = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
+const EXAMPLE = EXAMPLE_CLIENT;
 const ATOM = "application/atom+xml;type=entry;charset=UTF-8";
 
 /** Reads the entry, sets the title, PUTs it back without If-Unmodified-Since. */

@@ -7,9 +7,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import type { ConformanceDocument } from "../harness/conformance-document.ts";
-import { sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxd, tempDir } from "./support/cli.ts";
 
-const EXAMPLE = `sh ${new URL("../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
+const EXAMPLE = EXAMPLE_CLIENT;
 
 async function clientRun(command: string): Promise<string> {
   const dir = tempDir();

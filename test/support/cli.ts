@@ -6,6 +6,14 @@ import { join } from "node:path";
 
 export const SXD = new URL("../../bin/sxd.js", import.meta.url).pathname;
 
+/**
+ * The example client's adapter (examples/clients/node), as the tests run it: without the V8
+ * coverage that c8 gives every process below `npm test`. The coverage measured is the
+ * reference's (.c8rc.json), which runs inside sxd; the client's own would cost about a third
+ * of each of its many runs and measure nothing.
+ */
+export const EXAMPLE_CLIENT = `env -u NODE_V8_COVERAGE sh ${new URL("../../examples/clients/node/adapter.sh", import.meta.url).pathname}`;
+
 export interface Finished {
   code: number | null;
   stdout: string;
