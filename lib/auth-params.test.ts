@@ -84,3 +84,9 @@ describe("formatParams", () => {
     assert.equal(back.value.get("realm"), 'a "b" \\c');
   });
 });
+
+it("a challenge says which of its values were quoted strings", () => {
+  const parsed = parseChallenges('Digest realm="r", algorithm=MD5, nonce="n", stale=true, qop=auth');
+  assert.ok(parsed.ok);
+  assert.deepEqual([...(parsed.value[0]?.quoted ?? [])].sort(), ["nonce", "realm"]);
+});

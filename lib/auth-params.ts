@@ -15,6 +15,8 @@ export interface AuthItem {
   scheme: string;
   /** Names lower-cased (they are case-insensitive); values unquoted and unescaped. */
   params: Map<string, string>;
+  /** The names whose value was written as a quoted-string (RFC 7616 says which must be). */
+  quoted: Set<string>;
   token68?: string;
 }
 
@@ -90,7 +92,7 @@ class Reader {
     while (!this.atEnd()) {
       const scheme = this.token();
       if (!scheme) return this.error("an auth-scheme");
-      const item: AuthItem = { scheme, params: new Map() };
+      const item: AuthItem = { scheme, params: new Map(), quoted: new Set() };
       items.push(item);
       const spaced = this.skipWhitespace();
       if (this.atItemEnd()) {
@@ -104,7 +106,7 @@ class Reader {
         this.skipSeparators();
         continue;
       }
-      const params = this.params();
+      const params = this.params(item.quoted);
       if (!params.ok) return params;
       item.params = params.value;
     }
@@ -112,8 +114,8 @@ class Reader {
     return { ok: true, value: items };
   }
 
-  /** Reads auth-params up to the end or up to the next auth-scheme. */
-  params(): Result<Map<string, string>> {
+  /** Reads auth-params up to the end or up to the next auth-scheme, noting in `quoted` the names of quoted values. */
+  params(quoted = new Set<string>()): Result<Map<string, string>> {
     const params = new Map<string, string>();
     this.skipSeparators();
     while (!this.atEnd()) {
@@ -128,11 +130,13 @@ class Reader {
       }
       this.position++;
       this.skipWhitespace();
-      const value = this.text.charCodeAt(this.position) === DQUOTE ? this.quotedString() : this.token();
+      const isQuoted = this.text.charCodeAt(this.position) === DQUOTE;
+      const value = isQuoted ? this.quotedString() : this.token();
       if (value === undefined) return this.error(`a token or quoted string as the value of ${name}`);
       const key = name.toLowerCase();
       if (params.has(key)) return { ok: false, error: `parameter ${key} occurs more than once` };
       params.set(key, value);
+      if (isQuoted) quoted.add(key);
       this.skipWhitespace();
       if (!this.atEnd() && this.text.charCodeAt(this.position) !== COMMA) {
         return this.error(`a comma after parameter ${name}`);

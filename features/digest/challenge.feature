@@ -9,6 +9,17 @@ Feature: The challenge
     Then the reply is 401
     And the reply carries a Digest challenge with realm, nonce and qop
 
+  @DIG-14 @should
+  Scenario: The challenge is written as RFC 7616 §3.3 writes it
+    realm, domain, nonce, opaque and qop are quoted strings; stale and algorithm are tokens,
+    and algorithm is one of the registered names spelled as registered (MD5, SHA-256,
+    SHA-512-256, each with an optional -sess). Clients match these exactly: a challenge with
+    algorithm="md5" locks some of them out.
+
+    When the client requests the protected resource without credentials
+    Then the reply is 401
+    And every Digest challenge is written as RFC 7616 §3.3 writes it
+
   @DIG-2 @must
   Scenario: The challenge comes with an XML error body
     When the client requests the protected resource without credentials

@@ -9,9 +9,14 @@ import type { FaultInfo } from "../fault-info.ts";
 import type { NonceStore } from "./nonces.ts";
 
 export const digestFaults = {
+  "dig-algorithm-quoted-lower": {
+    breaks: ["DIG-14"],
+    description:
+      'the challenge writes its algorithm quoted and in lower case (algorithm="sha-256"), as some servers do',
+  },
   "dig-challenge-403": {
     // DIG-2 and DIG-3 are about the 401 reply, which this server never sends.
-    breaks: ["DIG-1", "DIG-2", "DIG-3"],
+    breaks: ["DIG-1", "DIG-2", "DIG-3", "DIG-14"],
     description: "answers a request without credentials with 403 instead of 401 (challenge and body still sent)",
   },
   "dig-no-error-body": {
@@ -169,6 +174,8 @@ export interface DigestPolicy {
   challengeHasErrorBody: boolean;
   /** A Basic challenge beside Digest, inviting the secret in clear text. */
   offersBasic: boolean;
+  /** The algorithm written quoted and in lower case, not as a registered token. */
+  writesAlgorithmLoosely: boolean;
   /** One nonce in every challenge until somebody gets in with it, instead of a fresh one each time. */
   reusesNonceUntilUsed: boolean;
   /** A refused digest is answered with the nonce it came with, not a new one. */
@@ -228,6 +235,7 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
     challengeStatus: on("dig-challenge-403") ? 403 : 401,
     challengeHasErrorBody: !on("dig-no-error-body"),
     offersBasic: on("dig-offers-basic"),
+    writesAlgorithmLoosely: on("dig-algorithm-quoted-lower"),
     reusesNonceUntilUsed: on("dig-nonce-until-used"),
     echoesRefusedNonce: on("dig-repeated-nonce"),
     staleOnEveryRefusal: on("dig-stale-on-wrong-digest"),

@@ -74,7 +74,9 @@ export function challenges(settings: GuardSettings, nonceOf: () => string, stale
     const directives: Directive[] = [
       { name: "realm", value: settings.realm, quoted: true },
       { name: "qop", value: settings.qops.join(", "), quoted: true },
-      { name: "algorithm", value: algorithm, quoted: false },
+      settings.policy.writesAlgorithmLoosely
+        ? { name: "algorithm", value: algorithm.toLowerCase(), quoted: true }
+        : { name: "algorithm", value: algorithm, quoted: false },
       { name: "nonce", value: nonce, quoted: true },
     ];
     if (settings.opaque !== undefined) directives.push({ name: "opaque", value: settings.opaque, quoted: true });

@@ -2,8 +2,9 @@
  * What the digest steps do beyond one request: a login a scenario needs, flawed requests built
  * on an accepted one, the checks of a new challenge, and using a nonce up as the policy allows.
  */
+
 import type { Answered } from "../../harness/exchange.ts";
-import { parseCredentials } from "../../lib/auth-params.ts";
+import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
 import { answerChallenge, chooseChallenge, type DigestChallenge } from "./digest-client.ts";
@@ -173,4 +174,41 @@ export function useOfNonce(world: SxdWorld): number {
   const { answer, logins } = state(world);
   const nonce = answer?.input.nonce;
   return logins.filter((login) => login.answer.input.nonce === nonce).length + (answer === undefined ? 0 : 1);
+}
+
+/** The directives RFC 7616 §3.3 writes as quoted strings in a challenge, and those it writes as tokens. */
+const CHALLENGE_QUOTED = ["realm", "domain", "nonce", "opaque", "qop"];
+const CHALLENGE_TOKENS = ["stale", "algorithm"];
+/** The algorithm names as the IANA registry spells them (RFC 7616 §6.1). */
+const REGISTERED = ["MD5", "MD5-sess", "SHA-256", "SHA-256-sess", "SHA-512-256", "SHA-512-256-sess"];
+
+/**
+ * DIG-14: what in a WWW-Authenticate field's Digest challenges is not written as RFC 7616
+ * §3.3 writes it: a directive quoted that is a token, or the reverse, and an algorithm not
+ * spelled as registered. Real clients match these exactly (a quoted, lower-case `md5` locks
+ * some of them out), so the row is a SHOULD on the form, beside DIG-1 on the content.
+ */
+export function challengeFormProblems(field: string | readonly string[]): string[] {
+  const parsed = parseChallenges(field);
+  if (!parsed.ok) return [`the challenges cannot be read: ${parsed.error}`];
+  return parsed.value
+    .filter((challenge) => challenge.scheme.toLowerCase() === "digest")
+    .flatMap((challenge, index) => {
+      const named = (names: string[], quoted: boolean) =>
+        names.filter((name) => challenge.params.has(name) && challenge.quoted.has(name) !== quoted);
+      const where = `challenge ${index + 1}`;
+      const algorithm = challenge.params.get("algorithm");
+      const registered = REGISTERED.find((name) => name.toLowerCase() === algorithm?.toLowerCase());
+      return [
+        ...named(CHALLENGE_QUOTED, true).map((name) => `${where}: ${name} is not a quoted string`),
+        ...named(CHALLENGE_TOKENS, false).map(
+          (name) => `${where}: ${name} is quoted, though §3.3 writes it as a token`,
+        ),
+        ...(algorithm !== undefined && !REGISTERED.includes(algorithm)
+          ? [
+              `${where}: algorithm ${algorithm} is ${registered ? `not spelled as registered (${registered})` : "no registered name"}`,
+            ]
+          : []),
+      ];
+    });
 }

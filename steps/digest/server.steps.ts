@@ -9,7 +9,7 @@ import { mediaTypeMatches } from "../../lib/media-type.ts";
 import { Given, Then, When } from "../support/cucumber.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { answeredNonce, expectLogin, NEEDS_LOGIN, needLogin, newChallenges } from "./checks.ts";
+import { answeredNonce, challengeFormProblems, expectLogin, NEEDS_LOGIN, needLogin, newChallenges } from "./checks.ts";
 import { answerableAlgorithms, authenticationInfoProblems } from "./digest-client.ts";
 import { challengeFrom, challengesOf, logIn, loginHints, sendProtected, state } from "./session.ts";
 
@@ -150,6 +150,20 @@ Then("the reply carries a Digest challenge with realm, nonce and qop", function 
       reply,
     );
   }
+});
+
+// DIG-14: the challenge in the form RFC 7616 §3.3 gives it, which real clients match exactly.
+Then("every Digest challenge is written as RFC 7616 §3.3 writes it", function (this: SxdWorld) {
+  const reply = this.reply;
+  const field = headerOf(reply, "www-authenticate");
+  expectThat(field !== undefined, "a WWW-Authenticate header", "none", reply);
+  const problems = challengeFormProblems(field ?? "");
+  expectThat(
+    problems.length === 0,
+    "realm, domain, nonce, opaque and qop quoted; stale and algorithm as tokens; algorithm spelled as registered",
+    problems.join("; "),
+    reply,
+  );
 });
 
 // DIG-2 and DIG-3: every 401 carries a Digest challenge, and each challenge a nonce not seen before.
