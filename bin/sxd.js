@@ -15,6 +15,8 @@ if (existsSync(source) && (process.env.SXD_FROM_SOURCE === "1" || !builtAfterSou
   const { register } = await import("tsx/esm/api");
   const tsx = import.meta.resolve("tsx");
   if (!(process.env.NODE_OPTIONS ?? "").includes(tsx)) {
+    // What the user gave, for the commands sxd runs on their behalf (harness/package.ts usersEnvironment).
+    process.env.SXD_LAUNCHER_NODE_OPTIONS ??= process.env.NODE_OPTIONS ?? "";
     process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import ${tsx}`.trim();
   }
   register();

@@ -65,3 +65,19 @@ export function suiteVersion(): string {
 }
 
 export const CLIENT_SUPPORT_MODULES = CLIENT_STEP_FILES.map(suiteModule);
+
+/**
+ * The environment sxd was started with, for the commands it runs on the user's behalf (a
+ * client's task, an outage command). A checkout's launcher (bin/sxd.js) adds its TypeScript
+ * loader to NODE_OPTIONS for sxd's own workers and keeps what was there before in
+ * SXD_LAUNCHER_NODE_OPTIONS: a user's command gets that back, so sxd's loader never runs
+ * inside a client under test (it would change the client's runtime, and doubled a node
+ * client's start).
+ */
+export function usersEnvironment(): NodeJS.ProcessEnv {
+  const { SXD_LAUNCHER_NODE_OPTIONS: before, ...environment } = process.env;
+  if (before === undefined) return environment;
+  if (before === "") delete environment.NODE_OPTIONS;
+  else environment.NODE_OPTIONS = before;
+  return environment;
+}

@@ -312,6 +312,20 @@ describe("sxd test-client against clients that do nothing useful", () => {
     assert.equal(refused.code, 2);
   });
 
+  it("the client runs in the environment sxd was given: sxd's own loader is not in its NODE_OPTIONS", async () => {
+    const dir = tempDir();
+    const command = 'echo "[$NODE_OPTIONS][${SXD_LAUNCHER_NODE_OPTIONS-}]"; exit 127';
+    for (const given of ["", "--no-warnings"]) {
+      await sxd(["test-client", "--run", command, "--tasks", "digest-get", "--report-dir", dir], {
+        NODE_OPTIONS: given,
+      });
+      const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as {
+        client: { runs: Array<{ stdout: string }> };
+      };
+      assert.equal(report.client.runs[0]?.stdout, `[${given}][]\n`);
+    }
+  });
+
   it("a client that hangs is killed after --task-timeout, with everything it started", async () => {
     const started = Date.now();
     const { code, report } = await testClient("sleep 30 & sleep 30", "--task-timeout", "400", ...ALL);

@@ -4,6 +4,7 @@
  * Output is kept up to a limit, so a client that prints without end costs bounded memory.
  */
 import { spawn } from "node:child_process";
+import { usersEnvironment } from "../package.ts";
 
 /** Characters of stdout and of stderr kept per run. */
 const OUTPUT_LIMIT = 64 * 1024;
@@ -24,7 +25,7 @@ export function runCommand(
   const started = Date.now();
   // Its own process group (detached), so that the time limit ends what the command started too.
   const child = spawn("sh", ["-c", command], {
-    env: { ...process.env, ...environment },
+    env: { ...usersEnvironment(), ...environment },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

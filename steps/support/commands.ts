@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { usersEnvironment } from "../../harness/package.ts";
 
 export interface CommandRun {
   command: string;
@@ -28,7 +29,7 @@ export async function runCommand(command: string, timeoutMs: number): Promise<Co
   const started = Date.now();
   try {
     // Its own process group, so that a command that overstays is stopped with its children.
-    const child = spawn("sh", ["-c", command], { stdio: ["ignore", fd, fd], detached: true });
+    const child = spawn("sh", ["-c", command], { env: usersEnvironment(), stdio: ["ignore", fd, fd], detached: true });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
