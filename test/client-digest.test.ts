@@ -314,7 +314,7 @@ describe("sxd test-client against clients that do nothing useful", () => {
 
   it("the client runs in the environment sxd was given: sxd's own loader is not in its NODE_OPTIONS", async () => {
     const dir = tempDir();
-    const command = 'echo "[$NODE_OPTIONS][${SXD_LAUNCHER_NODE_OPTIONS-}]"; exit 127';
+    const command = 'echo "[$NODE_OPTIONS][$SXD_LAUNCHER_NODE_OPTIONS]"; exit 127';
     for (const given of ["", "--no-warnings"]) {
       await sxd(["test-client", "--run", command, "--tasks", "digest-get", "--report-dir", dir], {
         NODE_OPTIONS: given,
