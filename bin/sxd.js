@@ -2,9 +2,10 @@
 // The installed package runs the JavaScript compiled into dist/ (built at `npm pack`), so it
 // compiles no TypeScript. A source checkout, which has cli/main.ts, runs dist/ too where the
 // build there is newer than every source file (`npm ci` builds it, at `prepare`): compiled,
-// a run starts faster. Otherwise, or with SXD_FROM_SOURCE=1 (the tests set it, so they test
-// the source), it runs the TypeScript through tsx; cucumber's parallel workers are forked
-// from this process, so they get the same loader through NODE_OPTIONS.
+// a run starts faster (the tests build it first, so they test the source compiled).
+// Otherwise, or with SXD_FROM_SOURCE=1, it runs the TypeScript through tsx; cucumber's
+// parallel workers are forked from this process, so they get the same loader through
+// NODE_OPTIONS.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
