@@ -1,21 +1,32 @@
 // Compiles the TypeScript into dist/ (run at `prepare`: by `npm pack` for the published package,
 // and by `npm ci` in a checkout, where bin/sxd.js runs it while it is fresh), with the data
 // files read beside their own modules: the reference's contact fixture and the docs site's
-// script and style sheet.
+// script and style sheet. The build is written beside dist/ and swapped in whole, so an sxd
+// started meanwhile (the tests' own, while the package test packs) never finds half a dist/.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 // A source file changed from here on makes the build stale (bin/sxd.js reads the stamp).
 const startedAt = Date.now();
-rmSync("dist", { recursive: true, force: true });
+const next = `dist.next-${process.pid}`;
+const old = `dist.old-${process.pid}`;
+rmSync(next, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 // Extra tsc flags pass through (the tests build with --sourceMap, so coverage maps back to the TypeScript).
-const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json", ...process.argv.slice(2)], {
-  stdio: "inherit",
-});
-if (result.status !== 0) process.exit(result.status ?? 1);
-for (const file of ["reference/export/contacts.json", "harness/docs/browser.js", "harness/docs/site.css"]) {
-  copyFileSync(file, `dist/${file}`);
+const result = spawnSync(
+  process.execPath,
+  [tsc, "-p", "tsconfig.build.json", "--outDir", next, ...process.argv.slice(2)],
+  { stdio: "inherit" },
+);
+if (result.status !== 0) {
+  rmSync(next, { recursive: true, force: true });
+  process.exit(result.status ?? 1);
 }
-writeFileSync("dist/.built", String(startedAt));
+for (const file of ["reference/export/contacts.json", "harness/docs/browser.js", "harness/docs/site.css"]) {
+  copyFileSync(file, `${next}/${file}`);
+}
+writeFileSync(`${next}/.built`, String(startedAt));
+if (existsSync("dist")) renameSync("dist", old);
+renameSync(next, "dist");
+rmSync(old, { recursive: true, force: true });
