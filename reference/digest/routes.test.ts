@@ -30,9 +30,9 @@ function server(
     variant,
     ...more,
   });
-  return (authorization?: string, target = "/protected", body = "") => {
+  return (authorization?: string, target = "/protected", body = "", method = "GET") => {
     const request: ServerRequest = {
-      method: "GET",
+      method,
       target,
       path: target.split("?")[0],
       headers: authorization ? { authorization } : {},
@@ -56,6 +56,7 @@ interface Answer {
   nc?: string;
   uri?: string;
   body?: string;
+  method?: string;
 }
 
 function answer(challenge: Reply, options: Answer = {}) {
@@ -65,7 +66,7 @@ function answer(challenge: Reply, options: Answer = {}) {
     algorithm,
     ha1: hashA1(hashOf(algorithm), DEMO_USER.username, REALM, options.password ?? DEMO_USER.password),
     nonce: first.params.get("nonce") ?? "",
-    method: "GET",
+    method: options.method ?? "GET",
     uri: options.uri ?? "/protected",
     qop: options.qop ?? "auth",
     nc: options.nc ?? "00000001",
@@ -153,6 +154,15 @@ describe("the digest-protected resource", () => {
     const again = await ask(answer(challenge, { nc: "00000002" }).header);
     assert.equal(again.status, 401);
     assert.equal(challengeOf(again)[0].params.get("stale"), "true");
+  });
+
+  it("takes POST as it takes GET: the digest covers the method, and auth-int the body posted", async () => {
+    const ask = server();
+    const posted = answer(await ask(), { qop: "auth-int", body: "<note/>", method: "POST" });
+    assert.equal((await ask(posted.header, "/protected", "<note/>", "POST")).status, 200);
+    const forGet = answer(await ask(), { qop: "auth-int", body: "<note/>" });
+    assert.equal((await ask(forGet.header, "/protected", "<note/>", "POST")).status, 401);
+    assert.equal((await ask(undefined, "/protected", "", "DELETE")).status, 405);
   });
 
   it("refuses a changed auth-int body", async () => {

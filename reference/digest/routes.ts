@@ -32,6 +32,12 @@ export const REALM = "sxd-reference";
 export const PROTECTED_PATH = "/protected";
 /** The policy the bundled reference states in its target description. */
 export const DEFAULT_NONCE_POLICY: NoncePolicy = "one-time";
+/**
+ * What the protected resource takes: reading, and POST, so that a client's digest-post task
+ * (a body under auth-int) has a server to talk to when the reference stands in for one.
+ */
+const PROTECTED_METHODS = ["GET", "HEAD", "POST"];
+
 export { DEMO_USER } from "./users.ts";
 
 export function digestRoutes(context: ReferenceContext): Route {
@@ -63,7 +69,7 @@ export function digestRoutes(context: ReferenceContext): Route {
 
   return async (request) => {
     if (request.path !== path) return undefined;
-    if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"]);
+    if (!PROTECTED_METHODS.includes(request.method)) throw methodNotAllowed(PROTECTED_METHODS);
     const verdict = await judge(settings, {
       method: request.method,
       target: publicPrefix(context.urls.base) + request.target,
