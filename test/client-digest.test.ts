@@ -1,5 +1,5 @@
 /**
- * `sxd test-client` against real digest clients, through adapters kept here, each graded as a
+ * `sxd test-client` against real digest clients, through the adapters of support/real-clients.ts, each graded as a
  * careful reader of RFC 7616 grades it, on every answer it sent in every run of a task: curl
  * --digest is clean until auth-int is all there is, where it hashes an empty body (CDIG-4);
  * Python requests quotes algorithm and qop, which §3.4 sends as tokens, and answers the last
@@ -12,11 +12,11 @@
  * row passed and a non-zero exit.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { EXAMPLE_CLIENT, sxd, tempDir } from "./support/cli.ts";
+import { missingClient, REAL_CLIENTS } from "./support/real-clients.ts";
 
 interface Report {
   overall: string;
@@ -40,51 +40,7 @@ async function testClient(
 
 const reason = (report: Report, id: string) => report.rows.find((r) => r.id === id)?.reason ?? "";
 
-/** Why a client cannot be tried here, or undefined when it can. */
-function missing(probe: string[]): string | undefined {
-  try {
-    execFileSync(probe[0] ?? "", probe.slice(1), { stdio: "ignore" });
-    return undefined;
-  } catch {
-    return `${probe.join(" ")} failed: the client is not installed here`;
-  }
-}
-
-const CURL = `case $SXD_TASK in
-  digest-get) curl -sS --fail --digest -u "$SXD_USERNAME:$SXD_PASSWORD" "$SXD_URL" ;;
-  digest-post) curl -sS --fail --digest -u "$SXD_USERNAME:$SXD_PASSWORD" --data-binary "$SXD_BODY" "$SXD_URL" ;;
-  *) exit 127 ;;
-esac`;
-
-const REQUESTS = `python3 -c '
-import os, sys, requests
-from requests.auth import HTTPDigestAuth
-auth = HTTPDigestAuth(os.environ["SXD_USERNAME"], os.environ["SXD_PASSWORD"])
-task, url = os.environ["SXD_TASK"], os.environ["SXD_URL"]
-if task == "digest-get": reply = requests.get(url, auth=auth)
-elif task == "digest-post": reply = requests.post(url, data=os.environ["SXD_BODY"].encode(), auth=auth)
-else: sys.exit(127)
-print(reply.text)
-sys.exit(0 if reply.ok else 1)
-'`;
-
-const WGET = `case $SXD_TASK in
-  digest-get) wget -q -O - --user="$SXD_USERNAME" --password="$SXD_PASSWORD" "$SXD_URL" ;;
-  digest-post) wget -q -O - --user="$SXD_USERNAME" --password="$SXD_PASSWORD" --post-data="$SXD_BODY" "$SXD_URL" ;;
-  *) exit 127 ;;
-esac`;
-
-const URLLIB = `python3 -c '
-import os, sys, urllib.request, urllib.error
-task, url = os.environ["SXD_TASK"], os.environ["SXD_URL"]
-if task not in ("digest-get", "digest-post"): sys.exit(127)
-passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
-passwords.add_password(None, url, os.environ["SXD_USERNAME"], os.environ["SXD_PASSWORD"])
-opener = urllib.request.build_opener(urllib.request.HTTPDigestAuthHandler(passwords))
-data = os.environ["SXD_BODY"].encode() if task == "digest-post" else None
-try: print(opener.open(url, data=data).read().decode())
-except urllib.error.HTTPError as error: sys.exit(1)
-'`;
+const { curl, requests, urllib, wget } = REAL_CLIENTS;
 
 const EXAMPLE = EXAMPLE_CLIENT;
 
@@ -92,7 +48,7 @@ const EXAMPLE_DESCRIPTION = new URL("../examples/clients/node/client.json", impo
 /** The example client doing the digest tasks only: 127 for the others. */
 const EXAMPLE_DIGEST_ONLY = `case $SXD_TASK in digest-*) ${EXAMPLE} ;; *) exit 127 ;; esac`;
 /** curl as a browser uses it: it reads the resource, and does no other task. */
-const CURL_READS_ONLY = `case $SXD_TASK in digest-get) ${CURL} ;; *) exit 127 ;; esac`;
+const CURL_READS_ONLY = `case $SXD_TASK in digest-get) ${curl.command} ;; *) exit 127 ;; esac`;
 const EVERY_TASK = ["--tasks", "digest-get,digest-post,update,history,export"];
 
 const CLEAN = Object.fromEntries(
@@ -101,8 +57,8 @@ const CLEAN = Object.fromEntries(
 
 describe("sxd test-client grades real digest clients as a careful reader of RFC 7616 does", () => {
   it("curl --digest: clean, but where qop auth-int is all that is offered it hashes an empty body (CDIG-4)", async (t: TestContext) => {
-    if (missing(["curl", "--version"])) return t.skip(missing(["curl", "--version"]));
-    const { code, report, verdicts } = await testClient(CURL);
+    if (missingClient(curl)) return t.skip(missingClient(curl));
+    const { code, report, verdicts } = await testClient(curl.command);
     assert.deepEqual(verdicts, { ...CLEAN, "CDIG-4": "failed", "CDIG-8": "not applicable" });
     assert.match(
       reason(report, "CDIG-4"),
@@ -116,7 +72,7 @@ describe("sxd test-client grades real digest clients as a careful reader of RFC 
   });
 
   it("curl reading only (as a browser does): every task it does passes, the others are not applicable, exit 0", async (t: TestContext) => {
-    if (missing(["curl", "--version"])) return t.skip(missing(["curl", "--version"]));
+    if (missingClient(curl)) return t.skip(missingClient(curl));
     const { code, report, verdicts } = await testClient(CURL_READS_ONLY, ...EVERY_TASK);
     assert.deepEqual(verdicts, { ...CLEAN, "CDIG-4": "not applicable", "CDIG-8": "not applicable" });
     assert.equal(reason(report, "CDIG-4"), "the client does not do the task digest-post (exit 127)");
@@ -128,8 +84,8 @@ describe("sxd test-client grades real digest clients as a careful reader of RFC 
   });
 
   it("Python requests: quotes algorithm and qop (CDIG-9), takes the last challenge (CDIG-7); refused, it does not retry; stale, it gives up", async (t: TestContext) => {
-    if (missing(["python3", "-c", "import requests"])) return t.skip(missing(["python3", "-c", "import requests"]));
-    const { code, report, verdicts } = await testClient(REQUESTS);
+    if (missingClient(requests)) return t.skip(missingClient(requests));
+    const { code, report, verdicts } = await testClient(requests.command);
     assert.deepEqual(verdicts, {
       ...CLEAN,
       "CDIG-4": "not applicable",
@@ -159,8 +115,8 @@ describe("sxd test-client grades real digest clients as a careful reader of RFC 
   });
 
   it("wget: the RFC 2069 form where qop is offered (CDIG-1), SHA-256 named over an MD5 hash (CDIG-2); refused, it stops", async (t: TestContext) => {
-    if (missing(["wget", "--version"])) return t.skip(missing(["wget", "--version"]));
-    const { code, report, verdicts } = await testClient(WGET);
+    if (missingClient(wget)) return t.skip(missingClient(wget));
+    const { code, report, verdicts } = await testClient(wget.command);
     assert.equal(verdicts["CDIG-1"], "failed");
     assert.match(
       reason(report, "CDIG-1"),
@@ -182,8 +138,8 @@ describe("sxd test-client grades real digest clients as a careful reader of RFC 
   });
 
   it("Python urllib: answers MD5 where it comes first (CDIG-1, 2 pass), gives up where SHA-256 does (CDIG-7); refused, it tries the same secret again (CDIG-10)", async (t: TestContext) => {
-    if (missing(["python3", "--version"])) return t.skip(missing(["python3", "--version"]));
-    const { code, report, verdicts } = await testClient(URLLIB);
+    if (missingClient(urllib)) return t.skip(missingClient(urllib));
+    const { code, report, verdicts } = await testClient(urllib.command);
     assert.deepEqual(verdicts, {
       ...CLEAN,
       "CDIG-4": "not applicable",

@@ -74,6 +74,8 @@ export interface Quirks {
   countsUsesWithoutQop: boolean;
   /** Whether the response directive is compared with the digest at all. */
   checksResponse: boolean;
+  /** How the challenge writes an algorithm it offers: RFC 7616 §3.3 has a bare token, as registered. */
+  algorithmDirective(name: string): Directive;
 }
 
 /** Nonces the server keeps in memory: random, recognised only when issued here. */
@@ -104,6 +106,7 @@ export const RFC7616: Omit<Quirks, "nonces"> = {
   usesPerNonce: Number.POSITIVE_INFINITY,
   countsUsesWithoutQop: true,
   checksResponse: true,
+  algorithmDirective: (name) => ({ name: "algorithm", value: name, quoted: false }),
 };
 
 export interface DigestServer {
@@ -118,7 +121,8 @@ type Outcome =
   | { status: 401; message: string; stale: boolean }
   | { status: 200; authenticationInfo: Directive[] };
 
-export async function startDigestServer(overrides: Partial<Quirks> = {}): Promise<DigestServer> {
+/** `port`: where to listen on 127.0.0.1 (default: a free port the system picks). */
+export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 0): Promise<DigestServer> {
   const quirks: Quirks = { ...RFC7616, nonces: rememberedNonces(), ...overrides };
 
   const challenge = (request: IncomingMessage, response: ServerResponse, stale: boolean): string[] => {
@@ -126,10 +130,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}): Promis
     return quirks.offer.map((algorithm) => {
       const directives: Directive[] = [{ name: "realm", value: REALM, quoted: true }];
       if (quirks.qops.length > 0) directives.push({ name: "qop", value: quirks.qops.join(", "), quoted: true });
-      directives.push(
-        { name: "algorithm", value: algorithm, quoted: false },
-        { name: "nonce", value: nonce, quoted: true },
-      );
+      directives.push(quirks.algorithmDirective(algorithm), { name: "nonce", value: nonce, quoted: true });
       if (stale) directives.push({ name: "stale", value: "true", quoted: false });
       if (quirks.userhash) directives.push({ name: "userhash", value: "true", quoted: false });
       return `Digest ${formatParams(directives)}`;
@@ -220,7 +221,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}): Promis
     if (outcome.status === 401) response.setHeader("www-authenticate", challenge(request, response, outcome.stale));
     send(response, outcome.status, outcome.message);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,

@@ -1,0 +1,56 @@
+/**
+ * Real digest clients under the client contract of `sxd test-client` (SXD_TASK, SXD_URL,
+ * SXD_USERNAME, SXD_PASSWORD, SXD_BODY; exit 127 for a task they do not do), shared by the
+ * tests that run them: `sxd test-client` grading each, and `sxd interop` pairing them with
+ * servers. Each adapter is a script in test/fixtures/interop/clients/, so a matrix file names
+ * the same one (`"run": "./clients/curl.sh"`). A client the machine lacks is skipped by
+ * the test, with the reason `missingClient` gives.
+ *
+ *   const why = missingClient(REAL_CLIENTS.wget);
+ *   if (why) return t.skip(why);
+ *   await sxd(["test-client", "--run", REAL_CLIENTS.wget.command]);
+ */
+import { execFileSync } from "node:child_process";
+
+export interface RealClient {
+  /** The script under the client contract, as the fixtures' matrix file names it (relative to its folder). */
+  script: string;
+  /** The shell command that runs the script from anywhere. */
+  command: string;
+  /** A command that succeeds only where the tool the client needs is installed. */
+  probe: readonly string[];
+}
+
+const CLIENTS_FOLDER = new URL("../fixtures/interop/", import.meta.url).pathname;
+
+function client(script: string, probe: readonly string[]): RealClient {
+  return { script: `./${script}`, command: `'${CLIENTS_FOLDER}${script}'`, probe };
+}
+
+export const REAL_CLIENTS = {
+  /** curl --digest. */
+  curl: client("clients/curl.sh", ["curl", "--version"]),
+  /** GNU wget with --user and --password. */
+  wget: client("clients/wget.sh", ["wget", "--version"]),
+  /** Python requests' HTTPDigestAuth. */
+  requests: client("clients/python-requests.py", ["python3", "-c", "import requests"]),
+  /** Python's urllib.request with HTTPDigestAuthHandler. */
+  urllib: client("clients/python-urllib.py", ["python3", "--version"]),
+} satisfies Record<string, RealClient>;
+
+export type RealClientName = keyof typeof REAL_CLIENTS;
+
+/** Why the client cannot be tried here, or undefined when it can. */
+export function missingClient(client: RealClient): string | undefined {
+  try {
+    execFileSync(client.probe[0] ?? "", client.probe.slice(1), { stdio: "ignore" });
+    return undefined;
+  } catch {
+    return `${client.probe.join(" ")} failed: the client is not installed here`;
+  }
+}
+
+/** The real clients installed here, by name. */
+export function installedClients(): RealClientName[] {
+  return (Object.keys(REAL_CLIENTS) as RealClientName[]).filter((name) => !missingClient(REAL_CLIENTS[name]));
+}
