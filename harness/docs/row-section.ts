@@ -5,7 +5,7 @@
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import { type Row, type Side, sideOf } from "../catalogue.ts";
-import { exchangeHtml } from "./exchange-html.ts";
+import { exchangeHtml } from "../exchange-html.ts";
 import { type DocFeature, type DocScenario, type DocStep, runLocations } from "./features.ts";
 import type { RecordedRun } from "./recorded.ts";
 import { type RunResults, rowResultsHtml } from "./results.ts";
