@@ -1,15 +1,17 @@
 /**
- * `sxd docs [--out DIR] [--results conformance.json ...]`: the spec as a static site. Runs the
- * server suite once against the bundled reference and the example client once against sxd's
- * servers (cli/docs-recording.ts), to record a real exchange for every scenario of both sides,
- * then writes the pages (harness/docs/site.ts). A scenario with no recorded exchange fails the build.
+ * `sxd docs [--out DIR] [--results conformance.json|interop.json ...]`: the spec as a static
+ * site. Runs the server suite once against the bundled reference and the example client once
+ * against sxd's servers (cli/docs-recording.ts), to record a real exchange for every scenario of
+ * both sides, then writes the pages (harness/docs/site.ts). A scenario with no recorded exchange
+ * fails the build.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { loadRows } from "../harness/catalogue.ts";
 import { readConformance } from "../harness/conformance-document.ts";
 import { loadDocFeatures } from "../harness/docs/features.ts";
+import { type InteropResults, interopDocumentOf } from "../harness/docs/interop-results.ts";
 import { missingExchanges, recordedRuns } from "../harness/docs/recorded.ts";
 import type { RunResults } from "../harness/docs/results.ts";
 import { buildSite } from "../harness/docs/site.ts";
@@ -44,7 +46,9 @@ export async function runDocs(argv: string[], stdout: NodeJS.WritableStream): Pr
 
 export async function buildDocs(outDir: string, resultFiles: string[]): Promise<DocsBuild> {
   const started = performance.now();
-  const results = resultFiles.map((file) => runResults(file, outDir));
+  const given = resultFiles.map((file) => resultsFile(file, outDir));
+  const results = given.flatMap((r) => (r.kind === "conformance" ? [r.results] : []));
+  const interop = given.flatMap((r) => (r.kind === "interop" ? [r.results] : []));
   const features = [...loadDocFeatures(PACKAGE_ROOT, "server"), ...loadDocFeatures(PACKAGE_ROOT, "client")];
   const reportDir = mkdtempSync(join(tmpdir(), "sxd-docs-"));
   try {
@@ -57,7 +61,7 @@ export async function buildDocs(outDir: string, resultFiles: string[]): Promise<
       throw new UsageError(`no recorded exchange for ${missing.length} scenario(s):\n  ${missing.join("\n  ")}`);
     }
     const rows = [...loadRows("server"), ...loadRows("client")];
-    const files = buildSite({ rows, features, recorded, results });
+    const files = buildSite({ rows, features, recorded, results, interop });
     const leaked = [...files].find(([, content]) => secrets.some((secret) => content.includes(secret)));
     if (leaked) throw new Error(`${leaked[0]} would show the digest secret`);
     mkdirSync(outDir, { recursive: true });
@@ -69,14 +73,20 @@ export async function buildDocs(outDir: string, resultFiles: string[]): Promise<
   }
 }
 
-/** A --results file (a server's run or a client's), with a link to the conformance.html beside it when there is one. */
-function runResults(file: string, outDir: string): RunResults {
-  let doc: RunResults["doc"];
+type ResultsFile = { kind: "conformance"; results: RunResults } | { kind: "interop"; results: InteropResults };
+
+/**
+ * A --results file: a server's or a client's run, with a link to the conformance.html beside it
+ * when there is one, or an interop.json of `sxd interop`.
+ */
+function resultsFile(file: string, outDir: string): ResultsFile {
   try {
-    doc = readConformance(file);
+    const interop = interopDocumentOf(JSON.parse(readFileSync(file, "utf8")), file);
+    if (interop) return { kind: "interop", results: { doc: interop, label: file } };
+    const html = join(dirname(file), "conformance.html");
+    const reportHref = existsSync(html) ? relative(outDir, html).split("\\").join("/") : undefined;
+    return { kind: "conformance", results: { doc: readConformance(file), reportHref } };
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  const html = join(dirname(file), "conformance.html");
-  return { doc, reportHref: existsSync(html) ? relative(outDir, html).split("\\").join("/") : undefined };
 }

@@ -288,6 +288,6 @@ export const TOOL_OPTIONS = [
     type: "string",
     arg: "FILE",
     multiple: true,
-    help: "a conformance.json of another server's or client's run (repeatable)",
+    help: "a conformance.json of another server's or client's run, or an interop.json of sxd interop (repeatable)",
   },
 ] as const satisfies readonly OptionSpec[];

@@ -1,8 +1,9 @@
 // Compiles the TypeScript into dist/ (run at `prepare`: by `npm pack` for the published package,
 // and by `npm ci` in a checkout, where bin/sxd.js runs it while it is fresh), with the data
-// files read beside their own modules: the reference's contact fixture and the docs site's
-// script and style sheet. The build is written beside dist/ and swapped in whole, so an sxd
-// started meanwhile (the tests' own, while the package test packs) never finds half a dist/.
+// files read beside their own modules: the reference's contact fixture, interop.html's filter
+// script, and the docs site's script and style sheet. The build is written beside dist/ and
+// swapped in whole, so an sxd started meanwhile (the tests' own, while the package test packs)
+// never finds half a dist/.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -23,7 +24,12 @@ if (result.status !== 0) {
   rmSync(next, { recursive: true, force: true });
   process.exit(result.status ?? 1);
 }
-for (const file of ["reference/export/contacts.json", "harness/docs/browser.js", "harness/docs/site.css"]) {
+for (const file of [
+  "reference/export/contacts.json",
+  "harness/docs/browser.js",
+  "harness/docs/site.css",
+  "harness/report/interop-filter.js",
+]) {
   copyFileSync(file, `${next}/${file}`);
 }
 writeFileSync(`${next}/.built`, String(startedAt));

@@ -1,5 +1,5 @@
 // The site `sxd docs` writes, built once against the bundled reference and the example client,
-// with one other server's results and one other client's: every row of both sides anchored,
+// with one other server's results, one other client's and an interop run: every row of both sides anchored,
 // every scenario with a recorded exchange, no broken link, no request outside the site; then
 // in Chromium: search, filters, accessibility.
 import assert from "node:assert/strict";
@@ -17,6 +17,7 @@ import { UsageError } from "../harness/errors.ts";
 import { behaviourOf } from "../harness/presentation.ts";
 import { PACKAGE_ROOT } from "../harness/run.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
+import { sampleInterop } from "./support/interop-document.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const work = mkdtempSync(join(tmpdir(), "sxd-docs-test-"));
@@ -54,9 +55,17 @@ function otherRun(name: string, sideRows: Row[], failing: string, client?: strin
   return join(dir, "conformance.json");
 }
 
+/** An interop run beside them: the tests' small matrix, which breaks DIG-14 and CDIG-3. */
+function interopRun(doc: object): string {
+  const dir = mkdtempSync(join(work, "interop-"));
+  writeFileSync(join(dir, "interop.json"), JSON.stringify(doc));
+  return join(dir, "interop.json");
+}
+
 const built = buildDocs(siteDir, [
   otherRun("other", serverRows, "DIG-4"),
   otherRun("other-client", clientRows, "CDIG-2", CLIENT_COMMAND),
+  interopRun(sampleInterop()),
 ]);
 
 /** The part of a page that is one row's section. */
@@ -158,7 +167,20 @@ test("the site: no broken link, nothing loaded from elsewhere, the other runs' v
   process.stdout.write(`# docs site: ${Math.round(bytes / 1024)} KiB, built in ${seconds.toFixed(1)} s\n`);
 });
 
+test("an interop.json given with --results: the pairs under the rows they broke, the score on the index", async () => {
+  await built;
+  const dig14 = section(page("digest.html"), "DIG-14");
+  assert.match(dig14, /<tr><th scope="row">quoting<\/th><td[^>]*><span class="verdict failed">fails<\/span>/);
+  assert.match(dig14, /wget × quoting, digest-get \(blame: server\)/);
+  assert.match(section(page("client-digest.html"), "CDIG-3"), /curl × strict, digest-get \(blame: client\)/);
+  assert.match(page("index.html"), /<td class="score">1 of 4 \(25%\)<\/td>/);
+});
+
 test("a results file that cannot be read is a usage error, before the suite runs", async () => {
+  await assert.rejects(
+    buildDocs(join(work, "never"), [interopRun({ ...sampleInterop(), version: 2 })]),
+    (error) => error instanceof UsageError && /cannot read .*interop\.json: .* version 2/.test(error.message),
+  );
   await assert.rejects(
     buildDocs(join(work, "never"), [join(work, "missing.json")]),
     (error) => error instanceof UsageError && /cannot read .*missing\.json/.test(error.message),

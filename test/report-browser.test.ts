@@ -1,13 +1,38 @@
-// The conformance report as a person sees it: opened in headless Chromium, summary on
-// top, failures first, a failed row open on its transcript and a copy-as-curl line.
+// The reports as a person sees them, opened in headless Chromium: the conformance report with
+// its summary on top, failures first, a failed row open on its transcript and a copy-as-curl
+// line; the interop matrix with its gaps first and a filter read from the page's URL.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
-import { chromium } from "playwright-core";
+import { after, test } from "node:test";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { writeInteropHtml } from "../harness/report/interop-html.ts";
+import { sampleInterop } from "./support/interop-document.ts";
 import { runAgainstReference } from "./support/suite.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
+
+let launched: Promise<Browser> | undefined;
+/** One browser for the file's tests, a page each: a launch costs more than the page. */
+function launch(): Promise<Browser> {
+  launched ??= chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return launched;
+}
+after(async () => {
+  await (await launched)?.close();
+});
 
 test("the HTML report shows the verdict, failures first, with transcripts", async (t) => {
   if (!existsSync(CHROMIUM)) {
@@ -20,20 +45,8 @@ test("the HTML report shows the verdict, failures first, with transcripts", asyn
     strict: true,
   });
   const page = `file://${join(run.reportDir, "conformance.html")}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const tab = await (await launch()).newPage({ viewport: { width: 1200, height: 900 } });
   try {
-    const tab = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await tab.goto(page);
     assert.equal(await tab.locator("#overall").innerText(), "not conformant");
     const firstRow = tab.locator("details.row").first();
@@ -49,6 +62,78 @@ test("the HTML report shows the verdict, failures first, with transcripts", asyn
     assert.match(await curl.innerText(), /^curl -i /);
     assert.match(await tab.locator("#counts").innerText(), /MUST/);
   } finally {
-    await browser.close();
+    await tab.close();
+  }
+});
+
+/** How many colours a screenshot shows, sampled on a grid: a blank page shows one. The browser decodes it. */
+async function screenshotColours(tab: Page, path: string): Promise<number> {
+  const png = (await tab.screenshot({ path, fullPage: false })).toString("base64");
+  return tab.evaluate(`(async () => {
+    const image = new Image();
+    image.src = "data:image/png;base64,${png}";
+    await image.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext("2d");
+    context.drawImage(image, 0, 0);
+    const data = context.getImageData(0, 0, image.width, image.height).data;
+    const colours = new Set();
+    for (let y = 0; y < image.height; y += 7)
+      for (let x = 0; x < image.width; x += 7) {
+        const i = (y * image.width + x) * 4;
+        colours.add(data[i] + "," + data[i + 1] + "," + data[i + 2]);
+      }
+    return colours.size;
+  })()`);
+}
+
+test("interop.html shows the matrix, gaps first, and the filter in its URL applies", async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    t.skip(`${CHROMIUM} is missing: run scripts/setup-chromium.sh (as root) to include this test`);
+    return;
+  }
+  const reportDir = mkdtempSync(join(tmpdir(), "sxd-interop-browser-"));
+  const doc = sampleInterop();
+  const neither = doc.cells.find((c) => c.blame === "neither") ?? assert.fail();
+  const reply = { status: 401, headers: { "www-authenticate": ['Digest realm="x", algorithm="sha-256"'] }, body: "" };
+  const evidence = join(reportDir, neither.evidence);
+  mkdirSync(evidence, { recursive: true });
+  writeFileSync(
+    join(evidence, "exchange.json"),
+    JSON.stringify([{ server: "base", method: "GET", target: "/p", headers: {}, body: "", at: "t", reply }]),
+  );
+  writeInteropHtml(reportDir, doc);
+  const tab = await (await launch()).newPage({ viewport: { width: 1200, height: 900 } });
+  try {
+    const page = `file://${join(reportDir, "interop.html")}`;
+    await tab.goto(page);
+    assert.equal(await tab.locator("#matrix .mark:visible").count(), doc.cells.length);
+    mkdirSync("reports", { recursive: true });
+    assert.ok((await screenshotColours(tab, "reports/interop-report.png")) > 5, "the screenshot is not blank");
+    const top = async (selector: string) => (await tab.locator(selector).boundingBox())?.y ?? assert.fail(selector);
+    assert.ok((await top("#gaps")) < (await top("#matrix")), "the gaps come before the matrix");
+
+    // A shared link with a filter shows the same filter: only the neither cell, the boxes set to match.
+    await tab.goto(`${page}#blame=neither`);
+    const shown = tab.locator("#matrix .mark:visible");
+    assert.equal(await shown.count(), 1);
+    assert.equal(await shown.getAttribute("data-client"), neither.client);
+    assert.equal(await shown.getAttribute("data-task"), neither.task);
+    assert.equal(await tab.locator('input[name="blame"][value="client"]').isChecked(), false);
+    assert.match(await tab.locator("#shown").innerText(), new RegExp(`^1 of ${doc.cells.length} `));
+
+    // Ticking a box writes the URL; the mark opens the cell's evidence, its exchange in it.
+    await tab.locator('input[name="blame"][value="server"]').check();
+    assert.ok(new URL(tab.url()).hash.includes("blame=server,neither"), tab.url());
+    assert.equal(await shown.count(), 2);
+    await tab.locator("#matrix .mark.blame-neither").click();
+    await tab.waitForURL(/index\.html$/);
+    assert.match(await tab.locator("#result").innerText(), /failed \(blame: neither\)/);
+    assert.match(await tab.locator("#exchange + p + ol").innerText(), /algorithm="sha-256"/);
+  } finally {
+    await tab.close();
+    rmSync(reportDir, { recursive: true, force: true });
   }
 });

@@ -5,8 +5,9 @@
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import { type Row, type Side, sideOf } from "../catalogue.ts";
-import { exchangeHtml } from "./exchange-html.ts";
+import { exchangeHtml } from "../exchange-html.ts";
 import { type DocFeature, type DocScenario, type DocStep, runLocations } from "./features.ts";
+import { type InteropResults, rowInteropHtml } from "./interop-results.ts";
 import type { RecordedRun } from "./recorded.ts";
 import { type RunResults, rowResultsHtml } from "./results.ts";
 
@@ -19,6 +20,8 @@ export interface SiteInput {
   recorded: Map<string, RecordedRun>;
   /** Other runs' results (--results), servers' and clients'. */
   results: RunResults[];
+  /** Interop runs (--results interop.json): the implementations' standing and the pairs under each row. */
+  interop?: InteropResults[];
 }
 
 /** Who made a recorded run, by the side of the row it shows under. */
@@ -65,7 +68,7 @@ export function rowSectionHtml(row: Row, behaviour: string, input: SiteInput): s
   return `<section class="row filterable" id="${row.id}" aria-labelledby="${row.id}-title" data-level="${row.level}" data-behaviour="${behaviour}" data-search="${escapeHtml(searchText(row, input.features))}">
 <h2 id="${row.id}-title"><a class="permalink" href="#${row.id}">${row.id}</a> <span class="level ${row.level}">${row.level.toUpperCase()}</span></h2>
 <p class="rule">${escapeHtml(row.rule)}</p>
-${should}${rowResultsHtml(row, input.results)}
+${should}${rowResultsHtml(row, input.results)}${rowInteropHtml(row, behaviour, input.interop ?? [])}
 <h3>How sxd checks it</h3>
 ${features}
 </section>`;

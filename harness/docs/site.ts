@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import { BEHAVIOURS, type Behaviour, behaviourOf } from "../presentation.ts";
+import { interopScoresHtml } from "./interop-results.ts";
 import { pageHtml } from "./page.ts";
 import { indexCellHtml, runHeading } from "./results.ts";
 import { rowSectionHtml, type SiteInput, searchText } from "./row-section.ts";
@@ -18,7 +19,11 @@ export function buildSite(input: SiteInput): Map<string, string> {
   files.set("index.html", indexHtml(input));
   for (const behaviour of BEHAVIOURS) {
     const rows = input.rows.filter((row) => behaviourOf(row.id) === behaviour);
-    const body = [intro(behaviour), ...rows.map((row) => rowSectionHtml(row, behaviour.slug, input))].join("\n");
+    const body = [
+      intro(behaviour),
+      interopScoresHtml(input.interop ?? [], behaviour.slug),
+      ...rows.map((row) => rowSectionHtml(row, behaviour.slug, input)),
+    ].join("\n");
     files.set(
       `${behaviour.slug}.html`,
       pageHtml({ title: behaviour.title, current: behaviour.slug, withBehaviourFilter: false, body }),
@@ -44,11 +49,21 @@ function indexHtml(input: SiteInput): string {
 or client may take). The server's rules come first, then the client's (CDIG, CEXP, CSNAP). Each rule's page
 shows the scenarios sxd runs to check it, in plain words, and a real exchange: for a server rule, what sxd
 sent to its bundled reference server; for a client rule, what the example client sent to sxd's servers.${input.results.length > 0 ? " The last columns say how the servers and clients whose reports were given fare; a dash where a run judged the other side." : ""}</p>
+${interopIntro(input)}
 <table class="index"><caption>The rules</caption>
 <tr><th scope="col">row</th><th scope="col">level</th><th scope="col">behaviour</th><th scope="col">rule</th>${runColumns}</tr>
 ${lines}
 </table>`;
   return pageHtml({ title: "sxd: the interface, rule by rule", current: "index", withBehaviourFilter: true, body });
+}
+
+/** The interop runs given: what they show, and their scores per behaviour. */
+function interopIntro(input: SiteInput): string {
+  const runs = input.interop ?? [];
+  if (runs.length === 0) return "";
+  return `<p>The interop run${runs.length === 1 ? "" : "s"} given (<code>sxd interop</code>, every client against every server) add, under each rule,
+where each implementation stands by its own verdict and the pairs whose failed cells broke the rule.</p>
+${interopScoresHtml(runs)}`;
 }
 
 /** A client page opens by saying whom its rules bind and where its exchanges come from. */
