@@ -38,6 +38,7 @@ export const SERVER_STEP_FILES = [
   "steps/digest/server.steps.ts",
   "steps/digest/nonce.steps.ts",
   "steps/digest/refusal.steps.ts",
+  "steps/digest/mutant.steps.ts",
   "steps/export/server.steps.ts",
   "steps/export/outage.steps.ts",
   "steps/export/peer.steps.ts",
