@@ -54,6 +54,14 @@ export const CLIENT_STEP_FILES = [
   ...BEHAVIOURS.map((behaviour) => `steps/${behaviour}/client.steps.ts`),
 ];
 
+/** The generators of `sxd fuzz`, each exporting fuzzGenerators(context), loaded as the steps are. */
+export const FUZZ_FILES = ["steps/digest/fuzz.ts"];
+
+/** A suite module's URL, to import it from the harness without a static import of steps/. */
+export function suiteModuleUrl(sourcePath: string): string {
+  return packageFile(suiteModule(sourcePath)).href;
+}
+
 export const SUPPORT_MODULES = SERVER_STEP_FILES.map(suiteModule);
 
 /** The console formatter, as cucumber names a formatter module (relative to the package root). */
