@@ -85,7 +85,7 @@ async function replayed(
 ) {
   const generator = generators.find((g) => g.name === recorded.generator);
   if (!generator) throw new UsageError(`no generator "${recorded.generator}" in this sxd`);
-  const reason = await generator.prepare();
+  const reason = await generator.prepare().catch((error: Error) => `the target did not answer: ${error.message}`);
   if (reason) throw new UsageError(`cannot replay: ${reason}`);
   const { verdict, trials } = await replay(generator, recorded.recipe);
   const last = trials.find((t) => t.failure)?.failure;

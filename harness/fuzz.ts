@@ -79,7 +79,8 @@ export async function campaign(
   const result: CampaignResult = { findings: [], trials: 0, requests: 0, elapsedMs: 0, skipped: [] };
   const ready: FuzzGenerator[] = [];
   for (const generator of generators) {
-    const reason = await generator.prepare();
+    // An unreachable target is a reason, not a crash.
+    const reason = await generator.prepare().catch((error: Error) => `the target did not answer: ${error.message}`);
     if (reason === undefined) ready.push(generator);
     else result.skipped.push({ generator: generator.name, reason });
   }
