@@ -87,6 +87,20 @@ and then the client's (sxd test-client).`,
     about: `Writes one HTML matrix of several runs' conformance.json, rows x runs: servers' (sxd test) and
 clients' (sxd test-client), each run headed by its URL or command.`,
   },
+  fuzz: {
+    usage: "Usage: sxd fuzz [--config FILE] [--seed N] [--budget N|Ns] [--replay FILE] [options]",
+    about: `Sends many mutated requests to the target (the bundled reference when no URL is given): mutants
+of credentials the server granted (DIG-6, DIG-12), every single mutation first, then
+combinations drawn from the seed. Each trial answers a fresh challenge. A failure (mutated
+credentials that prove something else and got in, malformed ones that got in, a 5xx, a
+dropped connection, a reply that is not HTTP) is shrunk to the smallest request that still
+fails the same way and written to the report directory (fuzz/), one file per row and kind,
+with its exchange and a curl command. --replay FILE redoes the 401, recomputes the digest for
+a fresh nonce, runs it three times and says whether it still fails, is fixed or is flaky.
+The password is left out of the files unless --show-secrets.`,
+    after: `Exit codes: 0 nothing found (replay: fixed), 1 failures found (replay: still fails or flaky),
+2 usage error or an unreachable target.`,
+  },
   docs: {
     usage: "Usage: sxd docs [--out DIR] [--results conformance.json ...]",
     about: `Writes the interface's documentation as a static site (open DIR/index.html from disk, or

@@ -27,6 +27,7 @@ Usage:
                          (sxd test) and clients' (sxd test-client), each headed by its URL or command
   sxd docs [--out DIR] [--results conformance.json ...]
                          the interface as a static site: every rule, its scenarios, a real exchange
+  sxd fuzz [options]     a long campaign of mutated requests, failures shrunk and replayable
   sxd help COMMAND       help for one command
   sxd --version          the version of sxd
 
@@ -159,6 +160,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./docs.ts")).runDocs(rest, process.stdout);
       case "report":
         return await mergeReports(rest);
+      case "fuzz":
+        return await (await import("./fuzz.ts")).runFuzz(rest, process.stdout);
       default:
         throw new UsageError(`unknown command "${command}" ${nearestCommand(command)}`);
     }

@@ -13,7 +13,7 @@ export const RUN_OPTIONS = [
   // sxd test: where the target is
   {
     name: "base-url",
-    commands: ["test"],
+    commands: ["test", "fuzz"],
     type: "string",
     arg: "URL",
     env: "SXD_BASE_URL",
@@ -65,7 +65,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "config",
-    commands: ["test"],
+    commands: ["test", "fuzz"],
     type: "string",
     arg: "FILE",
     env: "SXD_CONFIG",
@@ -97,7 +97,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "report-dir",
-    commands: JUDGING,
+    commands: [...JUDGING, "fuzz"],
     type: "string",
     arg: "DIR",
     env: "SXD_REPORT_DIR",
@@ -115,7 +115,7 @@ export const RUN_OPTIONS = [
   // sxd test: how it runs
   {
     name: "timeout",
-    commands: ["test"],
+    commands: ["test", "fuzz"],
     type: "string",
     arg: "MS",
     env: "SXD_TIMEOUT",
@@ -216,7 +216,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "reference-fault",
-    commands: ["test"],
+    commands: ["test", "fuzz"],
     type: "string",
     arg: "NAME",
     multiple: true,

@@ -38,6 +38,7 @@ export const SERVER_STEP_FILES = [
   "steps/digest/server.steps.ts",
   "steps/digest/nonce.steps.ts",
   "steps/digest/refusal.steps.ts",
+  "steps/digest/mutant.steps.ts",
   "steps/export/server.steps.ts",
   "steps/export/outage.steps.ts",
   "steps/export/peer.steps.ts",
@@ -52,6 +53,14 @@ export const CLIENT_STEP_FILES = [
   "steps/support/client-common.steps.ts",
   ...BEHAVIOURS.map((behaviour) => `steps/${behaviour}/client.steps.ts`),
 ];
+
+/** The generators of `sxd fuzz`, each exporting fuzzGenerators(context), loaded as the steps are. */
+export const FUZZ_FILES = ["steps/digest/fuzz.ts"];
+
+/** A suite module's URL, to import it from the harness without a static import of steps/. */
+export function suiteModuleUrl(sourcePath: string): string {
+  return packageFile(suiteModule(sourcePath)).href;
+}
 
 export const SUPPORT_MODULES = SERVER_STEP_FILES.map(suiteModule);
 

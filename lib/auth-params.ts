@@ -37,9 +37,13 @@ export function parseChallenges(fields: string | readonly string[]): Result<Auth
   return new Reader(text).items();
 }
 
-/** The one set of credentials of an Authorization field. */
-export function parseCredentials(field: string): Result<AuthItem> {
-  const parsed = new Reader(field).items();
+/**
+ * The one set of credentials of an Authorization field. A parameter given twice makes the
+ * field unreadable, unless `lastOfRepeated` (a lenient reader's mistake, for the reference's
+ * fault modes) keeps its last value.
+ */
+export function parseCredentials(field: string, lastOfRepeated = false): Result<AuthItem> {
+  const parsed = new Reader(field, lastOfRepeated).items();
   if (!parsed.ok) return parsed;
   if (parsed.value.length !== 1)
     return { ok: false, error: `expected one set of credentials, got ${parsed.value.length}` };
@@ -79,7 +83,10 @@ class Reader {
   /** Where the next backslash at or after some earlier position is: -1 none, -2 not looked yet. */
   private backslashAt = -2;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly lastOfRepeated = false,
+  ) {}
 
   atEnd(): boolean {
     this.skipWhitespace();
@@ -134,7 +141,8 @@ class Reader {
       const value = isQuoted ? this.quotedString() : this.token();
       if (value === undefined) return this.error(`a token or quoted string as the value of ${name}`);
       const key = name.toLowerCase();
-      if (params.has(key)) return { ok: false, error: `parameter ${key} occurs more than once` };
+      if (params.has(key) && !this.lastOfRepeated)
+        return { ok: false, error: `parameter ${key} occurs more than once` };
       params.set(key, value);
       if (isQuoted) quoted.add(key);
       this.skipWhitespace();

@@ -159,6 +159,17 @@ export const digestFaults = {
     description:
       "offers auth-int but computes its digest with SPEC.md's literal formula, leaving the body out, so a changed body gets in",
   },
+  // Faults only mutated credentials find (issue 33): one directive changed, the rest right.
+  "dig-response-prefix": {
+    breaks: ["DIG-6"],
+    description:
+      "compares only as many characters of the response as the client sent (strncmp with the client's length), so an empty or cut response gets in",
+  },
+  "dig-repeated-directive-last": {
+    breaks: ["DIG-12"],
+    description:
+      "reads a directive given twice as its last value instead of refusing the header, so a doubled uri, username or response gets in",
+  },
 } satisfies Record<string, FaultInfo>;
 
 type DigestFault = keyof typeof digestFaults;
@@ -189,6 +200,8 @@ export interface DigestPolicy {
   computesSessAsPlain: boolean;
 
   // Reading the credentials (§3.4)
+  /** A directive given twice is read as its last value, not refused. */
+  takesLastOfRepeatedDirective: boolean;
   /** A quoted string that is never closed is read up to the end of the header. */
   readsUnclosedQuote: boolean;
   /** Credentials without qop, nc and cnonce (RFC 2069) are taken although qop was offered. */
@@ -211,6 +224,8 @@ export interface DigestPolicy {
   // The response (§3.4.1) and the nonce's use
   grantsUnknownUser: boolean;
   refusesEveryLogin: boolean;
+  /** The response is compared only as far as the client's is long (an empty one matches). */
+  comparesResponsePrefix: boolean;
   /** Whether the response digest is compared at all for this qop. */
   checksResponse(qop: Qop | undefined): boolean;
   /** RFC 7616's formula, or SPEC.md's literal H(A1:nonce:A2) that leaves nc, cnonce, qop and the body out. */
@@ -243,6 +258,7 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
     offersSessAlgorithms: on("dig-sess-as-plain"),
     computesSessAsPlain: on("dig-sess-as-plain"),
 
+    takesLastOfRepeatedDirective: on("dig-repeated-directive-last"),
     readsUnclosedQuote: on("dig-unclosed-quote"),
     acceptsRfc2069Downgrade: on("dig-rfc2069-accepted"),
     crashesOnMissingDirective: on("dig-missing-directive-crash"),
@@ -261,6 +277,7 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
 
     grantsUnknownUser: on("dig-unknown-user-allowed"),
     refusesEveryLogin: on("dig-refuse-all"),
+    comparesResponsePrefix: on("dig-response-prefix"),
     checksResponse: (qop) => !on("dig-any-secret") && !(qop === "auth-int" && on("dig-auth-int-unchecked")),
     formula: (qop) =>
       on("dig-spec-formula-only") || (qop === "auth-int" && on("dig-auth-int-body-ignored")) ? "spec" : "rfc7616",

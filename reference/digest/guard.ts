@@ -118,7 +118,11 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   const authIntBody = qop !== "auth-int" ? undefined : policy.hashesEmptyAuthIntBody ? "" : await attempt.body();
   const input = responseInput(settings, attempt, credentials, ha1 ?? NOBODY_HA1, authIntBody);
   const matches =
-    ha1 !== undefined && !policy.refusesEveryLogin && sameDigest(responseDigest(input), field("response"));
+    ha1 !== undefined &&
+    !policy.refusesEveryLogin &&
+    (policy.comparesResponsePrefix
+      ? responseDigest(input).startsWith(field("response").toLowerCase())
+      : sameDigest(responseDigest(input), field("response")));
   if (policy.checksResponse(qop) && !matches) {
     return refused("the response does not match: wrong user name or secret", false, input.nonce);
   }
@@ -133,7 +137,7 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
 /** §3.4: the header parses, every directive it must have is there, and each names something offered. */
 function readCredentials(settings: GuardSettings, authorization: string): Step<Credentials> {
   const { policy } = settings;
-  let parsed = parseCredentials(authorization);
+  let parsed = parseCredentials(authorization, policy.takesLastOfRepeatedDirective);
   if (!parsed.ok && policy.readsUnclosedQuote) parsed = parseCredentials(`${authorization}"`);
   if (!parsed.ok) return malformed(`the Authorization header cannot be parsed: ${parsed.error}`);
   const given = parsed.value.params;

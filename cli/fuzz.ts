@@ -1,0 +1,160 @@
+/**
+ * `sxd fuzz`: arguments, the target (the bundled reference when no URL is given), the files of
+ * the failures; the campaign itself is harness/fuzz.ts.
+ */
+import { randomInt } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "../harness/errors.ts";
+import { campaign, curlOf, type Finding, loadGenerators, parseBudget, replay } from "../harness/fuzz.ts";
+import { resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { parseDescription } from "../harness/target-check.ts";
+import { formatExchange } from "../harness/transcript.ts";
+import { seededRandom } from "../lib/digest-mutants.ts";
+import { REFERENCE_DESCRIPTION, referenceMode, startReference } from "../reference/index.ts";
+import { parseOptions, withDefault } from "./option-parse.ts";
+
+interface FailureFile {
+  generator: string;
+  row: string;
+  kind: string;
+  why: string;
+  recipe: string[];
+  found: string[];
+  count: number;
+  seed: number;
+  target: { baseUrl: string; path: string; username: string; password?: string };
+  curl: string;
+  exchange: string;
+}
+
+export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const parsed = parseOptions("fuzz", argv, process.env);
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const given = parsed.value;
+  if (given.help) {
+    out.write((await import("./help.ts")).commandHelp("fuzz"));
+    return 0;
+  }
+  const budget = parseBudget(withDefault("fuzz", "budget", given.text("budget")));
+  if (!budget) throw new UsageError("--budget must be a number of requests (400) or of seconds (30s)");
+  const seedText = given.text("seed");
+  if (seedText !== undefined && !/^\d{1,10}$/.test(seedText)) throw new UsageError("--seed must be a whole number");
+  const replayFile = given.text("replay");
+  const recorded = replayFile === undefined ? undefined : readFailure(replayFile);
+  const seed = recorded?.seed ?? (seedText === undefined ? randomInt(2 ** 31) : Number(seedText));
+  const timeoutMs = Number(given.text("timeout") ?? 10_000);
+  const { target, close } = await targetOf(given.text("config"), given.text("base-url"), given.list("reference-fault"));
+  const generators = await loadGenerators({ target, timeoutMs });
+  try {
+    if (recorded) return await replayed(recorded, generators, out);
+    out.write(`sxd fuzz: seed ${seed}, budget ${given.text("budget") ?? "400"}, target ${target.baseUrl}\n`);
+    const run = await campaign(generators, { random: seededRandom(seed), budget });
+    for (const { generator, reason } of run.skipped) out.write(`  ${generator}: not run, ${reason}\n`);
+    const rate = run.elapsedMs > 0 ? (run.requests * 1000) / run.elapsedMs : 0;
+    out.write(
+      `${run.trials} trials, ${run.requests} requests in ${(run.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)\n`,
+    );
+    if (run.findings.length === 0) {
+      out.write("no failure found\n");
+      return run.skipped.length > 0 && run.trials === 0 ? 2 : 0;
+    }
+    const dir = join(withDefault("fuzz", "report-dir", given.text("report-dir")), "fuzz");
+    mkdirSync(dir, { recursive: true });
+    for (const finding of run.findings) {
+      const file = join(dir, `${finding.failure.row}-${finding.failure.kind.replace(/\W+/g, "-")}.json`);
+      writeFileSync(
+        file,
+        `${JSON.stringify(failureFile(finding, seed, target, given.switch("show-secrets") ?? false), null, 2)}\n`,
+      );
+      out.write(
+        `${finding.failure.row} ${finding.failure.kind} (${finding.count}x): ${finding.recipe.join(" + ")}, shrunk from ${finding.found.join(" + ")}\n  ${file}\n`,
+      );
+    }
+    return 1;
+  } finally {
+    await Promise.all(generators.map((g) => g.close?.()));
+    await close();
+  }
+}
+
+async function replayed(
+  recorded: FailureFile,
+  generators: Awaited<ReturnType<typeof loadGenerators>>,
+  out: NodeJS.WritableStream,
+) {
+  const generator = generators.find((g) => g.name === recorded.generator);
+  if (!generator) throw new UsageError(`no generator "${recorded.generator}" in this sxd`);
+  const reason = await generator.prepare().catch((error: Error) => `the target did not answer: ${error.message}`);
+  if (reason) throw new UsageError(`cannot replay: ${reason}`);
+  const { verdict, trials } = await replay(generator, recorded.recipe);
+  const last = trials.find((t) => t.failure)?.failure;
+  out.write(
+    `${recorded.row} ${recorded.kind}: ${recorded.recipe.join(" + ")}: ${verdict}${last ? ` (${last.why})` : ""}\n`,
+  );
+  return verdict === "fixed" ? 0 : 1;
+}
+
+function failureFile(finding: Finding, seed: number, target: TargetDescription, showSecrets: boolean): FailureFile {
+  const last = finding.exchanges.at(-1);
+  return {
+    generator: finding.generator,
+    row: finding.failure.row,
+    kind: finding.failure.kind,
+    why: finding.failure.why,
+    recipe: finding.recipe,
+    found: finding.found,
+    count: finding.count,
+    seed,
+    target: {
+      baseUrl: target.baseUrl,
+      path: target.digest.path,
+      username: target.digest.username,
+      ...(showSecrets ? { password: target.digest.password } : {}),
+    },
+    curl: last ? curlOf(last) : "",
+    exchange: last ? formatExchange(last) : "",
+  };
+}
+
+function readFailure(path: string): FailureFile {
+  try {
+    const file = JSON.parse(readFileSync(path, "utf8")) as FailureFile;
+    if (!Array.isArray(file.recipe) || typeof file.generator !== "string") throw new Error("not a failure of sxd fuzz");
+    return file;
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+async function targetOf(config: string | undefined, baseUrl: string | undefined, faults: string[]) {
+  const layers: Partial<TargetDescription>[] = [];
+  if (config !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(config, "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read the target description ${config}: ${(error as Error).message}`);
+    }
+    const parsed = parseDescription(text, config);
+    if (!parsed.ok) throw new UsageError(parsed.error);
+    layers.push(parsed.value);
+  }
+  if (baseUrl !== undefined) layers.push({ baseUrl });
+  if (layers.some((l) => l.baseUrl)) {
+    const resolved = resolveDescription(layers);
+    if (!resolved.ok) throw new UsageError(resolved.error);
+    return { target: resolved.value, close: async () => {} };
+  }
+  const mode = referenceMode(faults, undefined);
+  if (!mode.ok) throw new UsageError(mode.error);
+  const reference = await startReference({
+    host: "127.0.0.1",
+    ports: { base: 0, contacts: 0, messaging: 0 },
+    servers: ["base"],
+    ...mode.value,
+  });
+  const resolved = resolveDescription([REFERENCE_DESCRIPTION, ...layers, { baseUrl: reference.urls.base }]);
+  if (!resolved.ok) throw new UsageError(resolved.error);
+  return { target: resolved.value, close: reference.close };
+}
