@@ -16,7 +16,13 @@ export interface ClientBenches {
 
 /** As many benches as `atOnce` asks, and no more than the tasks can ever keep busy together. */
 export async function startClientBenches(atOnce: number, tasks: readonly TaskName[]): Promise<ClientBenches> {
-  const count = Math.max(1, Math.min(atOnce, tasks.reduce((sum, task) => sum + mostRunsOf(task), 0)));
+  const count = Math.max(
+    1,
+    Math.min(
+      atOnce,
+      tasks.reduce((sum, task) => sum + mostRunsOf(task), 0),
+    ),
+  );
   const started = await Promise.allSettled(
     Array.from({ length: count }, () => startRecordingReference({ host: "127.0.0.1" })),
   );

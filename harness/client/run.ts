@@ -111,11 +111,14 @@ async function runTasks(settings: ClientRunSettings, benches: readonly ClientBen
         free.pop();
         const index = ofTask.runs.push({ ...staging, pending: true }) - 1;
         const run: Promise<void> = runTask(settings, bench, ofTask.task, staging)
-          .then((ended) => {
-            ofTask.runs[index] = ended;
-          }, (problem: unknown) => {
-            problems.push(problem);
-          })
+          .then(
+            (ended) => {
+              ofTask.runs[index] = ended;
+            },
+            (problem: unknown) => {
+              problems.push(problem);
+            },
+          )
           .finally(() => {
             free.push(bench);
             going.delete(run);
