@@ -30,7 +30,7 @@ export function summaryMarkdown(doc: ConformanceDocument): string {
   const lines = [
     `# sxd: ${doc.overall}`,
     "",
-    `${side} \`${cell(documentSubject(doc))}\`: ${checked.length} rows checked (sxd ${doc.suite.version}, ${doc.date})`,
+    `${side} \`${cell(documentSubject(doc))}\`: ${checked.length} ${checked.length === 1 ? "row" : "rows"} checked (sxd ${doc.suite.version}, ${doc.date})`,
     "",
   ];
   if (doc.interrupted) lines.push(`Interrupted by ${doc.interrupted}: the scenarios not started are not run.`, "");
