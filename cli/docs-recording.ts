@@ -7,12 +7,13 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { parseClientDescription } from "../harness/client/description.ts";
-import { type ClientBench, runClientConformance } from "../harness/client/run.ts";
+import { runClientConformance } from "../harness/client/run.ts";
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
 import { type ConformanceDocument, readConformance } from "../harness/conformance-document.ts";
 import { UsageError } from "../harness/errors.ts";
 import { type Io, PACKAGE_ROOT } from "../harness/run.ts";
-import { CLIENT_CONTACT_LIST_PATH, CLIENT_PROTECTED_PATH, startRecordingReference } from "../reference/index.ts";
+import { startClientBenches } from "./client-benches.ts";
+import { DEFAULT_CLIENT_RUNS_AT_ONCE } from "./option-table.ts";
 import { runSuite } from "./run-suite.ts";
 
 /** The example client, with the description of its choices (client.json). */
@@ -58,13 +59,7 @@ export async function recordExampleClientRun(reportDir: string): Promise<{ doc: 
   );
   if (!described.ok) throw new Error(described.error);
   mkdirSync(reportDir, { recursive: true });
-  const reference = await startRecordingReference({ host: "127.0.0.1" });
-  // The recording reference is the bench, with the paths the tasks are about.
-  const bench: ClientBench = {
-    ...reference,
-    protectedPath: CLIENT_PROTECTED_PATH,
-    contactListPath: CLIENT_CONTACT_LIST_PATH,
-  };
+  const { benches, user, close } = await startClientBenches(DEFAULT_CLIENT_RUNS_AT_ONCE, OFFERED_TASKS);
   try {
     const settings = {
       command: EXAMPLE_CLIENT.command,
@@ -74,13 +69,13 @@ export async function recordExampleClientRun(reportDir: string): Promise<{ doc: 
       strict: true,
       description: described.value,
     };
-    const run = await runClientConformance(settings, bench, quiet());
+    const run = await runClientConformance(settings, benches, quiet());
     const doc = readConformance(join(reportDir, "conformance.json"));
     if (run.exitCode !== 0)
       throw new UsageError(`the example client (${EXAMPLE_CLIENT.folder}) did not pass its own rows (${doc.overall})`);
-    return { doc, secret: bench.user.password };
+    return { doc, secret: user.password };
   } finally {
-    await reference.close();
+    await close();
   }
 }
 

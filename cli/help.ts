@@ -24,7 +24,8 @@ const TEXT: Record<CommandName, CommandText> = {
 reference servers on free ports, runs against them and stops them. A flag beats its
 environment variable, which beats the description's run section.`,
     after: `Reports go to the report directory: conformance.html, conformance.json, junit.xml (one test
-case per scenario and row; only what fails the run is a <failure>), cucumber.html, messages.ndjson.
+case per scenario and row; only what fails the run is a <failure>), summary.md (the verdict and
+the rows not passed, in Markdown, for a CI job summary), cucumber.html, messages.ndjson.
 
 ${EXIT_CODES}`,
   },
@@ -59,7 +60,7 @@ recording cannot show them, so the verdict is at best incomplete.
 export.fallback (CEXP-4). true: the row is judged as claimed; false: it does not apply;
 left out: observed where sxd can, else not run, naming the key.`,
     after: `Reports (conformance.json with each task's requests and the client's output, conformance.html,
-junit.xml) go to the report directory.
+junit.xml, summary.md) go to the report directory.
 
 ${EXIT_CODES}`,
   },

@@ -1,4 +1,4 @@
-/** Part of the option table (cli/option-table.ts): `sxd test` and `sxd test-client`, in help's order. */
+/** Part of the option table (cli/option-table.ts): `sxd test`, and what `sxd test-client` shares with it, in help's order. */
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
 import type { OptionSpec } from "./option-spec.ts";
 import { DEFAULT_PEER_HOST } from "./peer-options.ts";
@@ -228,73 +228,5 @@ export const RUN_OPTIONS = [
     type: "string",
     arg: "NAME",
     help: "(testing sxd) start the bundled reference as this variant",
-  },
-  // sxd test-client
-  {
-    name: "run",
-    commands: ["test-client"],
-    type: "string",
-    arg: "COMMAND",
-    help: "the client's command, run through the shell once per task and staged condition",
-  },
-  {
-    name: "manual",
-    commands: ["test-client"],
-    type: "boolean",
-    help: "record what a person's client sends, until Enter or Ctrl-C",
-  },
-  {
-    name: "har",
-    commands: ["test-client"],
-    type: "string",
-    arg: "FILE",
-    help: "grade this recording (HAR 1.2) instead; no server is started",
-  },
-  {
-    name: "username",
-    commands: ["test-client"],
-    type: "string",
-    arg: "USER",
-    env: "SXD_USERNAME",
-    help: "with --har: the user whose secret the client's Digest answers prove",
-  },
-  {
-    name: "password",
-    commands: ["test-client"],
-    type: "string",
-    arg: "PASSWORD",
-    env: "SXD_PASSWORD",
-    help: "with --har: that user's password",
-  },
-  {
-    name: "tasks",
-    commands: ["test-client"],
-    type: "string",
-    arg: "LIST",
-    defaultText: "every task",
-    help: "the tasks to grade, comma-separated",
-  },
-  {
-    name: "task-timeout",
-    commands: ["test-client"],
-    type: "string",
-    arg: "MS",
-    default: "10000",
-    help: "milliseconds each run of a task may take; then the command and what it started are killed",
-  },
-  {
-    name: "manual-timeout",
-    commands: ["test-client"],
-    type: "string",
-    arg: "SECONDS",
-    default: "1800",
-    help: "with --manual: seconds the session may last",
-  },
-  {
-    name: "config",
-    commands: ["test-client"],
-    type: "string",
-    arg: "FILE",
-    help: "the client description, a JSON file (docs/client-description.md)",
   },
 ] as const satisfies readonly OptionSpec[];

@@ -8,10 +8,12 @@
  * entry per meaning.
  */
 import { COMMAND_NAMES, type CommandName, type OptionSpec } from "./option-spec.ts";
+import { CLIENT_OPTIONS } from "./option-table-client.ts";
 import { FUZZ_OPTIONS } from "./option-table-fuzz.ts";
 import { RUN_OPTIONS } from "./option-table-runs.ts";
 import { TOOL_OPTIONS } from "./option-table-tools.ts";
 
+export { DEFAULT_CLIENT_RUNS_AT_ONCE } from "./option-table-client.ts";
 export { DEFAULT_DEADLINE_SECONDS } from "./option-table-runs.ts";
 export { DEFAULT_INIT_OUT, SHUTDOWN_GRACE_MS } from "./option-table-tools.ts";
 export { COMMAND_NAMES, type CommandName, type OptionSpec };
@@ -24,7 +26,7 @@ const HELP = {
   help: "show this help",
 } as const satisfies OptionSpec;
 
-export const OPTIONS = [...RUN_OPTIONS, ...TOOL_OPTIONS, ...FUZZ_OPTIONS, HELP] as const;
+export const OPTIONS = [...RUN_OPTIONS, ...CLIENT_OPTIONS, ...TOOL_OPTIONS, ...FUZZ_OPTIONS, HELP] as const;
 
 export type OptionName = (typeof OPTIONS)[number]["name"];
 

@@ -11,12 +11,12 @@ import { type ClientDescription, parseClientDescription } from "../harness/clien
 import { credentialsLeftOut, readHar } from "../harness/client/har.ts";
 import { manualInstructions } from "../harness/client/manual.ts";
 import { runsOfRecording } from "../harness/client/recorded.ts";
-import { type ClientBench, type ClientGrading, gradeClientRuns, runClientConformance } from "../harness/client/run.ts";
+import { type ClientGrading, gradeClientRuns, runClientConformance } from "../harness/client/run.ts";
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
 import { prepareReportDir } from "../harness/report-folder.ts";
 import type { Io } from "../harness/run.ts";
-import { CLIENT_CONTACT_LIST_PATH, CLIENT_PROTECTED_PATH, startRecordingReference } from "../reference/index.ts";
+import { startClientBenches } from "./client-benches.ts";
 import { commandHelp } from "./help.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 import type { OptionName } from "./option-table.ts";
@@ -41,6 +41,7 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
     );
   const taskTimeoutMs = positive(option("task-timeout"), "--task-timeout", "milliseconds", 1);
   const manualTimeoutS = positive(option("manual-timeout"), "--manual-timeout", "seconds", 1000);
+  const atOnce = values.manual ? 1 : positive(option("parallel"), "--parallel", "runs at once", 1);
   const listed = given.text("tasks");
   const tasks = listed ? parseTasks(listed) : [...OFFERED_TASKS];
   const config = given.text("config");
@@ -56,15 +57,11 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
   prepareReportDir(grading.reportDir);
   const user = { username: given.text("username"), password: given.text("password") };
   if (values.har !== undefined) return await gradeHar(values.har, grading, user, io);
-  const reference = await startRecordingReference({ host: "127.0.0.1" });
+  const { benches, close } = await startClientBenches(atOnce, tasks);
   try {
-    // The recording reference is the bench, with the paths the tasks are about.
-    const bench: ClientBench = {
-      ...reference,
-      protectedPath: CLIENT_PROTECTED_PATH,
-      contactListPath: CLIENT_CONTACT_LIST_PATH,
-    };
     if (values.manual) {
+      const [bench] = benches;
+      if (!bench) throw new Error("no bench was started for the manual session");
       io.stdout.write(manualInstructions(tasks, bench, manualTimeoutS));
       const ended = await personSaysDone(manualTimeoutS * 1000);
       io.stdout.write(`sxd: ${ended}; grading what arrived\n`);
@@ -72,9 +69,9 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
       return (await gradeClientRuns(runs, { recorded: MANUAL }, grading, bench.user, io)).exitCode;
     }
     const settings = { ...grading, command: values.run ?? "", taskTimeoutMs };
-    return (await runClientConformance(settings, bench, io)).exitCode;
+    return (await runClientConformance(settings, benches, io)).exitCode;
   } finally {
-    await reference.close();
+    await close();
   }
 }
 

@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { fileProblem, UsageError } from "./errors.ts";
 
 /** The files a run writes into the report directory; they are replaced together at the end. */
-const REPORT_FILES = ["conformance.json", "conformance.html", "junit.xml", "cucumber.html", "messages.ndjson"];
+const REPORT_FILES = [
+  "conformance.json",
+  "conformance.html",
+  "junit.xml",
+  "summary.md",
+  "cucumber.html",
+  "messages.ndjson",
+];
 
 /** The report directory, made where it is missing; a usage error where it cannot be (before anything runs). */
 export function prepareReportDir(reportDir: string): void {

@@ -258,6 +258,7 @@ describe("sxd test-client against clients that do nothing useful", () => {
       "cucumber.html",
       "junit.xml",
       "messages.ndjson",
+      "summary.md",
     ]);
     for (const own of ["cucumber.html", "messages.ndjson"])
       assert.notEqual(readFileSync(join(dir, own), "utf8"), "an earlier run", own);

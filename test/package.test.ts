@@ -35,6 +35,10 @@ test("the package carries the compiled tool and its data, and no tests, screensh
     assert.ok(existsSync(join(sxdFolder, path)), `${path} is missing`);
   assert.ok(existsSync(join(sxdFolder, "examples/reference.json")));
   assert.ok(existsSync(join(sxdFolder, "schema/target.schema.json")));
+  assert.ok(
+    existsSync(join(sxdFolder, "ci/sxd-ci.sh")),
+    "the CI step, which the GitLab template runs from the package",
+  );
   const files = readdirSync(sxdFolder, { recursive: true }).map(String);
   assert.deepEqual(
     files.filter((f) => /\.(ts|png)$/.test(f) || f.startsWith("test") || f.startsWith(".ci")),

@@ -52,7 +52,7 @@ export interface ClientUser {
 }
 
 /** The offer a run met the client on: the condition itself where it is one, else the one it was staged on. */
-export function offerOf(run: TaskRun): Offer | undefined {
+export function offerOf(run: Staging): Offer | undefined {
   if (run.condition === "md5-first" || run.condition === "md5-only") return run.condition;
   return run.offer;
 }

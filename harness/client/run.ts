@@ -19,7 +19,15 @@ import type { Judgement } from "../verdicts.ts";
 import { runCommand } from "./command.ts";
 import type { ClientDescription } from "./description.ts";
 import type { ClientUser, RecordedRequest, TaskRun } from "./evidence.ts";
-import { type ClientServers, nextStaging, type TaskName, taskEnvironment, taskSubject } from "./tasks.ts";
+import {
+  type ClientServers,
+  nextStaging,
+  type PendingRun,
+  type TaskName,
+  taskEnvironment,
+  taskSubject,
+  WAIT,
+} from "./tasks.ts";
 
 /** The servers as the run uses them: what they offer, their recording, and the stage. */
 export interface ClientBench extends ClientServers {
@@ -65,25 +73,67 @@ export interface ClientVerdict {
   runs: TaskRun[];
 }
 
-/** Runs each task through the client's command, and again under each condition sxd stages, then grades. */
+/**
+ * Runs each task through the client's command, and again under each condition sxd stages, then
+ * grades. As many runs go at once as there are benches, each on a bench of its own (its own
+ * recording, staging and entries), so no run sees another's requests; the runs are reported in
+ * the order one bench, one run at a time, gives them.
+ */
 export async function runClientConformance(
   settings: ClientRunSettings,
-  bench: ClientBench,
+  benches: readonly ClientBench[],
   io: Io,
 ): Promise<ClientVerdict> {
+  const [first] = benches;
+  if (!first) throw new Error("runClientConformance needs a bench to run the client against");
   const startedAt = new Date().toISOString();
-  const runs: TaskRun[] = [];
-  for (const task of settings.tasks) {
-    const ofTask = [await runTask(settings, bench, task, {})];
-    for (
-      let staging = nextStaging(task, ofTask, settings.description);
-      staging;
-      staging = nextStaging(task, ofTask, settings.description)
-    )
-      ofTask.push(await runTask(settings, bench, task, staging));
-    runs.push(...ofTask);
+  const runs = await runTasks(settings, benches);
+  return gradeClientRuns(runs, { command: settings.command }, settings, first.user, io, startedAt);
+}
+
+/** The runs of every task, each started once a bench is free and the runs before it say what it stages. */
+async function runTasks(settings: ClientRunSettings, benches: readonly ClientBench[]): Promise<TaskRun[]> {
+  const free = [...benches];
+  const ofTasks = settings.tasks.map((task) => ({ task, runs: [] as (TaskRun | PendingRun)[], ended: false }));
+  const going = new Set<Promise<void>>();
+  const problems: unknown[] = [];
+  const startWhatCan = () => {
+    for (const ofTask of ofTasks) {
+      while (!ofTask.ended && problems.length === 0) {
+        const bench = free.at(-1);
+        if (!bench) return;
+        const staging = ofTask.runs.length === 0 ? {} : nextStaging(ofTask.task, ofTask.runs, settings.description);
+        if (staging === WAIT) break;
+        if (!staging) {
+          ofTask.ended = true;
+          break;
+        }
+        free.pop();
+        const index = ofTask.runs.push({ ...staging, pending: true }) - 1;
+        const run: Promise<void> = runTask(settings, bench, ofTask.task, staging)
+          .then(
+            (ended) => {
+              ofTask.runs[index] = ended;
+            },
+            (problem: unknown) => {
+              problems.push(problem);
+            },
+          )
+          .finally(() => {
+            free.push(bench);
+            going.delete(run);
+          });
+        going.add(run);
+      }
+    }
+  };
+  startWhatCan();
+  while (going.size > 0) {
+    await Promise.race(going);
+    startWhatCan();
   }
-  return gradeClientRuns(runs, { command: settings.command }, settings, bench.user, io, startedAt);
+  if (problems.length > 0) throw problems[0];
+  return ofTasks.flatMap((ofTask) => ofTask.runs.filter((run): run is TaskRun => !("pending" in run)));
 }
 
 /** The client features over the runs (cucumber, whose steps grade them), then the verdicts and the reports. */

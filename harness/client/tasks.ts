@@ -69,19 +69,40 @@ const PLANS: Record<TaskName, Plan> = {
   export: { ...NONE, always: ["no-export-link", "import-fails"] },
 };
 
+/** The most runs a task can come to: the plain one and each condition its plan may stage. */
+export function mostRunsOf(task: TaskName): number {
+  const plan = PLANS[task];
+  return 1 + plan.always.length + plan.untilAnswered.length + plan.onAnswered.length;
+}
+
 /** The conditions that only a claim of the description makes sxd stage (nothing to observe without it). */
 const CLAIMED: Partial<Record<StagedCondition, ClaimKey>> = {
   "no-export-link": "export.fallback",
   "import-fails": "export.fallback",
 };
 
-/** The runs of a task sxd stages, for a client so described, given the runs so far (the plain one first). */
+/** A run of a task that was started and has not ended: what was staged is known, not what the client did. */
+export interface PendingRun extends Staging {
+  pending: true;
+}
+
+/** The next run cannot be chosen until a run still going has ended. */
+export const WAIT = "wait";
+
+/**
+ * The run of a task sxd stages next, for a client so described, given the runs so far in order
+ * (the plain one first); undefined when there is none. Some of those runs may still be going:
+ * then the answer is what it will be whatever they do, or WAIT where it depends on them. So the
+ * runs chosen while others go are the very runs, in the very order, that one at a time gives.
+ */
 export function nextStaging(
   task: TaskName,
-  runs: readonly TaskRun[],
+  runs: readonly (TaskRun | PendingRun)[],
   description: ClientDescription = {},
-): Staging | undefined {
-  if (runs[0]?.exitCode === NOT_SUPPORTED) return undefined;
+): Staging | undefined | typeof WAIT {
+  const plain = runs[0];
+  if (plain && "pending" in plain) return WAIT;
+  if (plain?.exitCode === NOT_SUPPORTED) return undefined;
   const plan = PLANS[task];
   const done = (condition: StagedCondition) => runs.some((run) => run.condition === condition);
   const claimed = (condition: StagedCondition) => {
@@ -90,7 +111,8 @@ export function nextStaging(
   };
   const always = plan.always.find((condition) => !done(condition) && claimed(condition));
   if (always) return { condition: always };
-  const answered = runs.find((run) => digestAnswers(run.requests).length > 0);
+  const answered = firstAnswered(runs);
+  if (answered === WAIT) return WAIT;
   if (!answered) {
     const offer = plan.untilAnswered.find((condition) => !done(condition));
     return offer && { condition: offer };
@@ -98,6 +120,15 @@ export function nextStaging(
   const next = plan.onAnswered.find((condition) => !done(condition) && claimed(condition));
   const offer = offerOf(answered);
   return next && { condition: next, ...(offer ? { offer } : {}) };
+}
+
+/** The first run that answered a challenge; WAIT where a run before any such is still going. */
+function firstAnswered(runs: readonly (TaskRun | PendingRun)[]): TaskRun | undefined | typeof WAIT {
+  for (const run of runs) {
+    if ("pending" in run) return WAIT;
+    if (digestAnswers(run.requests).length > 0) return run;
+  }
+  return undefined;
 }
 
 /** Prepares what a run of the task is about: a fresh entry for update and history. */
