@@ -122,12 +122,12 @@ function sameLength(buffers: Uint8Array[]): Uint8Array[] | undefined {
 }
 
 /** Each value's characters as `width` bits each, up to the shortest value's length. */
-function charBits(texts: readonly string[], width: number, valueOf: (c: string) => number): number[][] {
+function charBits(texts: readonly string[], width: number, digitOf: (c: string) => number): number[][] {
   const length = Math.min(...texts.map((t) => t.length));
   return texts.map((t) => {
     const bits: number[] = [];
     for (let i = 0; i < length; i++) {
-      const v = valueOf(t[i]);
+      const v = digitOf(t[i]);
       for (let b = width - 1; b >= 0; b--) bits.push((v >> b) & 1);
     }
     return bits;

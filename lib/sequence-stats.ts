@@ -170,12 +170,12 @@ function upperGamma(a: number, x: number): number {
 /** Lanczos's approximation of ln Γ(x) for x > 0. */
 function logGamma(x: number): number {
   const g = [
-    76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2,
+    76.18009172947146, -86.50532032941678, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2,
     -0.5395239384953e-5,
   ];
   let y = x;
   const tmp = x + 5.5 - (x + 0.5) * Math.log(x + 5.5);
   let series = 1.000000000190015;
   for (const coefficient of g) series += coefficient / ++y;
-  return -tmp + Math.log((2.5066282746310005 * series) / x);
+  return -tmp + Math.log((2.5066282746310007 * series) / x);
 }
