@@ -36,7 +36,7 @@ export function takeApart(values: readonly string[], within = ""): Part[] {
     return count > 0 && values.every((v) => occurrences(v, s) === count);
   });
   // With one value, every separator "recurs alike": nothing tells structure from chance.
-  const whole = () => withDecoded([describe(values, within ? `${within}the whole text` : "the whole value")]);
+  const whole = () => withDecoded([describe([...values], within ? `${within}the whole text` : "the whole value")]);
   if (joining.length === 0 || values.length < 2) return whole();
   const splitter = new RegExp(`[${joining.map((s) => `\\${s}`).join("")}]`);
   const split = values.map((v) => v.split(splitter));
