@@ -41,9 +41,9 @@ import {
   parseFixture,
   USER_NAME,
 } from "./contact-list.ts";
+import { tokenFunctions } from "./counted-tokens.ts";
 import { type ExportPolicy, exportPolicy } from "./faults.ts";
 import { ContactStore, fetchContacts } from "./import-store.ts";
-import { tokenFunctions } from "./counted-tokens.ts";
 import { expectedToken, TOKEN_LIFETIME_SECONDS, type TokenCheck } from "./token.ts";
 
 export const DEFAULT_CONTACTS_FILE = fileURLToPath(new URL("./contacts.json", import.meta.url));
