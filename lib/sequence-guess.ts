@@ -133,7 +133,7 @@ function hashPreimage(bytes: readonly Uint8Array[], dates: ReadonlyArray<number 
     if (wanted.has(d)) counters.set(d, c);
   }
   if (tried.every((t) => counters.has(t)))
-    return `${name} of a counter (${tried.map((t) => counters.get(t)).join(", ")}, …)`;
+    return `${name} of a counter, as decimal text`;
 
   const clocked = tried.map((t, i) => {
     const date = dates[i];
