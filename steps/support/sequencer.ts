@@ -13,7 +13,7 @@ import { fail } from "./expect.ts";
 import type { SxdWorld } from "./world.ts";
 
 /** Requests of a sample in flight at once: enough to hide a round trip, few enough for any server. */
-const AT_ONCE = 8;
+const AT_ONCE = 16;
 
 /** How many values the run samples (--security-samples). */
 export function sampleSize(world: SxdWorld): number {
