@@ -132,8 +132,7 @@ function hashPreimage(bytes: readonly Uint8Array[], dates: ReadonlyArray<number 
     const d = digest(String(c));
     if (wanted.has(d)) counters.set(d, c);
   }
-  if (tried.every((t) => counters.has(t)))
-    return `${name} of a counter, as decimal text`;
+  if (tried.every((t) => counters.has(t))) return `${name} of a counter, as decimal text`;
 
   const clocked = tried.map((t, i) => {
     const date = dates[i];
