@@ -1,6 +1,5 @@
 /** Part of the option table (cli/option-table.ts): `sxd test` and `sxd test-client`, in help's order. */
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
-import { DEFAULT_SECURITY_SAMPLES } from "../harness/world-parameters.ts";
 import type { OptionSpec } from "./option-spec.ts";
 import { DEFAULT_PEER_HOST } from "./peer-options.ts";
 
@@ -158,15 +157,6 @@ export const RUN_OPTIONS = [
     env: "SXD_RATE",
     defaultText: "no cap",
     help: "at most this many requests per second, across all workers",
-  },
-  {
-    name: "security-samples",
-    commands: ["test"],
-    type: "string",
-    arg: "N",
-    env: "SXD_SECURITY_SAMPLES",
-    default: String(DEFAULT_SECURITY_SAMPLES),
-    help: "challenges and contact lists sampled to judge whether nonces and tokens can be predicted; more judge finer and take longer",
   },
   {
     name: "docs-url",

@@ -9,6 +9,7 @@
  */
 import { COMMAND_NAMES, type CommandName, type OptionSpec } from "./option-spec.ts";
 import { RUN_OPTIONS } from "./option-table-runs.ts";
+import { SECURITY_OPTIONS } from "./option-table-security.ts";
 import { TOOL_OPTIONS } from "./option-table-tools.ts";
 
 export { DEFAULT_DEADLINE_SECONDS } from "./option-table-runs.ts";
@@ -23,7 +24,7 @@ const HELP = {
   help: "show this help",
 } as const satisfies OptionSpec;
 
-export const OPTIONS = [...RUN_OPTIONS, ...TOOL_OPTIONS, HELP] as const;
+export const OPTIONS = [...RUN_OPTIONS, ...SECURITY_OPTIONS, ...TOOL_OPTIONS, HELP] as const;
 
 export type OptionName = (typeof OPTIONS)[number]["name"];
 
