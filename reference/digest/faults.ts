@@ -29,7 +29,8 @@ export const digestFaults = {
     description: "answers a wrong digest with a challenge that repeats the nonce the client sent, not a new one",
   },
   "dig-nonce-until-used": {
-    breaks: ["DIG-3", "DIG-6"],
+    // DIG-13 too: the next challenge's nonce is the one just seen.
+    breaks: ["DIG-3", "DIG-6", "DIG-13"],
     description: "hands out the same nonce in every challenge until somebody gets in with it",
   },
   "dig-plain-text-resource": {
