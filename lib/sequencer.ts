@@ -52,8 +52,8 @@ export function judgeSequence(samples: readonly SequenceSample[]): SequenceJudge
   if (repeats > 0)
     return {
       verdict: "predictable",
-      summary: `${repeats} of ${n} values repeat an earlier one: a value seen once can come again`,
-      details: [],
+      summary: "values repeat: a value seen once can come again",
+      details: [`${repeats} of ${n} values repeat an earlier one`],
     };
   if (n < 3) return { verdict: "too few", summary: `${n} values: too few to tell anything`, details: [] };
 
