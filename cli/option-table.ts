@@ -11,6 +11,7 @@ import { COMMAND_NAMES, type CommandName, type OptionSpec } from "./option-spec.
 import { CLIENT_OPTIONS } from "./option-table-client.ts";
 import { FUZZ_OPTIONS } from "./option-table-fuzz.ts";
 import { RUN_OPTIONS } from "./option-table-runs.ts";
+import { SECURITY_OPTIONS } from "./option-table-security.ts";
 import { TOOL_OPTIONS } from "./option-table-tools.ts";
 
 export { DEFAULT_CLIENT_RUNS_AT_ONCE } from "./option-table-client.ts";
@@ -26,7 +27,14 @@ const HELP = {
   help: "show this help",
 } as const satisfies OptionSpec;
 
-export const OPTIONS = [...RUN_OPTIONS, ...CLIENT_OPTIONS, ...TOOL_OPTIONS, ...FUZZ_OPTIONS, HELP] as const;
+export const OPTIONS = [
+  ...RUN_OPTIONS,
+  ...SECURITY_OPTIONS,
+  ...CLIENT_OPTIONS,
+  ...TOOL_OPTIONS,
+  ...FUZZ_OPTIONS,
+  HELP,
+] as const;
 
 export type OptionName = (typeof OPTIONS)[number]["name"];
 

@@ -118,6 +118,9 @@ export function parseTestArgs(
   if (rate === undefined && rateText !== undefined)
     return { ok: false, error: "--rate must be a positive whole number of requests per second" };
 
+  const securitySamples = positiveInteger(value("security-samples"));
+  if (securitySamples === undefined)
+    return { ok: false, error: "--security-samples must be a positive whole number of samples" };
   const docsUrl = value("docs-url");
   if (docsUrl !== undefined && !isHttpUrl(docsUrl))
     return { ok: false, error: `--docs-url must be an http(s) URL, got "${docsUrl}"` };
@@ -171,6 +174,7 @@ export function parseTestArgs(
       harFile: value("har"),
       docsUrl,
       maxBodyBytes,
+      securitySamples,
       deadlineSeconds,
       rate,
       referenceFaults: given.list("reference-fault"),

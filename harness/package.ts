@@ -39,10 +39,12 @@ export const SERVER_STEP_FILES = [
   "steps/digest/nonce.steps.ts",
   "steps/digest/refusal.steps.ts",
   "steps/digest/mutant.steps.ts",
+  "steps/digest/prediction.steps.ts",
   "steps/export/server.steps.ts",
   "steps/export/outage.steps.ts",
   "steps/export/peer.steps.ts",
   "steps/export/token.steps.ts",
+  "steps/export/prediction.steps.ts",
   "steps/snapshots/server.steps.ts",
   "steps/snapshots/updates.steps.ts",
 ];

@@ -27,7 +27,7 @@ import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./s
 import type { TargetDescription } from "./target.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./transport.ts";
 import type { Judgement } from "./verdicts.ts";
-import type { WorldParameters } from "./world-parameters.ts";
+import { DEFAULT_SECURITY_SAMPLES, type WorldParameters } from "./world-parameters.ts";
 
 /** Requests in a row that got no reply, after which the run gives up on the target. */
 const FAILURES_IN_A_ROW = 3;
@@ -70,6 +70,8 @@ export interface ConformanceRun {
   docsUrl?: string;
   /** Reply bodies beyond this many bytes fail the request; absent: DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /** Values sampled where a row judges whether they can be predicted; absent: DEFAULT_SECURITY_SAMPLES. */
+  securitySamples?: number;
   /** No scenario starts after this many seconds. */
   deadlineSeconds: number;
   /** Rows known to fail, with the reason. */
@@ -163,6 +165,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       outageMessagingUrl: run.outageMessagingUrl,
       peer: run.peer,
       maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      securitySamples: run.securitySamples ?? DEFAULT_SECURITY_SAMPLES,
       // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
       limits: runLimits(run.deadlineSeconds, stateDir),
       rate: { stateDir, rate: run.rate },

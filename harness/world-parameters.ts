@@ -9,6 +9,12 @@ import type { RateParameters } from "./rate-limits.ts";
 import type { RunLimitsParameters } from "./run-limits.ts";
 import type { TargetDescription } from "./target.ts";
 
+/**
+ * Values a scenario samples to judge whether they can be predicted (nonces, tokens): enough
+ * for the bit tests to say something, few enough to take about a second over a near network.
+ */
+export const DEFAULT_SECURITY_SAMPLES = 100;
+
 export interface WorldParameters {
   target: TargetDescription;
   /** Per HTTP request (--timeout). */
@@ -22,6 +28,8 @@ export interface WorldParameters {
   peer?: PeerRun;
   /** Reply bodies beyond this many bytes fail the request. */
   maxBodyBytes: number;
+  /** Values sampled where a scenario judges whether they can be predicted (--security-samples); absent: the default. */
+  securitySamples?: number;
   limits: RunLimitsParameters;
   rate: RateParameters;
   tls?: TlsSettings;

@@ -7,6 +7,7 @@
 import type { Algorithm, HashName, Qop } from "../../lib/digest-math.ts";
 import type { FaultInfo } from "../fault-info.ts";
 import type { NonceStore } from "./nonces.ts";
+import type { NonceForm } from "./predictable-nonces.ts";
 
 export const digestFaults = {
   "dig-algorithm-quoted-lower": {
@@ -28,7 +29,8 @@ export const digestFaults = {
     description: "answers a wrong digest with a challenge that repeats the nonce the client sent, not a new one",
   },
   "dig-nonce-until-used": {
-    breaks: ["DIG-3", "DIG-6"],
+    // DIG-13 too: the next challenge's nonce is the one just seen.
+    breaks: ["DIG-3", "DIG-6", "DIG-13"],
     description: "hands out the same nonce in every challenge until somebody gets in with it",
   },
   "dig-plain-text-resource": {
@@ -142,6 +144,15 @@ export const digestFaults = {
     description:
       "reads only the time at the head of a nonce, not the MAC: a nonce of its shape it never issued (an issued one with its tail changed) gets in",
   },
+  "dig-nonce-counter": {
+    breaks: ["DIG-13"],
+    description: "hands out nonces from a counter (0000000000000041, then …42), so anyone who saw one knows the next",
+  },
+  "dig-nonce-hashed-counter": {
+    breaks: ["DIG-13"],
+    description:
+      "hands out the MD5 of a counter as its nonce: it looks random to every statistical test, yet anyone can compute the next",
+  },
   "dig-refuse-all": {
     breaks: ["DIG-4"],
     description: "refuses every login, as a server whose password file was made for another realm",
@@ -189,6 +200,8 @@ export interface DigestPolicy {
   writesAlgorithmLoosely: boolean;
   /** One nonce in every challenge until somebody gets in with it, instead of a fresh one each time. */
   reusesNonceUntilUsed: boolean;
+  /** How a nonce is made: the store's MAC, or (faults) a counter, shown as it is or hashed. */
+  nonceForm: NonceForm;
   /** A refused digest is answered with the nonce it came with, not a new one. */
   echoesRefusedNonce: boolean;
   /** Every refusal is marked stale, a wrong digest too (the RFC: only a spent nonce with a right digest). */
@@ -252,6 +265,7 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
     offersBasic: on("dig-offers-basic"),
     writesAlgorithmLoosely: on("dig-algorithm-quoted-lower"),
     reusesNonceUntilUsed: on("dig-nonce-until-used"),
+    nonceForm: on("dig-nonce-counter") ? "counter" : on("dig-nonce-hashed-counter") ? "hashed-counter" : "mac",
     echoesRefusedNonce: on("dig-repeated-nonce"),
     staleOnEveryRefusal: on("dig-stale-on-wrong-digest"),
     staleOnUsedUpNonce: !on("dig-no-stale"),

@@ -16,7 +16,7 @@ import {
   rspauthDigest,
 } from "../../lib/digest-math.ts";
 import type { DigestPolicy } from "./faults.ts";
-import type { NonceStore } from "./nonces.ts";
+import type { Nonces } from "./predictable-nonces.ts";
 import { demoUsers, type UserStore } from "./users.ts";
 
 export interface GuardSettings {
@@ -27,7 +27,7 @@ export interface GuardSettings {
   /** Offered in this order, one challenge each. */
   hashes: readonly HashName[];
   users: UserStore;
-  nonces: NonceStore;
+  nonces: Nonces;
   /** Where a fault mode makes this server depart from the RFC (see faults.ts). */
   policy: DigestPolicy;
 }

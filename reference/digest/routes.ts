@@ -25,6 +25,7 @@ import { type DigestChoices, digestChoices } from "./choices.ts";
 import { digestPolicy } from "./faults.ts";
 import { challenges, type GuardSettings, judge } from "./guard.ts";
 import { NonceStore, rulesFor } from "./nonces.ts";
+import { noncesOf } from "./predictable-nonces.ts";
 import { demoUsers, parseHtdigest, verifiableHashes } from "./users.ts";
 
 export const REALM = "sxd-reference";
@@ -113,14 +114,15 @@ function guardSettings(context: ReferenceContext, choices: DigestChoices): Guard
   const unverifiable = context.digestHashes?.filter((hash) => !hashes.includes(hash)) ?? [];
   if (unverifiable.length > 0) throw new Error(`some users have no ${unverifiable.join(", ")} hash to verify with`);
   if (hashes.length === 0) throw new Error("no hash is stored for every user: give each user an MD5 line");
+  const policy = digestPolicy(context.faults);
   return {
     realm: REALM,
     opaque: choices.sendsOpaque ? randomBytes(16).toString("base64url") : undefined,
     qops: context.digestQops ?? choices.qops,
     hashes,
     users,
-    nonces: new NonceStore(rulesFor(context.noncePolicy ?? DEFAULT_NONCE_POLICY)),
-    policy: digestPolicy(context.faults),
+    nonces: noncesOf(new NonceStore(rulesFor(context.noncePolicy ?? DEFAULT_NONCE_POLICY)), policy.nonceForm),
+    policy,
   };
 }
 

@@ -70,6 +70,11 @@ export const exportFaults = {
     breaks: ["EXP-6"],
     description: "the token signs only its expiry, not the user: one user's link exports any user's contacts",
   },
+  "exp-token-counter": {
+    breaks: ["EXP-10"],
+    description:
+      "numbers its links: each read of the list gets the next number as its token, checked against a table of those issued, so anyone who read one knows the next",
+  },
   "exp-duplicate-on-repeat": {
     breaks: ["EXP-7"],
     description: "each export adds the contacts again instead of replacing the previous copy",
@@ -105,6 +110,8 @@ export interface ExportPolicy {
   tokenIn: "path" | "query";
   /** Whether a token signs its user, so one user's link exports nobody else's contacts. */
   bindsTokenToUser: boolean;
+  /** Tokens are the next number of a counter, looked up in a table, instead of an HMAC. */
+  countsTokens: boolean;
 
   // The messaging server's export
   refusesEveryExport: boolean;
@@ -137,6 +144,7 @@ export function exportPolicy(active: ReadonlySet<string>): ExportPolicy {
     exportLinkHasTitle: !on("exp-link-no-title"),
     tokenIn: on("exp-link-query-token") ? "query" : "path",
     bindsTokenToUser: !on("exp-token-not-user-bound"),
+    countsTokens: on("exp-token-counter"),
 
     refusesEveryExport: on("exp-refuses-every-export"),
     checksToken: !on("exp-token-not-checked"),

@@ -41,9 +41,10 @@ import {
   parseFixture,
   USER_NAME,
 } from "./contact-list.ts";
+import { tokenFunctions } from "./counted-tokens.ts";
 import { type ExportPolicy, exportPolicy } from "./faults.ts";
 import { ContactStore, fetchContacts } from "./import-store.ts";
-import { expectedToken, mintToken, TOKEN_LIFETIME_SECONDS, type TokenCheck, verifyToken } from "./token.ts";
+import { expectedToken, TOKEN_LIFETIME_SECONDS, type TokenCheck } from "./token.ts";
 
 export const DEFAULT_CONTACTS_FILE = fileURLToPath(new URL("./contacts.json", import.meta.url));
 export const DEFAULT_BACKEND_TIMEOUT_MS = 3000;
@@ -91,6 +92,7 @@ export function contactsRoutes(context: ReferenceContext): Route {
   const fixture = servedLists(context);
   const policy = exportPolicy(context.faults);
   const choices = exportChoices(context);
+  const { mint } = tokenFunctions(policy.countsTokens);
   return async (request) => {
     const match = /^\/user\/([^/;]+)\/contacts$/.exec(request.path);
     if (!match) return undefined;
@@ -100,7 +102,7 @@ export function contactsRoutes(context: ReferenceContext): Route {
     if (!contacts) throw new HttpError(404, `no contacts are kept for user ${user}`);
     const encoded = encodeURIComponent(user);
     const expiresAt = nowSeconds() + TOKEN_LIFETIME_SECONDS;
-    const token = mintToken(tokenKeyOf(context), tokenSubject(policy, user), expiresAt, choices.tokenFormat);
+    const token = mint(tokenKeyOf(context), tokenSubject(policy, user), expiresAt, choices.tokenFormat);
     const selfPath = `/user/${encoded}/contacts`;
     const self = { absolute: `${context.urls.contacts}${selfPath}`, relative: selfPath, none: undefined };
     const body = contactListDocument(
@@ -155,7 +157,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (policy.refusesEveryExport) throw new HttpError(403, "exports are not accepted");
     const key = tokenKeyOf(context);
     const subject = tokenSubject(policy, user);
-    const check = verifyToken(key, subject, token, nowSeconds(), choices.tokenFormat);
+    const check = tokenFunctions(policy.countsTokens).verify(key, subject, token, nowSeconds(), choices.tokenFormat);
     const sameBeforeTail = () =>
       expectedToken(key, subject, token ?? "", choices.tokenFormat)?.slice(0, -4) === token?.slice(0, -4);
     const letThrough =
@@ -286,7 +288,8 @@ export function backendTokenCheck(
   const policy = exportPolicy(context.faults);
   const { tokenFormat } = exportChoices(context);
   return (user, token) => {
-    const check = verifyToken(tokenKeyOf(context), tokenSubject(policy, user), token, nowSeconds(), tokenFormat);
+    const { verify } = tokenFunctions(policy.countsTokens);
+    const check = verify(tokenKeyOf(context), tokenSubject(policy, user), token, nowSeconds(), tokenFormat);
     return check.ok ? undefined : refusal(check);
   };
 }

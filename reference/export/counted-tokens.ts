@@ -1,0 +1,56 @@
+/**
+ * The tokens of the fault mode exp-token-counter, as a server makes them that numbers its
+ * links: each read of a list gets the next number (sixteen decimal digits), and the servers
+ * look the number up in a table of those they issued, with its user and expiry. No token can
+ * be forged by changing one, yet anyone who read one can compute the next (EXP-10). The table
+ * is shared by the servers of one key (the contacts server that issues, the messaging server
+ * that checks, in one process) and keeps the last CAPACITY tokens, a fault's memory, bounded.
+ */
+import { mintToken, type TokenCheck, type TokenFormat, verifyToken } from "./token.ts";
+
+interface Issued {
+  subject: string;
+  expiresAt: number;
+}
+
+interface Table {
+  next: number;
+  issued: Map<string, Issued>;
+}
+
+const CAPACITY = 10_000;
+const tables = new Map<string, Table>();
+
+function tableOf(key: string): Table {
+  let table = tables.get(key);
+  if (!table) {
+    table = { next: 0, issued: new Map() };
+    tables.set(key, table);
+  }
+  return table;
+}
+
+function mintCounted(key: string, subject: string, expiresAt: number): string {
+  const table = tableOf(key);
+  const token = String(table.next++).padStart(16, "0");
+  table.issued.set(token, { subject, expiresAt });
+  if (table.issued.size > CAPACITY) table.issued.delete(table.issued.keys().next().value as string);
+  return token;
+}
+
+function verifyCounted(key: string, subject: string, token: string | undefined, now: number): TokenCheck {
+  if (token === undefined || token === "") return { ok: false, reason: "missing" };
+  const issued = tableOf(key).issued.get(token);
+  if (issued?.subject !== subject) return { ok: false, reason: "invalid" };
+  return issued.expiresAt <= now ? { ok: false, reason: "expired" } : { ok: true };
+}
+
+export interface TokenFunctions {
+  mint(key: string, subject: string, expiresAt: number, format: TokenFormat): string;
+  verify(key: string, subject: string, token: string | undefined, now: number, format: TokenFormat): TokenCheck;
+}
+
+/** The HMAC tokens of token.ts, or the fault's numbered ones. */
+export function tokenFunctions(counted: boolean): TokenFunctions {
+  return counted ? { mint: mintCounted, verify: verifyCounted } : { mint: mintToken, verify: verifyToken };
+}
