@@ -53,6 +53,17 @@ export const CLIENT_STEP_FILES = [
   ...BEHAVIOURS.map((behaviour) => `steps/${behaviour}/client.steps.ts`),
 ];
 
+/**
+ * What `sxd interop` loads to judge a server's side of a cell's exchange: each behaviour's
+ * pure judge of what the server answered (a module exporting judgeServerExchange).
+ */
+export const INTEROP_JUDGE_FILES = BEHAVIOURS.map((behaviour) => `steps/${behaviour}/exchange-judge.ts`);
+
+/** A module of the suite as `import()` takes it from here: the compiled one where this runs compiled. */
+export function suiteModuleUrl(sourcePath: string): string {
+  return packageFile(suiteModule(sourcePath)).href;
+}
+
 export const SUPPORT_MODULES = SERVER_STEP_FILES.map(suiteModule);
 
 /** The console formatter, as cucumber names a formatter module (relative to the package root). */
