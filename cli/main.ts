@@ -18,6 +18,9 @@ Usage:
   sxd test [options]     run the conformance suite (against the bundled reference when no URL is given)
   sxd test-client --run "<command>" | --manual | --har FILE [options]
                          grade a client by what it sends to sxd's servers, task by task
+  sxd interop FILE [options]
+                         every client of the matrix FILE against every server, a cell per pair
+                         and task, each failed cell blamed on the side that broke a row
   sxd serve [options]    run the reference servers
   sxd init [options]     write a starter target description (asks, or takes flags)
   sxd rows [--check]     print the row matrix: each rule, its level and its scenarios
@@ -147,6 +150,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "test-client":
         return await (await import("./test-client.ts")).runTestClient(rest, process);
+      case "interop":
+        return await (await import("./interop.ts")).runInteropCommand(rest, process);
       case "serve":
         return await (await import("./serve.ts")).runServe(rest);
       case "init": {

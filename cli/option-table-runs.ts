@@ -97,7 +97,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "report-dir",
-    commands: JUDGING,
+    commands: [...JUDGING, "interop"],
     type: "string",
     arg: "DIR",
     env: "SXD_REPORT_DIR",
@@ -268,7 +268,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "tasks",
-    commands: ["test-client"],
+    commands: ["test-client", "interop"],
     type: "string",
     arg: "LIST",
     defaultText: "every task",
@@ -276,7 +276,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "task-timeout",
-    commands: ["test-client"],
+    commands: ["test-client", "interop"],
     type: "string",
     arg: "MS",
     default: "10000",

@@ -8,6 +8,7 @@
  * entry per meaning.
  */
 import { COMMAND_NAMES, type CommandName, type OptionSpec } from "./option-spec.ts";
+import { INTEROP_OPTIONS } from "./option-table-interop.ts";
 import { RUN_OPTIONS } from "./option-table-runs.ts";
 import { TOOL_OPTIONS } from "./option-table-tools.ts";
 
@@ -23,7 +24,7 @@ const HELP = {
   help: "show this help",
 } as const satisfies OptionSpec;
 
-export const OPTIONS = [...RUN_OPTIONS, ...TOOL_OPTIONS, HELP] as const;
+export const OPTIONS = [...RUN_OPTIONS, ...INTEROP_OPTIONS, ...TOOL_OPTIONS, HELP] as const;
 
 export type OptionName = (typeof OPTIONS)[number]["name"];
 
