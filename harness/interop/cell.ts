@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import { challengesByNonce, digestAnswers } from "../../lib/digest-answers.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { runCommand } from "../client/command.ts";
 import type { TaskRun } from "../client/evidence.ts";
@@ -96,8 +97,9 @@ export async function runCell(client: MatrixClient, server: CellServer, task: In
     requests: exchange,
     ...(subject.expectedOutput ? { expectedOutput: subject.expectedOutput } : {}),
   };
+  const graded = await clientRowsBroken(taskRun, server.target, client, join(folder, "client-rows"), settings.session);
   const rows = {
-    client: await clientRowsBroken(taskRun, server.target, client, join(folder, "client-rows"), settings.session),
+    client: graded,
     server: await serverRowsBroken({
       task,
       requests: exchange,
@@ -107,13 +109,30 @@ export async function runCell(client: MatrixClient, server: CellServer, task: In
       ...(effectProblem ? { effectProblem } : {}),
     }),
   };
+  const unanswerable = digestUnanswerable(task, exchange, rows.server);
+  if (unanswerable) rows.client = [];
   const why = run.timedOut
     ? `the client was still running after ${settings.timeoutMs} ms and was killed`
     : run.exitCode !== 0
       ? `the client exited ${run.exitCode ?? "on a signal"}`
       : effectProblem;
-  if (why === undefined) return { ...base, result: "succeeded", blame: null, why: "exit 0, and the effect is there", rows };
-  return { ...base, result: "failed", blame: blameOf(rows), why, rows };
+  const note = unanswerable && why ? `${why}; ${unanswerable}` : why;
+  if (note === undefined) return { ...base, result: "succeeded", blame: null, why: "exit 0, and the effect is there", rows };
+  return { ...base, result: "failed", blame: blameOf(rows), why: note, rows };
+}
+
+/**
+ * Where a client sent no Digest answer in a digest task because there was nothing it could
+ * answer: the server issued no Digest challenge, or its challenges broke a row. Then the
+ * client's rows that demand an answer say nothing of the client, and are not counted.
+ */
+function digestUnanswerable(task: InteropTask, exchange: readonly RecordedRequest[], server: BrokenRow[]): string | undefined {
+  if ((task !== "digest-get" && task !== "digest-post") || digestAnswers(exchange).length > 0) return undefined;
+  if (challengesByNonce(exchange).size === 0)
+    return "the server issued no Digest challenge, so the client's rows about answering one are not counted";
+  if (server.length > 0)
+    return `the client answered none of the server's challenges, which broke ${server.map((row) => row.id).join(", ")}: the client's rows about answering are not counted`;
+  return undefined;
 }
 
 /** A command run from a folder, as the matrix file's paths are read. */
