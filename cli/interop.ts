@@ -57,7 +57,8 @@ export async function runInteropCommand(argv: string[], io: Io): Promise<number>
         parallel,
         taskTimeoutMs,
         maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-        clientRun: (client, reportDir, session) => ownClientRun(client, matrix.folder, reportDir, taskTimeoutMs, session),
+        clientRun: (client, reportDir, session) =>
+          ownClientRun(client, matrix.folder, reportDir, taskTimeoutMs, session),
       },
       io,
     );
@@ -97,6 +98,7 @@ async function ownClientRun(
 
 function whole(text: string, option: string, most: number): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > most) throw new UsageError(`${option} ${text}: a whole number from 1 to ${most}`);
+  if (!Number.isInteger(value) || value < 1 || value > most)
+    throw new UsageError(`${option} ${text}: a whole number from 1 to ${most}`);
   return value;
 }

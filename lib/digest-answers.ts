@@ -58,7 +58,8 @@ export function challengesByNonce(requests: readonly RecordedRequest[]): Map<str
     if (!parsed.ok) continue;
     for (const item of parsed.value) {
       const nonce = item.params.get("nonce");
-      if (item.scheme.toLowerCase() === "digest" && nonce !== undefined) issued.set(nonce, [...(issued.get(nonce) ?? []), item]);
+      if (item.scheme.toLowerCase() === "digest" && nonce !== undefined)
+        issued.set(nonce, [...(issued.get(nonce) ?? []), item]);
     }
   }
   return issued;

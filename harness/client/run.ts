@@ -126,8 +126,10 @@ export async function gradeClientRuns(
       environment,
     );
     const support = grading.session?.support;
-    const result = await runCucumber(support ? { ...runConfiguration, support } : runConfiguration, environment, (envelope) =>
-      collector.add(envelope),
+    const result = await runCucumber(
+      support ? { ...runConfiguration, support } : runConfiguration,
+      environment,
+      (envelope) => collector.add(envelope),
     );
     if (grading.session) grading.session.support = result.support;
     const judgement = finishRun(

@@ -47,10 +47,24 @@ export function cellWithout(
   result: "not applicable" | "failed",
   why: string,
 ): InteropCell {
-  return { client, server, task, result, blame: null, why, rows: { client: [], server: [] }, evidence: evidenceOf(client, server, task) };
+  return {
+    client,
+    server,
+    task,
+    result,
+    blame: null,
+    why,
+    rows: { client: [], server: [] },
+    evidence: evidenceOf(client, server, task),
+  };
 }
 
-export async function runCell(client: MatrixClient, server: CellServer, task: InteropTask, settings: CellSettings): Promise<InteropCell> {
+export async function runCell(
+  client: MatrixClient,
+  server: CellServer,
+  task: InteropTask,
+  settings: CellSettings,
+): Promise<InteropCell> {
   const evidence = evidenceOf(client.name, server.name, task);
   const folder = join(settings.reportDir, evidence);
   mkdirSync(folder, { recursive: true });
@@ -83,12 +97,22 @@ export async function runCell(client: MatrixClient, server: CellServer, task: In
   writeFileSync(join(folder, "exchange.json"), redacted(exchange, password));
   const base = { client: client.name, server: server.name, task, evidence };
   if (run.exitCode === 127)
-    return { ...base, result: "unsupported", blame: null, why: "the client does not do this task (exit 127)", rows: { client: [], server: [] } };
+    return {
+      ...base,
+      result: "unsupported",
+      blame: null,
+      why: "the client does not do this task (exit 127)",
+      rows: { client: [], server: [] },
+    };
   const effectProblem =
     run.exitCode === 0
-      ? await effectOf(task, prepared.subject, server.target, run.stdout, settings.timeoutMs)(exchange).catch(
-          (error: Error) => `sxd could not read the effect back: ${error.message}`,
-        )
+      ? await effectOf(
+          task,
+          prepared.subject,
+          server.target,
+          run.stdout,
+          settings.timeoutMs,
+        )(exchange).catch((error: Error) => `sxd could not read the effect back: ${error.message}`)
       : undefined;
   const taskRun: TaskRun = {
     task,
@@ -117,7 +141,8 @@ export async function runCell(client: MatrixClient, server: CellServer, task: In
       ? `the client exited ${run.exitCode ?? "on a signal"}`
       : effectProblem;
   const note = unanswerable && why ? `${why}; ${unanswerable}` : why;
-  if (note === undefined) return { ...base, result: "succeeded", blame: null, why: "exit 0, and the effect is there", rows };
+  if (note === undefined)
+    return { ...base, result: "succeeded", blame: null, why: "exit 0, and the effect is there", rows };
   return { ...base, result: "failed", blame: blameOf(rows), why: note, rows };
 }
 
@@ -126,7 +151,11 @@ export async function runCell(client: MatrixClient, server: CellServer, task: In
  * answer: the server issued no Digest challenge, or its challenges broke a row. Then the
  * client's rows that demand an answer say nothing of the client, and are not counted.
  */
-function digestUnanswerable(task: InteropTask, exchange: readonly RecordedRequest[], server: BrokenRow[]): string | undefined {
+function digestUnanswerable(
+  task: InteropTask,
+  exchange: readonly RecordedRequest[],
+  server: BrokenRow[],
+): string | undefined {
   if ((task !== "digest-get" && task !== "digest-post") || digestAnswers(exchange).length > 0) return undefined;
   if (challengesByNonce(exchange).size === 0)
     return "the server issued no Digest challenge, so the client's rows about answering one are not counted";

@@ -130,7 +130,8 @@ function serverOf(name: string, entry: Json, context: Context): MatrixServer {
   if (fields.wait !== undefined) throw context.problem(`server "${name}": wait is for a started server`);
   const urlOf = (key: string) => {
     const given = text(key);
-    if (given !== undefined && !isHttpUrl(given)) throw context.problem(`server "${name}": ${key} must be an http(s) URL`);
+    if (given !== undefined && !isHttpUrl(given))
+      throw context.problem(`server "${name}": ${key} must be an http(s) URL`);
     return given === undefined ? undefined : withoutTrailingSlashes(given);
   };
   const base = urlOf("url") as string;
@@ -196,6 +197,7 @@ export function pickedTasks(list: string | undefined): InteropTask[] {
   if (list === undefined) return [...INTEROP_TASKS];
   const names = list.split(",").map((name) => name.trim());
   const unknown = names.find((name) => !(INTEROP_TASKS as readonly string[]).includes(name));
-  if (unknown !== undefined) throw new UsageError(`--tasks: unknown task "${unknown}" (known: ${INTEROP_TASKS.join(", ")})`);
+  if (unknown !== undefined)
+    throw new UsageError(`--tasks: unknown task "${unknown}" (known: ${INTEROP_TASKS.join(", ")})`);
   return INTEROP_TASKS.filter((task) => names.includes(task));
 }

@@ -9,7 +9,7 @@
  * honours the proxy variables. It forwards only to the cell's servers; HTTPS through CONNECT is
  * not offered. Bodies are bounded, and so is each exchange's time.
  */
-import { request as httpRequest, type IncomingMessage, type ServerResponse, createServer } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import type { Fields, RecordedRequest } from "../../lib/recording.ts";
@@ -35,7 +35,15 @@ export interface RecordingProxy {
 }
 
 /** Headers of one connection, which a proxy does not pass on (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
 
 export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimits): Promise<RecordingProxy> {
   let recorded: RecordedRequest[] = [];
@@ -57,7 +65,11 @@ export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimi
       await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
       const address = listener.address();
       const port = typeof address === "object" && address ? address.port : 0;
-      return { name, listener, url: `http://127.0.0.1:${port}${new URL(servers[name] as string).pathname.replace(/\/$/, "")}` };
+      return {
+        name,
+        listener,
+        url: `http://127.0.0.1:${port}${new URL(servers[name] as string).pathname.replace(/\/$/, "")}`,
+      };
     }),
   );
   const urls = Object.fromEntries(listeners.map(({ name, url }) => [name, url])) as unknown as ServerUrls;
@@ -80,7 +92,9 @@ export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimi
 function serverOf(url: URL, servers: ServerUrls): ServerName | undefined {
   const href = url.href;
   const matching = (Object.entries(servers) as [ServerName, string | undefined][]).filter(
-    ([, at]) => at !== undefined && (href === at || href.startsWith(at.endsWith("/") ? at : `${at}/`) || url.origin === new URL(at).origin),
+    ([, at]) =>
+      at !== undefined &&
+      (href === at || href.startsWith(at.endsWith("/") ? at : `${at}/`) || url.origin === new URL(at).origin),
   );
   matching.sort(([, a], [, b]) => (b as string).length - (a as string).length);
   return matching[0]?.[0];
@@ -121,7 +135,11 @@ async function passOn(
   const headers = forwardedHeaders(req.rawHeaders, body.bytes.length, origin.host);
   try {
     const reply = await exchange(origin, req.method ?? "GET", target, headers, body.bytes, limits);
-    const sent = repliedHeaders(reply.rawHeaders, reply.body.length, req.method === "HEAD" || [204, 304].includes(reply.status));
+    const sent = repliedHeaders(
+      reply.rawHeaders,
+      reply.body.length,
+      req.method === "HEAD" || [204, 304].includes(reply.status),
+    );
     res.writeHead(reply.status, reply.statusMessage, sent);
     res.end(reply.body);
     return { ...base, reply: { status: reply.status, headers: reply.headers, body: reply.body.toString("utf8") } };
@@ -189,7 +207,10 @@ function exchange(
       setHost: false,
       agent: false,
     });
-    const timer = setTimeout(() => outgoing.destroy(new Error(`no whole reply within ${limits.timeoutMs} ms`)), limits.timeoutMs);
+    const timer = setTimeout(
+      () => outgoing.destroy(new Error(`no whole reply within ${limits.timeoutMs} ms`)),
+      limits.timeoutMs,
+    );
     outgoing.on("error", (error) => {
       clearTimeout(timer);
       reject(error);

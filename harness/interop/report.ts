@@ -55,9 +55,13 @@ export function summaryTable(doc: InteropDocument): string {
     doc.cells.find((cell) => cell.client === client && cell.server === server && cell.task === task);
   const first = Math.max(6, ...doc.clients.map((client) => client.name.length));
   const widths = doc.servers.map((server) => Math.max(server.name.length, doc.tasks.length));
-  const line = (cells: string[]) => cells.map((text, i) => text.padEnd(i === 0 ? first : (widths[i - 1] ?? 0))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((text, i) => text.padEnd(i === 0 ? first : (widths[i - 1] ?? 0))).join("  ");
   const rows = doc.clients.map((client) =>
-    line([client.name, ...doc.servers.map((server) => doc.tasks.map((task) => markOf(find(client.name, server.name, task))).join(""))]),
+    line([
+      client.name,
+      ...doc.servers.map((server) => doc.tasks.map((task) => markOf(find(client.name, server.name, task))).join("")),
+    ]),
   );
   const counts = (result: string) => doc.cells.filter((cell) => cell.result === result).length;
   return [
@@ -76,11 +80,15 @@ export function interopJunit(doc: InteropDocument): string {
   const attribute = (text: string) => escapeXml(text).replaceAll("\n", "&#10;");
   const cases = doc.cells.map((cell) => {
     const head = `    <testcase classname="${attribute(`${cell.client} × ${cell.server}`)}" name="${attribute(cell.task)}" time="0">`;
-    const rows = [...cell.rows.client.map((r) => `client ${r.id}: ${r.reason}`), ...cell.rows.server.map((r) => `server ${r.id}: ${r.reason}`)];
+    const rows = [
+      ...cell.rows.client.map((r) => `client ${r.id}: ${r.reason}`),
+      ...cell.rows.server.map((r) => `server ${r.id}: ${r.reason}`),
+    ];
     const detail = attribute([cell.why, ...rows].join("\n"));
     if (cell.result === "failed")
       return `${head}\n      <failure message="${attribute(`blame ${cell.blame ?? "none"}: ${cell.why}`)}">${detail}</failure>\n    </testcase>`;
-    if (cell.result !== "succeeded") return `${head}\n      <skipped message="${attribute(`${cell.result}: ${cell.why}`)}"/>\n    </testcase>`;
+    if (cell.result !== "succeeded")
+      return `${head}\n      <skipped message="${attribute(`${cell.result}: ${cell.why}`)}"/>\n    </testcase>`;
     return `${head}</testcase>`;
   });
   const failures = doc.cells.filter((cell) => cell.result === "failed").length;
@@ -119,7 +127,8 @@ export function mergeInterop(docs: readonly InteropDocument[]): InteropDocument 
   const seen = new Set<string>();
   for (const doc of docs)
     for (const cell of doc.cells) {
-      if (seen.has(keyOf(cell))) throw new Error(`the cell ${cell.client} × ${cell.server} ${cell.task} is in two of the documents`);
+      if (seen.has(keyOf(cell)))
+        throw new Error(`the cell ${cell.client} × ${cell.server} ${cell.task} is in two of the documents`);
       seen.add(keyOf(cell));
       cells.push(cell);
     }
@@ -128,7 +137,11 @@ export function mergeInterop(docs: readonly InteropDocument[]): InteropDocument 
     kind: INTEROP_KIND,
     version: INTEROP_VERSION,
     startedAt: docs.map((doc) => doc.startedAt).sort()[0] ?? new Date().toISOString(),
-    finishedAt: docs.map((doc) => doc.finishedAt).sort().at(-1) ?? new Date().toISOString(),
+    finishedAt:
+      docs
+        .map((doc) => doc.finishedAt)
+        .sort()
+        .at(-1) ?? new Date().toISOString(),
     shard: { index: 1, count: 1 },
     tasks: tasks.filter((task) => docs.every((doc) => doc.tasks.includes(task))),
     servers: merged(docs.map((doc) => doc.servers)),
@@ -142,7 +155,8 @@ function merged<T extends InteropServer | InteropClient>(lists: readonly T[][]):
   const byName = new Map<string, T>();
   for (const item of lists.flat()) {
     const before = byName.get(item.name);
-    if (!before || (before.verdict.verdict === "not run" && item.verdict.verdict !== "not run")) byName.set(item.name, item);
+    if (!before || (before.verdict.verdict === "not run" && item.verdict.verdict !== "not run"))
+      byName.set(item.name, item);
   }
   return [...byName.values()];
 }

@@ -22,7 +22,7 @@ import {
 import type { MatrixClient, MatrixFile, MatrixServer } from "./matrix-file.ts";
 import { givenVerdict, notRun, serverVerdict, verdictOfReport } from "./own-verdicts.ts";
 import { interopJunit, type Shard, shardOf, summaryTable } from "./report.ts";
-import { bringUp, servedTasks, type ServerUrls } from "./servers.ts";
+import { bringUp, type ServerUrls, servedTasks } from "./servers.ts";
 
 export interface InteropRun {
   matrix: MatrixFile;
@@ -53,7 +53,11 @@ function tasksOf(server: MatrixServer): InteropTask[] {
   const { place } = server;
   const exportUrls: ServerUrls =
     place.kind === "running"
-      ? { base: place.base, ...(place.contacts ? { contacts: place.contacts } : {}), ...(place.messaging ? { messaging: place.messaging } : {}) }
+      ? {
+          base: place.base,
+          ...(place.contacts ? { contacts: place.contacts } : {}),
+          ...(place.messaging ? { messaging: place.messaging } : {}),
+        }
       : server.description.export !== undefined || server.description.contactsUrl !== undefined
         ? { base: "", contacts: "", messaging: "" }
         : { base: "" };
@@ -71,7 +75,9 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
     run.shard,
   );
   const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
-  progress(`interop: ${planned.length} cells (${run.clients.length} clients × ${run.servers.length} servers × ${run.tasks.length} tasks${run.shard.count > 1 ? `, shard ${run.shard.index}/${run.shard.count}` : ""})`);
+  progress(
+    `interop: ${planned.length} cells (${run.clients.length} clients × ${run.servers.length} servers × ${run.tasks.length} tasks${run.shard.count > 1 ? `, shard ${run.shard.index}/${run.shard.count}` : ""})`,
+  );
   const inShard = (name: string, side: "client" | "server") => planned.some((cell) => cell[side] === name);
   // The client steps load once for the process: the clients' own runs and every cell's grading share them.
   const cellSession: SuiteSession = {};
@@ -88,13 +94,31 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
   const column = async (server: MatrixServer) => {
     const mine = planned.filter((cell) => cell.server === server.name);
     const tasks = tasksOf(server);
-    const entry: InteropServer = { name: server.name, urls: {}, tasks, verdict: notRun("computed", null, "none of its cells is in this shard") };
+    const entry: InteropServer = {
+      name: server.name,
+      urls: {},
+      tasks,
+      verdict: notRun("computed", null, "none of its cells is in this shard"),
+    };
     servers.push(entry);
-    const given = server.conformance ? givenVerdict(reportDir, `servers/${server.name}/`, server.conformance) : undefined;
+    const given = server.conformance
+      ? givenVerdict(reportDir, `servers/${server.name}/`, server.conformance)
+      : undefined;
     if (given) entry.verdict = given;
     const needed = mine.filter((cell) => tasks.includes(cell.task));
     for (const cell of mine.filter((c) => !tasks.includes(c.task)))
-      cells.push(reported(cellWithout(cell.client, cell.server, cell.task, "not applicable", `${server.name}'s description serves no ${cell.task}`), progress));
+      cells.push(
+        reported(
+          cellWithout(
+            cell.client,
+            cell.server,
+            cell.task,
+            "not applicable",
+            `${server.name}'s description serves no ${cell.task}`,
+          ),
+          progress,
+        ),
+      );
     if (needed.length === 0 && (given || mine.length === 0)) return;
     const logDir = join(reportDir, "servers", server.name);
     mkdirSync(logDir, { recursive: true });
@@ -105,27 +129,44 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
       entry.problem = up.problem;
       if (!given) entry.verdict = notRun("computed", null, up.problem);
       progress(`interop: ${server.name}: ${up.problem}`);
-      for (const cell of needed) cells.push(reported(cellWithout(cell.client, cell.server, cell.task, "failed", `the server did not come up: ${up.problem}`), progress));
+      for (const cell of needed)
+        cells.push(
+          reported(
+            cellWithout(cell.client, cell.server, cell.task, "failed", `the server did not come up: ${up.problem}`),
+            progress,
+          ),
+        );
       return;
     }
     try {
       const target: CellServer = { name: server.name, urls: up.server.urls, target: up.server.target };
-      const settings = { reportDir, folder: run.matrix.folder, timeoutMs: run.taskTimeoutMs, maxBodyBytes: run.maxBodyBytes, session: cellSession };
+      const settings = {
+        reportDir,
+        folder: run.matrix.folder,
+        timeoutMs: run.taskTimeoutMs,
+        maxBodyBytes: run.maxBodyBytes,
+        session: cellSession,
+      };
       for (const cell of needed) {
         const client = run.clients.find((c) => c.name === cell.client) as MatrixClient;
-        cells.push(reported(await boundedCell(runCell(client, target, cell.task, settings), cell, run.taskTimeoutMs), progress));
+        cells.push(
+          reported(await boundedCell(runCell(client, target, cell.task, settings), cell, run.taskTimeoutMs), progress),
+        );
       }
       if (!given) {
         progress(`interop: ${server.name}: its own sxd test run`);
         const { target: described } = up.server;
-        entry.verdict = await inTurn(() => serverVerdict(reportDir, server.name, described, run.taskTimeoutMs, serverSession));
+        entry.verdict = await inTurn(() =>
+          serverVerdict(reportDir, server.name, described, run.taskTimeoutMs, serverSession),
+        );
       }
     } finally {
       await up.server.stop();
     }
   };
   await atMost(run.parallel, run.servers, column);
-  const order = (list: { name: string }[], names: string[]) => list.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
+  const order = (list: { name: string }[], names: string[]) =>
+    list.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
   const document: InteropDocument = {
     kind: INTEROP_KIND,
     version: INTEROP_VERSION,
@@ -133,7 +174,10 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
     finishedAt: new Date().toISOString(),
     shard: run.shard,
     tasks: run.tasks,
-    servers: order(servers, run.servers.map((s) => s.name)) as InteropServer[],
+    servers: order(
+      servers,
+      run.servers.map((s) => s.name),
+    ) as InteropServer[],
     clients,
     cells: shardOf(cells, { index: 1, count: 1 }),
   };
@@ -176,7 +220,9 @@ async function boundedCell(
   });
   try {
     return await Promise.race([
-      cell.catch((error: Error) => cellWithout(key.client, key.server, key.task, "failed", `sxd could not run the cell: ${error.message}`)),
+      cell.catch((error: Error) =>
+        cellWithout(key.client, key.server, key.task, "failed", `sxd could not run the cell: ${error.message}`),
+      ),
       late,
     ]);
   } finally {

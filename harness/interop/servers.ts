@@ -54,7 +54,10 @@ export async function bringUp(server: MatrixServer, folder: string, logDir: stri
     const urls = { base, ...(contacts ? { contacts } : {}), ...(messaging ? { messaging } : {}) };
     return described(server, urls, async () => undefined);
   }
-  const ports = { base: await freePort(), ...(hasExport(server) ? { contacts: await freePort(), messaging: await freePort() } : {}) };
+  const ports = {
+    base: await freePort(),
+    ...(hasExport(server) ? { contacts: await freePort(), messaging: await freePort() } : {}),
+  };
   const urls: ServerUrls = {
     base: local(ports.base),
     ...(ports.contacts ? { contacts: local(ports.contacts), messaging: local(ports.messaging as number) } : {}),
@@ -64,7 +67,9 @@ export async function bringUp(server: MatrixServer, folder: string, logDir: stri
   const environment: Record<string, string> = {
     SXD_PORT: String(ports.base),
     SXD_WORK_DIR: workDir,
-    ...(ports.contacts ? { SXD_CONTACTS_PORT: String(ports.contacts), SXD_MESSAGING_PORT: String(ports.messaging) } : {}),
+    ...(ports.contacts
+      ? { SXD_CONTACTS_PORT: String(ports.contacts), SXD_MESSAGING_PORT: String(ports.messaging) }
+      : {}),
   };
   const log = createWriteStream(join(logDir, "server.log"));
   const child = spawn("sh", ["-c", server.place.start], {

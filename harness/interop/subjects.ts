@@ -83,7 +83,11 @@ async function makeEntry(target: TargetDescription, titles: readonly string[], t
 }
 
 /** Prepares the task on the real server; a problem makes the cell fail with it (sxd could not set it up). */
-export async function prepareSubject(task: InteropTask, target: TargetDescription, timeoutMs: number): Promise<Prepared> {
+export async function prepareSubject(
+  task: InteropTask,
+  target: TargetDescription,
+  timeoutMs: number,
+): Promise<Prepared> {
   const digest = { url: `${target.baseUrl}${target.digest.path}`, title: "", body: "" };
   try {
     switch (task) {
@@ -140,7 +144,10 @@ export function effectOf(
       };
     case "history":
       return async () => {
-        const lines = output.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+        const lines = output
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter(Boolean);
         const expected = subject.expectedOutput ?? [];
         return lines.join("\n") === expected.join("\n")
           ? undefined
@@ -167,7 +174,8 @@ async function exportedContacts(
   if (stated === false) return "the target description states the export result cannot be read (export.result false)";
   const user = encodeURIComponent(target.export.user);
   let resultUrl = `${target.messagingUrl}/user/${user}`;
-  if (stated !== undefined && stated !== "location") resultUrl = `${target.messagingUrl}${stated.replaceAll("{user}", user)}`;
+  if (stated !== undefined && stated !== "location")
+    resultUrl = `${target.messagingUrl}${stated.replaceAll("{user}", user)}`;
   else {
     const redirect = exchange.find((request) => request.server === "messaging" && request.reply.status === 303);
     const location = redirect?.reply.headers.location;
@@ -175,7 +183,8 @@ async function exportedContacts(
   }
   const list = await send(target, "GET", listUrl, timeoutMs, { headers: { accept: "application/xml" } });
   const contacts = contactsAnywhere(list.body);
-  if (list.status !== 200 || !contacts.ok) return `sxd could not read the contact list (GET ${listUrl}: ${list.status})`;
+  if (list.status !== 200 || !contacts.ok)
+    return `sxd could not read the contact list (GET ${listUrl}: ${list.status})`;
   const result = await send(target, "GET", resultUrl, timeoutMs, { headers: { accept: "application/xml, */*" } });
   const held = ok(result.status) ? contactsAnywhere(result.body) : undefined;
   if (!held?.ok) return `the messaging server holds no contacts at ${resultUrl} (${result.status})`;

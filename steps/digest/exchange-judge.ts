@@ -27,15 +27,23 @@ export function judgeServerExchange({ task, requests, target }: ServerExchange):
   const broken: RowBreak[] = [];
   // DIG-1's request is a GET: what a server answers a POST without credentials (405, where the
   // resource takes no POST) is no challenge it failed to give.
-  const asked = protectedOnes.filter((r) => fieldOf(r, "authorization") === undefined && ["GET", "HEAD"].includes(r.method));
+  const asked = protectedOnes.filter(
+    (r) => fieldOf(r, "authorization") === undefined && ["GET", "HEAD"].includes(r.method),
+  );
   for (const request of asked) {
     const where = place(requests, request);
     const field = request.reply.headers["www-authenticate"];
     const parsed = field === undefined ? undefined : parseChallenges(field);
     const digest = parsed?.ok ? parsed.value.filter((c) => c.scheme.toLowerCase() === "digest") : [];
-    const missing = digest.length === 0 ? ["Digest challenge"] : ["realm", "nonce", "qop"].filter((n) => !digest.every((c) => c.params.has(n)));
+    const missing =
+      digest.length === 0
+        ? ["Digest challenge"]
+        : ["realm", "nonce", "qop"].filter((n) => !digest.every((c) => c.params.has(n)));
     if (request.reply.status !== 401 || missing.length > 0)
-      broken.push({ id: "DIG-1", reason: `${where} without credentials: status ${request.reply.status}${missing.length ? `, no ${missing.join(", ")}` : ""}` });
+      broken.push({
+        id: "DIG-1",
+        reason: `${where} without credentials: status ${request.reply.status}${missing.length ? `, no ${missing.join(", ")}` : ""}`,
+      });
     if (field !== undefined) {
       const form = challengeFormProblems(field);
       if (form.length > 0) broken.push({ id: "DIG-14", reason: `${where}: ${form.join("; ")}` });
@@ -50,11 +58,20 @@ export function judgeServerExchange({ task, requests, target }: ServerExchange):
     if (problem) continue;
     const where = place(requests, request);
     const nonce = params.get("nonce");
-    const right = nonce !== undefined && issued.has(nonce) && provesSecret({ number: 0, request, params, quoted: new Map() }, user, "sent");
+    const right =
+      nonce !== undefined &&
+      issued.has(nonce) &&
+      provesSecret({ number: 0, request, params, quoted: new Map() }, user, "sent");
     if (right && (request.reply.status === 401 || request.reply.status === 403))
-      broken.push({ id: "DIG-4", reason: `${where}: a right answer (the digest of ${user.username}'s secret, to a nonce the server issued) was refused with ${request.reply.status}` });
+      broken.push({
+        id: "DIG-4",
+        reason: `${where}: a right answer (the digest of ${user.username}'s secret, to a nonce the server issued) was refused with ${request.reply.status}`,
+      });
     if (!right && granted(request) && !provesSecret({ number: 0, request, params, quoted: new Map() }, user))
-      broken.push({ id: "DIG-6", reason: `${where}: an answer that is not the digest of the secret was granted (${request.reply.status})` });
+      broken.push({
+        id: "DIG-6",
+        reason: `${where}: an answer that is not the digest of the secret was granted (${request.reply.status})`,
+      });
     if (!granted(request)) continue;
     const info = headerText(request.reply.headers["authentication-info"]);
     if (info === undefined) {
@@ -73,7 +90,11 @@ function headerText(value: string | string[] | undefined): string | undefined {
 }
 
 /** The rspauth of an answer in either formula a server may use. */
-function expectedRspauth(params: ReadonlyMap<string, string>, request: RecordedRequest, user: { username: string; password: string }): string[] {
+function expectedRspauth(
+  params: ReadonlyMap<string, string>,
+  request: RecordedRequest,
+  user: { username: string; password: string },
+): string[] {
   const algorithm = parseAlgorithm(params.get("algorithm"));
   const realm = params.get("realm");
   if (!algorithm || realm === undefined) return [];

@@ -14,12 +14,21 @@ const header = (request: RecordedRequest, name: string) => {
   return Array.isArray(value) ? value.join(", ") : value;
 };
 
-export function judgeServerExchange({ task, requests, target, subjectPath, effectProblem, proxied }: ServerExchange): RowBreak[] {
+export function judgeServerExchange({
+  task,
+  requests,
+  target,
+  subjectPath,
+  effectProblem,
+  proxied,
+}: ServerExchange): RowBreak[] {
   if (task !== "export") return [];
   const broken: RowBreak[] = [];
   const user = target.export.user;
   const messaging = [target.messagingUrl, proxied.messaging].filter((url): url is string => url !== undefined);
-  const listReads = requests.filter((r) => r.server === "contacts" && r.method === "GET" && r.target.split("?")[0] === subjectPath);
+  const listReads = requests.filter(
+    (r) => r.server === "contacts" && r.method === "GET" && r.target.split("?")[0] === subjectPath,
+  );
   for (const read of listReads) {
     const where = `GET ${read.target}`;
     if (read.reply.status !== 200) {
@@ -34,13 +43,21 @@ export function judgeServerExchange({ task, requests, target, subjectPath, effec
       continue;
     }
     const self = list.value.links.find((link) => link.rel === "self");
-    if (!isAbsoluteUri(self?.href)) broken.push({ id: "EXP-2", reason: `${where}: no rel=self link with an absolute href` });
+    if (!isAbsoluteUri(self?.href))
+      broken.push({ id: "EXP-2", reason: `${where}: no rel=self link with an absolute href` });
     const link = messaging.map((url) => findExportLink(list.value.links, url, target.export.rel)).find(Boolean);
-    const onMessaging = link?.href !== undefined && messaging.some((url) => isOnServer(link.href, url) && importToken(link.href as string, url, user).ok);
+    const onMessaging =
+      link?.href !== undefined &&
+      messaging.some((url) => isOnServer(link.href, url) && importToken(link.href as string, url, user).ok);
     if (!link || !onMessaging || !link.title?.trim())
-      broken.push({ id: "EXP-3", reason: `${where}: ${link ? `the export link ${link.href} is not /user/${user}/import;t=<token> on the messaging server with a title` : "no export link"}` });
+      broken.push({
+        id: "EXP-3",
+        reason: `${where}: ${link ? `the export link ${link.href} is not /user/${user}/import;t=<token> on the messaging server with a title` : "no export link"}`,
+      });
   }
-  const exports = requests.filter((r) => r.server === "messaging" && r.method === "POST" && r.target.includes("/import;t=") && r.body === "");
+  const exports = requests.filter(
+    (r) => r.server === "messaging" && r.method === "POST" && r.target.includes("/import;t=") && r.body === "",
+  );
   for (const post of exports) {
     const where = `POST ${post.target}`;
     const location = header(post, "location");
@@ -48,7 +65,9 @@ export function judgeServerExchange({ task, requests, target, subjectPath, effec
     const problems = [
       ...(post.reply.status !== 303 ? [`status ${post.reply.status}, not 303`] : []),
       ...(path !== `/user/${encodeURIComponent(user)}` ? [`Location ${location ?? "(none)"}`] : []),
-      ...(!mediaTypeMatches(header(post, "content-type"), "application/xml;charset=UTF-8") ? [`Content-Type ${header(post, "content-type") ?? "(none)"}`] : []),
+      ...(!mediaTypeMatches(header(post, "content-type"), "application/xml;charset=UTF-8")
+        ? [`Content-Type ${header(post, "content-type") ?? "(none)"}`]
+        : []),
     ];
     if (problems.length > 0) broken.push({ id: "EXP-4", reason: `${where}: ${problems.join(", ")}` });
   }

@@ -30,7 +30,8 @@ export function judgeServerExchange({ task, requests, subjectPath }: ServerExcha
       const row = isResource ? "SNAP-1" : "SNAP-5";
       const entry = readAtomEntry(request.reply.body);
       const type = field(request.reply.headers, "content-type");
-      if (!mediaTypeMatches(type, ATOM_ENTRY_TYPE)) broken.push({ id: row, reason: `${where}: Content-Type ${type ?? "(none)"}` });
+      if (!mediaTypeMatches(type, ATOM_ENTRY_TYPE))
+        broken.push({ id: row, reason: `${where}: Content-Type ${type ?? "(none)"}` });
       if (!entry.ok) {
         broken.push({ id: row, reason: `${where}: ${entry.error}` });
         continue;
@@ -48,11 +49,17 @@ export function judgeServerExchange({ task, requests, subjectPath }: ServerExcha
         ];
         if (missing.length > 0) broken.push({ id: "SNAP-1", reason: `${where}: no ${missing.join(", ")}` });
         if (task === "history" && !isAbsoluteUri(rel("previous")))
-          broken.push({ id: "SNAP-4", reason: `${where}: an entry of three versions without an absolute previous link` });
+          broken.push({
+            id: "SNAP-4",
+            reason: `${where}: an entry of three versions without an absolute previous link`,
+          });
         if (putTitle !== undefined && entry.entry.title !== putTitle)
           broken.push({ id: "SNAP-8", reason: `${where}: title "${entry.entry.title}" after a PUT of "${putTitle}"` });
       } else if (!rel("self") || !rel("next"))
-        broken.push({ id: "SNAP-5", reason: `${where}: a snapshot without ${!rel("self") ? "a self" : "a next"} link` });
+        broken.push({
+          id: "SNAP-5",
+          reason: `${where}: a snapshot without ${!rel("self") ? "a self" : "a next"} link`,
+        });
     }
     if (request.method === "PUT" && isResource) {
       const conditional = lastModified !== undefined && field(request.headers, "if-unmodified-since") === lastModified;
