@@ -64,6 +64,19 @@ junit.xml, summary.md) go to the report directory.
 
 ${EXIT_CODES}`,
   },
+  interop: {
+    usage: "Usage: sxd interop FILE [options]",
+    about: `Runs every client of the matrix FILE against every server of it, a cell per pair and task
+(docs/interop.md). Servers are URLs already running, or a start command sxd runs with SXD_PORT
+(and SXD_CONTACTS_PORT, SXD_MESSAGING_PORT where its description has an export section) and
+SXD_WORK_DIR; clients are commands with the environment and exit codes of sxd test-client.
+sxd stands between each pair as a recording proxy, so each failed cell says whose fault it is:
+client, server, both, or neither (a gap in the spec or in sxd's rows).`,
+    after: `Reports: interop.json, junit.xml (a test case per cell), cells/<client>/<server>/<task>/ (the
+exchange, the client's output), servers/<name>/ and clients/<name>/ (each one's own verdict).
+
+Exit codes: 0 every cell that could run succeeded; 1 a cell failed; 2 usage error.`,
+  },
   serve: {
     usage: "Usage: sxd serve [base] [contacts] [messaging] [options]",
     about: `Runs the reference servers (all three when none is named) and prints their URLs.
@@ -86,7 +99,9 @@ and then the client's (sxd test-client).`,
   report: {
     usage: "Usage: sxd report merge A.json B.json ... [--out FILE]",
     about: `Writes one HTML matrix of several runs' conformance.json, rows x runs: servers' (sxd test) and
-clients' (sxd test-client), each run headed by its URL or command.`,
+clients' (sxd test-client), each run headed by its URL or command. Given the interop.json of
+shards of sxd interop instead, writes the whole matrix's interop.json and junit.xml into the
+folder --out names (default: reports).`,
   },
   fuzz: {
     usage: "Usage: sxd fuzz [--config FILE] [--seed N] [--budget N|Ns] [--replay FILE] [options]",

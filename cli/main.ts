@@ -18,6 +18,9 @@ Usage:
   sxd test [options]     run the conformance suite (against the bundled reference when no URL is given)
   sxd test-client --run "<command>" | --manual | --har FILE [options]
                          grade a client by what it sends to sxd's servers, task by task
+  sxd interop FILE [options]
+                         every client of the matrix FILE against every server, a cell per pair
+                         and task, each failed cell blamed on the side that broke a row
   sxd serve [options]    run the reference servers
   sxd init [options]     write a starter target description (asks, or takes flags)
   sxd rows [--check]     print the row matrix: each rule, its level and its scenarios
@@ -84,6 +87,13 @@ async function mergeReports(argv: string[]): Promise<number> {
   const [verb, ...files] = given.positionals;
   if (verb !== "merge" || files.length === 0)
     throw new UsageError("usage: sxd report merge a.json b.json ... [--out FILE]");
+  const { isInteropFile } = await import("../harness/interop/report.ts");
+  const interop = files.filter(isInteropFile);
+  if (interop.length === files.length) return await mergeInterop(files, given.text("out") ?? "reports");
+  if (interop.length > 0)
+    throw new UsageError(
+      `${interop[0]} is an interop.json and ${files.find((f) => !interop.includes(f))} is not: merge one kind at a time`,
+    );
   const docs = files.map((file) => {
     try {
       return readConformance(file);
@@ -99,6 +109,36 @@ async function mergeReports(argv: string[]): Promise<number> {
   const clients = docs.filter((doc) => documentSide(doc) === "client").length;
   const servers = docs.length - clients;
   process.stdout.write(`wrote ${out}: ${counted(servers, "server")}, ${counted(clients, "client")}\n`);
+  return 0;
+}
+
+/** The shards of an `sxd interop` run as the whole matrix: interop.json and junit.xml into `out`. */
+async function mergeInterop(files: string[], out: string): Promise<number> {
+  const {
+    interopJunit,
+    mergeInterop: merged,
+    readInteropDocument,
+    summaryTable,
+  } = await import("../harness/interop/report.ts");
+  const { mkdirSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  let doc: ReturnType<typeof merged>;
+  try {
+    doc = merged(files.map(readInteropDocument));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  try {
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "interop.json"), `${JSON.stringify(doc, null, 2)}\n`);
+    writeFileSync(join(out, "junit.xml"), interopJunit(doc));
+  } catch (error) {
+    throw new UsageError(`cannot write into ${out}: ${fileProblem(error)}`);
+  }
+  process.stdout.write(summaryTable(doc));
+  process.stdout.write(
+    `wrote ${join(out, "interop.json")} and junit.xml: ${counted(doc.cells.length, "cell")} of ${counted(files.length, "shard")}\n`,
+  );
   return 0;
 }
 
@@ -148,6 +188,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "test-client":
         return await (await import("./test-client.ts")).runTestClient(rest, process);
+      case "interop":
+        return await (await import("./interop.ts")).runInteropCommand(rest, process);
       case "serve":
         return await (await import("./serve.ts")).runServe(rest);
       case "init": {

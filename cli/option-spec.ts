@@ -1,6 +1,16 @@
 /** The shape of an entry of the option table (cli/option-table.ts). */
 
-export const COMMAND_NAMES = ["test", "test-client", "serve", "init", "rows", "report", "docs", "fuzz"] as const;
+export const COMMAND_NAMES = [
+  "test",
+  "test-client",
+  "interop",
+  "serve",
+  "init",
+  "rows",
+  "report",
+  "docs",
+  "fuzz",
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export interface OptionSpec {

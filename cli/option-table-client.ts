@@ -47,7 +47,7 @@ export const CLIENT_OPTIONS = [
   },
   {
     name: "tasks",
-    commands: ["test-client"],
+    commands: ["test-client", "interop"],
     type: "string",
     arg: "LIST",
     defaultText: "every task",
@@ -55,7 +55,7 @@ export const CLIENT_OPTIONS = [
   },
   {
     name: "task-timeout",
-    commands: ["test-client"],
+    commands: ["test-client", "interop"],
     type: "string",
     arg: "MS",
     default: "10000",

@@ -97,7 +97,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "report-dir",
-    commands: [...JUDGING, "fuzz"],
+    commands: [...JUDGING, "fuzz", "interop"],
     type: "string",
     arg: "DIR",
     env: "SXD_REPORT_DIR",

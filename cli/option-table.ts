@@ -10,6 +10,7 @@
 import { COMMAND_NAMES, type CommandName, type OptionSpec } from "./option-spec.ts";
 import { CLIENT_OPTIONS } from "./option-table-client.ts";
 import { FUZZ_OPTIONS } from "./option-table-fuzz.ts";
+import { INTEROP_OPTIONS } from "./option-table-interop.ts";
 import { RUN_OPTIONS } from "./option-table-runs.ts";
 import { SECURITY_OPTIONS } from "./option-table-security.ts";
 import { TOOL_OPTIONS } from "./option-table-tools.ts";
@@ -31,6 +32,7 @@ export const OPTIONS = [
   ...RUN_OPTIONS,
   ...SECURITY_OPTIONS,
   ...CLIENT_OPTIONS,
+  ...INTEROP_OPTIONS,
   ...TOOL_OPTIONS,
   ...FUZZ_OPTIONS,
   HELP,

@@ -59,7 +59,13 @@ export const CLIENT_STEP_FILES = [
 /** The generators of `sxd fuzz`, each exporting fuzzGenerators(context), loaded as the steps are. */
 export const FUZZ_FILES = ["steps/digest/fuzz.ts"];
 
-/** A suite module's URL, to import it from the harness without a static import of steps/. */
+/**
+ * What `sxd interop` loads to judge a server's side of a cell's exchange: each behaviour's
+ * pure judge of what the server answered (a module exporting judgeServerExchange).
+ */
+export const INTEROP_JUDGE_FILES = BEHAVIOURS.map((behaviour) => `steps/${behaviour}/exchange-judge.ts`);
+
+/** A module of the suite as `import()` takes it from here: the compiled one where this runs compiled. */
 export function suiteModuleUrl(sourcePath: string): string {
   return packageFile(suiteModule(sourcePath)).href;
 }

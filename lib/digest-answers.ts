@@ -42,7 +42,15 @@ export function digestAnswers(requests: readonly RecordedRequest[]): DigestAnswe
 
 /** The Digest challenges of every 401 in the recording, by the nonce they carry. */
 export function issuedChallenges(requests: readonly RecordedRequest[]): Map<string, AuthItem> {
-  const issued = new Map<string, AuthItem>();
+  return new Map([...challengesByNonce(requests)].map(([nonce, items]) => [nonce, items.at(-1) as AuthItem]));
+}
+
+/**
+ * Every Digest challenge of the recording with its nonce, in order: a server may offer one
+ * nonce in several challenges (one per algorithm), and an answer comes from one of them.
+ */
+export function challengesByNonce(requests: readonly RecordedRequest[]): Map<string, AuthItem[]> {
+  const issued = new Map<string, AuthItem[]>();
   for (const { reply } of requests) {
     const field = reply.headers["www-authenticate"];
     if (reply.status !== 401 || field === undefined) continue;
@@ -50,7 +58,8 @@ export function issuedChallenges(requests: readonly RecordedRequest[]): Map<stri
     if (!parsed.ok) continue;
     for (const item of parsed.value) {
       const nonce = item.params.get("nonce");
-      if (item.scheme.toLowerCase() === "digest" && nonce !== undefined) issued.set(nonce, item);
+      if (item.scheme.toLowerCase() === "digest" && nonce !== undefined)
+        issued.set(nonce, [...(issued.get(nonce) ?? []), item]);
     }
   }
   return issued;

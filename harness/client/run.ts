@@ -13,7 +13,7 @@ import { cucumberReports, finishRun } from "../finish.ts";
 import { OutcomeCollector } from "../outcomes.ts";
 import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
 import { stagingFolder } from "../report-folder.ts";
-import type { Io } from "../run.ts";
+import type { Io, SuiteSession } from "../run.ts";
 import { featureFiles } from "../scenarios.ts";
 import type { Judgement } from "../verdicts.ts";
 import { runCommand } from "./command.ts";
@@ -47,6 +47,8 @@ export interface ClientGrading {
   expectedFailures?: Map<string, string>;
   /** What the client's authors state about it (--config); {} where they state nothing. */
   description?: ClientDescription;
+  /** The step definitions, loaded once for the many gradings of one process (`sxd interop`). */
+  session?: SuiteSession;
 }
 
 export interface ClientRunSettings extends ClientGrading {
@@ -173,7 +175,13 @@ export async function gradeClientRuns(
       },
       environment,
     );
-    await runCucumber(runConfiguration, environment, (envelope) => collector.add(envelope));
+    const support = grading.session?.support;
+    const result = await runCucumber(
+      support ? { ...runConfiguration, support } : runConfiguration,
+      environment,
+      (envelope) => collector.add(envelope),
+    );
+    if (grading.session) grading.session.support = result.support;
     const judgement = finishRun(
       {
         side: "client",

@@ -18,7 +18,7 @@ import {
   placeOf,
   type TaskRun,
 } from "../../harness/client/evidence.ts";
-import { type DigestAnswer, digestAnswers, issuedChallenges } from "../../lib/digest-answers.ts";
+import { challengesByNonce, type DigestAnswer, digestAnswers } from "../../lib/digest-answers.ts";
 import { hashA1, hashOf, parseAlgorithm, type Qop, type ResponseInput, responseDigest } from "../../lib/digest-math.ts";
 
 /** An answer to a challenge, with the run of the task it was sent in. */
@@ -89,7 +89,9 @@ function directiveProblems({ run, answer }: SentAnswer, user: ClientUser): strin
   if (answer.problem) return [`the Authorization header cannot be read: ${answer.problem}`];
   const given = (name: string) => answer.params.get(name);
   const nonce = given("nonce");
-  const challenge = nonce === undefined ? undefined : issuedChallenges(run.requests).get(nonce);
+  // Where a server offered one nonce in several challenges, the answer is of the one of its algorithm.
+  const withNonce = nonce === undefined ? [] : (challengesByNonce(run.requests).get(nonce) ?? []);
+  const challenge = withNonce.find((c) => algorithmOf(c.params) === algorithmOf(answer.params)) ?? withNonce.at(-1);
   const problems: string[] = [];
   const absent = ["username", "realm", "nonce", "uri", "response"].filter((name) => given(name) === undefined);
   if (absent.length > 0) problems.push(`no ${absent.join(", ")}`);

@@ -1,0 +1,103 @@
+/**
+ * `sxd interop FILE`: the matrix file and the options, then one interop run
+ * (harness/interop/run.ts). The shell starts what the harness may not: sxd's own servers for
+ * a client's own `sxd test-client` run. Ctrl-C stops every server the run started.
+ */
+import { PassThrough } from "node:stream";
+import { runClientConformance } from "../harness/client/run.ts";
+import { OFFERED_TASKS } from "../harness/client/tasks.ts";
+import { UsageError } from "../harness/errors.ts";
+import { inFolder } from "../harness/interop/cell.ts";
+import { type MatrixClient, picked, pickedTasks, readMatrixFile } from "../harness/interop/matrix-file.ts";
+import { parseShard } from "../harness/interop/report.ts";
+import { runInterop } from "../harness/interop/run.ts";
+import { stopAllServers } from "../harness/interop/servers.ts";
+import type { Io, SuiteSession } from "../harness/run.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
+import { startClientBenches } from "./client-benches.ts";
+import { commandHelp } from "./help.ts";
+import { parseOptions, withDefault } from "./option-parse.ts";
+import { DEFAULT_CLIENT_RUNS_AT_ONCE, type OptionName } from "./option-table.ts";
+import { signalExitCode } from "./signals.ts";
+
+export async function runInteropCommand(argv: string[], io: Io): Promise<number> {
+  const parsed = parseOptions("interop", argv, process.env, true);
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const given = parsed.value;
+  if (given.help) {
+    io.stdout.write(commandHelp("interop"));
+    return 0;
+  }
+  const option = (name: OptionName) => withDefault("interop", name, given.text(name));
+  const [file, ...extra] = given.positionals;
+  if (file === undefined || extra.length > 0)
+    throw new UsageError("usage: sxd interop FILE [options]: give one matrix file (sxd help interop)");
+  const shard = parseShard(option("shard"));
+  if (typeof shard === "string") throw new UsageError(shard);
+  const parallel = whole(option("parallel"), "--parallel", 64);
+  const taskTimeoutMs = whole(option("task-timeout"), "--task-timeout", 2 ** 31 - 1);
+  const matrix = readMatrixFile(file);
+  const servers = picked(matrix.servers, given.text("servers"), "--servers");
+  const clients = picked(matrix.clients, given.text("clients"), "--clients");
+  const tasks = pickedTasks(given.text("tasks"));
+  const onSignal = (signal: NodeJS.Signals) => {
+    io.stderr.write(`sxd: ${signal}: stopping the servers sxd started\n`);
+    stopAllServers().finally(() => process.exit(signalExitCode(signal)));
+  };
+  process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
+  try {
+    const outcome = await runInterop(
+      {
+        matrix,
+        servers,
+        clients,
+        tasks,
+        reportDir: option("report-dir"),
+        shard,
+        parallel,
+        taskTimeoutMs,
+        maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+        clientRun: (client, reportDir, session) =>
+          ownClientRun(client, matrix.folder, reportDir, taskTimeoutMs, session),
+      },
+      io,
+    );
+    return outcome.exitCode;
+  } finally {
+    process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+    await stopAllServers();
+  }
+}
+
+/** The client's own `sxd test-client` run, against sxd's recording servers, into `reportDir`. */
+async function ownClientRun(
+  client: MatrixClient,
+  folder: string,
+  reportDir: string,
+  taskTimeoutMs: number,
+  session: SuiteSession,
+): Promise<number> {
+  const { benches, close } = await startClientBenches(DEFAULT_CLIENT_RUNS_AT_ONCE, OFFERED_TASKS);
+  const sink = new PassThrough().resume();
+  try {
+    const settings = {
+      tasks: [...OFFERED_TASKS],
+      reportDir,
+      strict: false,
+      description: client.description,
+      command: inFolder(client.run, folder),
+      taskTimeoutMs,
+      session,
+    };
+    return (await runClientConformance(settings, benches, { stdout: sink, stderr: sink })).exitCode;
+  } finally {
+    await close();
+  }
+}
+
+function whole(text: string, option: string, most: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > most)
+    throw new UsageError(`${option} ${text}: a whole number from 1 to ${most}`);
+  return value;
+}

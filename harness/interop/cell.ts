@@ -1,0 +1,229 @@
+/**
+ * One cell: a client doing one task against one real server, through a recording proxy.
+ * The client runs once, with the environment of `sxd test-client`; the cell succeeded only
+ * where it exited 0 and the effect is there. Every cell lists the rows each side broke in the
+ * exchange: the client's as `sxd test-client` grades a recording of it, the server's from the
+ * judges of its replies; a failed cell's blame follows from who broke one.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { challengesByNonce, digestAnswers } from "../../lib/digest-answers.ts";
+import type { RecordedRequest } from "../../lib/recording.ts";
+import { runCommand } from "../client/command.ts";
+import type { TaskRun } from "../client/evidence.ts";
+import { gradeClientRuns } from "../client/run.ts";
+import { type TaskSubject, taskEnvironment } from "../client/tasks.ts";
+import type { SuiteSession } from "../run.ts";
+import type { TargetDescription } from "../target.ts";
+import type { Blame, BrokenRow, InteropCell, InteropTask } from "./document.ts";
+import { serverRowsBroken } from "./judging.ts";
+import type { MatrixClient } from "./matrix-file.ts";
+import { type ProxyLimits, startRecordingProxy } from "./proxy.ts";
+import type { ServerUrls } from "./servers.ts";
+import { effectOf, prepareSubject } from "./subjects.ts";
+
+export interface CellSettings extends ProxyLimits {
+  reportDir: string;
+  /** The matrix file's folder: the client's command runs there. */
+  folder: string;
+  /** Shared by every cell of the run: the client steps load once. */
+  session: SuiteSession;
+}
+
+export interface CellServer {
+  name: string;
+  urls: ServerUrls;
+  target: TargetDescription;
+}
+
+const evidenceOf = (client: string, server: string, task: string) => `cells/${client}/${server}/${task}/`;
+
+/** A cell that did not run: not applicable, or failed for a reason outside the pair (its server did not come up). */
+export function cellWithout(
+  client: string,
+  server: string,
+  task: InteropTask,
+  result: "not applicable" | "failed",
+  why: string,
+): InteropCell {
+  return {
+    client,
+    server,
+    task,
+    result,
+    blame: null,
+    why,
+    rows: { client: [], server: [] },
+    evidence: evidenceOf(client, server, task),
+  };
+}
+
+export async function runCell(
+  client: MatrixClient,
+  server: CellServer,
+  task: InteropTask,
+  settings: CellSettings,
+): Promise<InteropCell> {
+  const evidence = evidenceOf(client.name, server.name, task);
+  const folder = join(settings.reportDir, evidence);
+  mkdirSync(folder, { recursive: true });
+  const prepared = await prepareSubject(task, server.target, settings.timeoutMs);
+  if (!prepared.ok) return cellWithout(client.name, server.name, task, "failed", prepared.problem);
+  const proxy = await startRecordingProxy(server.urls, settings);
+  let exchange: RecordedRequest[];
+  let environment: Record<string, string>;
+  let run: Awaited<ReturnType<typeof runCommand>>;
+  const subject = onProxy(prepared.subject, server.urls, proxy.urls);
+  try {
+    const user = { username: server.target.digest.username, password: server.target.digest.password };
+    const urls = { base: proxy.urls.base, contacts: proxy.urls.contacts ?? "", messaging: proxy.urls.messaging ?? "" };
+    const servers = { urls, user, protectedPath: "", contactListPath: "", prepareEntry: () => "" };
+    environment = {
+      ...taskEnvironment(task, servers, subject),
+      http_proxy: proxy.proxyUrl,
+      HTTP_PROXY: proxy.proxyUrl,
+      no_proxy: "",
+      NO_PROXY: "",
+    };
+    run = await runCommand(inFolder(client.run, settings.folder), environment, settings.timeoutMs);
+  } finally {
+    exchange = proxy.take();
+    await proxy.close();
+  }
+  const { SXD_PASSWORD, ...shown } = environment;
+  const password = server.target.digest.password;
+  writeFileSync(join(folder, "client.json"), redacted({ command: client.run, environment: shown, ...run }, password));
+  writeFileSync(join(folder, "exchange.json"), redacted(exchange, password));
+  const base = { client: client.name, server: server.name, task, evidence };
+  if (run.exitCode === 127)
+    return {
+      ...base,
+      result: "unsupported",
+      blame: null,
+      why: "the client does not do this task (exit 127)",
+      rows: { client: [], server: [] },
+    };
+  const effectProblem =
+    run.exitCode === 0
+      ? await effectOf(
+          task,
+          prepared.subject,
+          server.target,
+          run.stdout,
+          settings.timeoutMs,
+        )(exchange).catch((error: Error) => `sxd could not read the effect back: ${error.message}`)
+      : undefined;
+  const taskRun: TaskRun = {
+    task,
+    environment: shown,
+    ...run,
+    requests: exchange,
+    ...(subject.expectedOutput ? { expectedOutput: subject.expectedOutput } : {}),
+  };
+  const graded = await clientRowsBroken(taskRun, server.target, client, join(folder, "client-rows"), settings.session);
+  const rows = {
+    client: graded,
+    server: await serverRowsBroken({
+      task,
+      requests: exchange,
+      target: server.target,
+      subjectPath: new URL(prepared.subject.url).pathname,
+      proxied: proxy.urls,
+      ...(effectProblem ? { effectProblem } : {}),
+    }),
+  };
+  const unanswerable = digestUnanswerable(task, exchange, rows.server);
+  if (unanswerable) rows.client = [];
+  const why = run.timedOut
+    ? `the client was still running after ${settings.timeoutMs} ms and was killed`
+    : run.exitCode !== 0
+      ? `the client exited ${run.exitCode ?? "on a signal"}`
+      : effectProblem;
+  const note = unanswerable && why ? `${why}; ${unanswerable}` : why;
+  if (note === undefined)
+    return { ...base, result: "succeeded", blame: null, why: "exit 0, and the effect is there", rows };
+  return { ...base, result: "failed", blame: blameOf(rows), why: note, rows };
+}
+
+/**
+ * Where a client sent no Digest answer in a digest task because there was nothing it could
+ * answer: the server issued no Digest challenge, or its challenges broke a row. Then the
+ * client's rows that demand an answer say nothing of the client, and are not counted.
+ */
+function digestUnanswerable(
+  task: InteropTask,
+  exchange: readonly RecordedRequest[],
+  server: BrokenRow[],
+): string | undefined {
+  if ((task !== "digest-get" && task !== "digest-post") || digestAnswers(exchange).length > 0) return undefined;
+  if (challengesByNonce(exchange).size === 0)
+    return "the server issued no Digest challenge, so the client's rows about answering one are not counted";
+  if (server.length > 0)
+    return `the client answered none of the server's challenges, which broke ${server.map((row) => row.id).join(", ")}: the client's rows about answering are not counted`;
+  return undefined;
+}
+
+/** A command run from a folder, as the matrix file's paths are read. */
+export function inFolder(command: string, folder: string): string {
+  return `cd '${folder.replaceAll("'", "'\\''")}' && ${command}`;
+}
+
+export function blameOf(rows: { client: BrokenRow[]; server: BrokenRow[] }): Blame {
+  if (rows.client.length > 0 && rows.server.length > 0) return "both";
+  if (rows.client.length > 0) return "client";
+  return rows.server.length > 0 ? "server" : "neither";
+}
+
+/** The subject's URL on the proxy in front of the server it is on. */
+function onProxy(subject: TaskSubject, real: ServerUrls, proxied: ServerUrls): TaskSubject {
+  for (const name of ["contacts", "messaging", "base"] as const) {
+    const from = real[name];
+    const to = proxied[name];
+    if (from !== undefined && to !== undefined && subject.url.startsWith(from))
+      return { ...subject, url: `${to}${subject.url.slice(from.length)}` };
+  }
+  return subject;
+}
+
+/** The password as a client might leak it, in clear or in Basic credentials, never written. */
+function redacted(value: unknown, password: string): string {
+  let text = JSON.stringify(value, null, 2);
+  for (const secret of [password, JSON.stringify(password).slice(1, -1)])
+    if (secret !== "") text = text.split(secret).join("<the password>");
+  return `${text}\n`;
+}
+
+/** The cucumber runs of one process, one at a time: the step definitions are shared. */
+let turns: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` when the cucumber runs before it have ended. */
+export function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const mine = turns.then(work);
+  turns = mine.catch(() => undefined);
+  return mine;
+}
+
+/** The client rows the run broke (failed or warned), as `sxd test-client` grades a recording of it. */
+async function clientRowsBroken(
+  run: TaskRun,
+  target: TargetDescription,
+  client: MatrixClient,
+  reportDir: string,
+  session: SuiteSession,
+): Promise<BrokenRow[]> {
+  const sink = new PassThrough().resume();
+  const user = { username: target.digest.username, password: target.digest.password };
+  const { judgement } = await inTurn(() =>
+    gradeClientRuns(
+      [run],
+      { recorded: "the exchange sxd interop recorded" },
+      { tasks: [run.task as InteropTask], reportDir, strict: false, description: client.description, session },
+      user,
+      { stdout: sink, stderr: sink },
+    ),
+  );
+  return judgement.rows
+    .filter((row) => row.verdict === "failed" || row.verdict === "warning")
+    .map((row) => ({ id: row.row.id, level: row.row.level, reason: row.reason ?? row.verdict }));
+}

@@ -1,0 +1,55 @@
+/**
+ * What a cell's exchange is judged with. The server's side: the judges of each behaviour
+ * (steps/<behaviour>/exchange-judge.ts, loaded by name from harness/package.ts, never imported
+ * here), pure functions of what the server answered. The harness names no row: it takes the
+ * rows the judges say were broken and gives each its level from the catalogue.
+ */
+import type { RecordedRequest } from "../../lib/recording.ts";
+import { rowsById } from "../catalogue.ts";
+import { INTEROP_JUDGE_FILES, suiteModuleUrl } from "../package.ts";
+import type { TargetDescription } from "../target.ts";
+import type { BrokenRow, InteropTask } from "./document.ts";
+
+/** What a server judge reads: the task, every request and reply sxd saw, and the server's description. */
+export interface ServerExchange {
+  task: InteropTask;
+  requests: readonly RecordedRequest[];
+  target: TargetDescription;
+  /** The path of what the task is about on the server (SXD_URL's), e.g. the entry. */
+  subjectPath: string;
+  /** Where sxd found the task's effect missing afterwards (read back from the server), why. */
+  effectProblem?: string;
+  /** The server URLs the client was given (the proxy's), beside the real ones of the target. */
+  proxied: { base: string; contacts?: string; messaging?: string };
+}
+
+/** A row broken in the exchange; `level` where the should part of a must row is what broke. */
+export interface RowBreak {
+  id: string;
+  reason: string;
+  level?: "should";
+}
+
+/** What each judge module exports. */
+export interface ServerJudgeModule {
+  judgeServerExchange(exchange: ServerExchange): RowBreak[];
+}
+
+let loaded: Promise<ServerJudgeModule[]> | undefined;
+
+function judges(): Promise<ServerJudgeModule[]> {
+  loaded ??= Promise.all(INTEROP_JUDGE_FILES.map((file) => import(suiteModuleUrl(file)) as Promise<ServerJudgeModule>));
+  return loaded;
+}
+
+/** The server rows the exchange breaks, each once (the first reason), with its level. */
+export async function serverRowsBroken(exchange: ServerExchange): Promise<BrokenRow[]> {
+  const rows = rowsById("server");
+  const found = (await judges()).flatMap((judge) => judge.judgeServerExchange(exchange));
+  const seen = new Set<string>();
+  return found.flatMap((row) => {
+    if (seen.has(row.id)) return [];
+    seen.add(row.id);
+    return [{ id: row.id, level: row.level ?? rows.get(row.id)?.level ?? "must", reason: row.reason }];
+  });
+}

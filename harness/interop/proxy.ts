@@ -1,0 +1,252 @@
+/**
+ * The recording proxy of one cell: a listener per server URL, in front of the real server,
+ * that records every request and reply between the client and it. What a digest or a link
+ * depends on passes unchanged: the method, the request-target, the Host header and the body,
+ * byte for byte (only the framing may change: a chunked body is sent with its length).
+ *
+ * Each listener is also an HTTP forward proxy (the client's http_proxy): a link a server builds
+ * from its own configuration (its real port, not the proxy's) is still seen when the client
+ * honours the proxy variables. It forwards only to the cell's servers; HTTPS through CONNECT is
+ * not offered. Bodies are bounded, and so is each exchange's time.
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { Socket } from "node:net";
+import type { Fields, RecordedRequest } from "../../lib/recording.ts";
+import type { ServerUrls } from "./servers.ts";
+
+type ServerName = RecordedRequest["server"];
+
+export interface ProxyLimits {
+  /** Milliseconds an exchange with the server may take. */
+  timeoutMs: number;
+  /** Bytes of a request or reply body passed at most. */
+  maxBodyBytes: number;
+}
+
+export interface RecordingProxy {
+  /** Where the client is sent instead of each server, the server's path kept. */
+  urls: ServerUrls;
+  /** The forward proxy's URL, for http_proxy. */
+  proxyUrl: string;
+  /** What passed since the last take. */
+  take(): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/** Headers of one connection, which a proxy does not pass on (RFC 9110 §7.6.1). */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimits): Promise<RecordingProxy> {
+  let recorded: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const names = (Object.keys(servers) as ServerName[]).filter((name) => servers[name] !== undefined);
+  const listeners = await Promise.all(
+    names.map(async (name) => {
+      const listener = createServer((req, res) => {
+        passOn(req, res, name, servers, limits).then(
+          (exchange) => recorded.push(exchange),
+          () => res.destroy(),
+        );
+      });
+      listener.on("connection", (socket: Socket) => {
+        sockets.add(socket);
+        socket.on("close", () => sockets.delete(socket));
+      });
+      listener.on("clientError", (_error, socket) => socket.destroy());
+      await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+      const address = listener.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      return {
+        name,
+        listener,
+        url: `http://127.0.0.1:${port}${new URL(servers[name] as string).pathname.replace(/\/$/, "")}`,
+      };
+    }),
+  );
+  const urls = Object.fromEntries(listeners.map(({ name, url }) => [name, url])) as unknown as ServerUrls;
+  return {
+    urls,
+    proxyUrl: new URL(urls.base).origin,
+    take() {
+      const taken = recorded;
+      recorded = [];
+      return taken;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(listeners.map(({ listener }) => new Promise((resolve) => listener.close(resolve))));
+    },
+  };
+}
+
+/** Which of the cell's servers an absolute URL is on: the longest matching server URL. */
+function serverOf(url: URL, servers: ServerUrls): ServerName | undefined {
+  const href = url.href;
+  const matching = (Object.entries(servers) as [ServerName, string | undefined][]).filter(
+    ([, at]) =>
+      at !== undefined &&
+      (href === at || href.startsWith(at.endsWith("/") ? at : `${at}/`) || url.origin === new URL(at).origin),
+  );
+  matching.sort(([, a], [, b]) => (b as string).length - (a as string).length);
+  return matching[0]?.[0];
+}
+
+async function passOn(
+  req: IncomingMessage,
+  res: ServerResponse,
+  listenerName: ServerName,
+  servers: ServerUrls,
+  limits: ProxyLimits,
+): Promise<RecordedRequest> {
+  const at = new Date().toISOString();
+  const raw = req.url ?? "/";
+  const absolute = /^https?:\/\//i.test(raw) ? new URL(raw) : undefined;
+  const server = absolute ? serverOf(absolute, servers) : listenerName;
+  const target = absolute ? `${absolute.pathname}${absolute.search}` : raw;
+  const body = await readBounded(req, limits.maxBodyBytes);
+  const base = {
+    server: server ?? listenerName,
+    method: req.method ?? "GET",
+    target,
+    headers: req.headers as Fields,
+    body: body.ok ? body.bytes.toString("utf8") : "",
+    at,
+    ...(absolute ? { origin: absolute.origin } : {}),
+  };
+  const answer = (status: number, text: string): RecordedRequest => {
+    const reply = `sxd (interop proxy): ${text}\n`;
+    if (!res.headersSent) res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
+    res.end(reply);
+    return { ...base, reply: { status, headers: { "content-type": "text/plain; charset=utf-8" }, body: reply } };
+  };
+  if (!body.ok) return answer(413, `the request body is over ${limits.maxBodyBytes} bytes`);
+  if (server === undefined)
+    return answer(502, `${absolute?.origin} is none of this cell's servers: sxd forwards only to them`);
+  const origin = new URL(servers[server] as string);
+  const headers = forwardedHeaders(req.rawHeaders, body.bytes.length, origin.host);
+  try {
+    const reply = await exchange(origin, req.method ?? "GET", target, headers, body.bytes, limits);
+    const sent = repliedHeaders(
+      reply.rawHeaders,
+      reply.body.length,
+      req.method === "HEAD" || [204, 304].includes(reply.status),
+    );
+    res.writeHead(reply.status, reply.statusMessage, sent);
+    res.end(reply.body);
+    return { ...base, reply: { status: reply.status, headers: reply.headers, body: reply.body.toString("utf8") } };
+  } catch (error) {
+    return answer(502, `no reply from ${origin.origin}: ${(error as Error).message}`);
+  }
+}
+
+/** The request's headers as sent, in order, less those of the connection; a chunked body goes with its length. */
+function forwardedHeaders(rawHeaders: readonly string[], length: number, host: string): string[] {
+  const out: string[] = [];
+  let chunked = false;
+  let hasHost = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    const lower = name.toLowerCase();
+    if (lower === "transfer-encoding") chunked = true;
+    if (lower === "host") hasHost = true;
+    if (HOP_BY_HOP.has(lower)) continue;
+    out.push(name, rawHeaders[i + 1] as string);
+  }
+  if (chunked) out.push("Content-Length", String(length));
+  if (!hasHost) out.push("Host", host);
+  return out;
+}
+
+function repliedHeaders(rawHeaders: readonly string[], length: number, bodiless: boolean): string[] {
+  const out: string[] = [];
+  let hasLength = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const lower = (rawHeaders[i] as string).toLowerCase();
+    if (HOP_BY_HOP.has(lower)) continue;
+    if (lower === "content-length") hasLength = true;
+    out.push(rawHeaders[i] as string, rawHeaders[i + 1] as string);
+  }
+  if (!hasLength && !bodiless) out.push("Content-Length", String(length));
+  return out;
+}
+
+interface Reply {
+  status: number;
+  statusMessage: string;
+  rawHeaders: string[];
+  headers: Fields;
+  body: Buffer;
+}
+
+function exchange(
+  origin: URL,
+  method: string,
+  target: string,
+  headers: string[],
+  body: Buffer,
+  limits: ProxyLimits,
+): Promise<Reply> {
+  const send = origin.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send({
+      protocol: origin.protocol,
+      hostname: origin.hostname,
+      port: origin.port,
+      method,
+      path: target,
+      headers: headers as unknown as Record<string, string>,
+      setHost: false,
+      agent: false,
+    });
+    const timer = setTimeout(
+      () => outgoing.destroy(new Error(`no whole reply within ${limits.timeoutMs} ms`)),
+      limits.timeoutMs,
+    );
+    outgoing.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    outgoing.on("response", (incoming) => {
+      readBounded(incoming, limits.maxBodyBytes).then((read) => {
+        clearTimeout(timer);
+        if (!read.ok) return reject(new Error(`the reply body is over ${limits.maxBodyBytes} bytes`));
+        resolve({
+          status: incoming.statusCode ?? 502,
+          statusMessage: incoming.statusMessage ?? "",
+          rawHeaders: incoming.rawHeaders,
+          headers: incoming.headers as Fields,
+          body: read.bytes,
+        });
+      }, reject);
+    });
+    outgoing.end(body.length > 0 ? body : undefined);
+  });
+}
+
+type Read = { ok: true; bytes: Buffer } | { ok: false };
+
+function readBounded(stream: IncomingMessage, limit: number): Promise<Read> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stream.destroy();
+        resolve({ ok: false });
+      } else chunks.push(chunk);
+    });
+    stream.on("end", () => resolve({ ok: true, bytes: Buffer.concat(chunks) }));
+    stream.on("error", reject);
+    stream.on("aborted", () => reject(new Error("the connection closed before the whole body")));
+  });
+}

@@ -1,0 +1,249 @@
+/**
+ * One `sxd interop` run: every client of the matrix against every server, a cell per pair and
+ * task (or the shard's share of them). The cells of different servers run at once, up to
+ * `parallel` servers; a server's own cells one after another, since they share its state.
+ * Each implementation's own verdict is taken from its conformance.json, given or computed.
+ * The shell (cli/interop.ts) reads the arguments and hands in what only it can start.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Io, SuiteSession } from "../run.ts";
+import { type CellServer, cellWithout, inTurn, runCell } from "./cell.ts";
+import {
+  INTEROP_KIND,
+  INTEROP_VERSION,
+  type InteropCell,
+  type InteropClient,
+  type InteropDocument,
+  type InteropServer,
+  type InteropTask,
+  type OwnVerdict,
+} from "./document.ts";
+import type { MatrixClient, MatrixFile, MatrixServer } from "./matrix-file.ts";
+import { givenVerdict, notRun, serverVerdict, verdictOfReport } from "./own-verdicts.ts";
+import { interopJunit, type Shard, shardOf, summaryTable } from "./report.ts";
+import { bringUp, type ServerUrls, servedTasks } from "./servers.ts";
+
+export interface InteropRun {
+  matrix: MatrixFile;
+  servers: MatrixServer[];
+  clients: MatrixClient[];
+  tasks: InteropTask[];
+  reportDir: string;
+  shard: Shard;
+  /** Servers whose cells run at once. */
+  parallel: number;
+  /** Milliseconds a client's run of a task may take (and each exchange through the proxy). */
+  taskTimeoutMs: number;
+  maxBodyBytes: number;
+  /**
+   * The client's own `sxd test-client` run into `reportDir` (the shell starts sxd's servers for
+   * it); its exit code. Absent: clients without a given conformance.json have no verdict.
+   */
+  clientRun?: (client: MatrixClient, reportDir: string, session: SuiteSession) => Promise<number>;
+}
+
+export interface InteropOutcome {
+  exitCode: 0 | 1;
+  document: InteropDocument;
+}
+
+/** The tasks a server takes part in, known before it starts: from its description and where its URLs come from. */
+function tasksOf(server: MatrixServer): InteropTask[] {
+  const { place } = server;
+  const exportUrls: ServerUrls =
+    place.kind === "running"
+      ? {
+          base: place.base,
+          ...(place.contacts ? { contacts: place.contacts } : {}),
+          ...(place.messaging ? { messaging: place.messaging } : {}),
+        }
+      : server.description.export !== undefined || server.description.contactsUrl !== undefined
+        ? { base: "", contacts: "", messaging: "" }
+        : { base: "" };
+  return servedTasks(server.description, exportUrls);
+}
+
+export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcome> {
+  const startedAt = new Date().toISOString();
+  const reportDir = resolve(run.reportDir);
+  mkdirSync(reportDir, { recursive: true });
+  const planned = shardOf(
+    run.clients.flatMap((client) =>
+      run.servers.flatMap((server) => run.tasks.map((task) => ({ client: client.name, server: server.name, task }))),
+    ),
+    run.shard,
+  );
+  const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
+  progress(
+    `interop: ${planned.length} cells (${run.clients.length} clients × ${run.servers.length} servers × ${run.tasks.length} tasks${run.shard.count > 1 ? `, shard ${run.shard.index}/${run.shard.count}` : ""})`,
+  );
+  const inShard = (name: string, side: "client" | "server") => planned.some((cell) => cell[side] === name);
+  // The client steps load once for the process: the clients' own runs and every cell's grading share them.
+  const cellSession: SuiteSession = {};
+  const clients: InteropClient[] = [];
+  for (const client of run.clients)
+    clients.push({
+      name: client.name,
+      command: client.run,
+      verdict: await clientVerdict(client, run, reportDir, inShard(client.name, "client"), cellSession),
+    });
+  const serverSession: SuiteSession = {};
+  const cells: InteropCell[] = [];
+  const servers: InteropServer[] = [];
+  const column = async (server: MatrixServer) => {
+    const mine = planned.filter((cell) => cell.server === server.name);
+    const tasks = tasksOf(server);
+    const entry: InteropServer = {
+      name: server.name,
+      urls: {},
+      tasks,
+      verdict: notRun("computed", null, "none of its cells is in this shard"),
+    };
+    servers.push(entry);
+    const given = server.conformance
+      ? givenVerdict(reportDir, `servers/${server.name}/`, server.conformance)
+      : undefined;
+    if (given) entry.verdict = given;
+    const needed = mine.filter((cell) => tasks.includes(cell.task));
+    for (const cell of mine.filter((c) => !tasks.includes(c.task)))
+      cells.push(
+        reported(
+          cellWithout(
+            cell.client,
+            cell.server,
+            cell.task,
+            "not applicable",
+            `${server.name}'s description serves no ${cell.task}`,
+          ),
+          progress,
+        ),
+      );
+    if (needed.length === 0 && (given || mine.length === 0)) return;
+    const logDir = join(reportDir, "servers", server.name);
+    mkdirSync(logDir, { recursive: true });
+    progress(`interop: ${server.name}: ${server.place.kind === "started" ? "starting" : "using"} the server`);
+    const up = await bringUp(server, run.matrix.folder, logDir);
+    entry.urls = up.ok ? up.server.urls : up.urls;
+    if (!up.ok) {
+      entry.problem = up.problem;
+      if (!given) entry.verdict = notRun("computed", null, up.problem);
+      progress(`interop: ${server.name}: ${up.problem}`);
+      for (const cell of needed)
+        cells.push(
+          reported(
+            cellWithout(cell.client, cell.server, cell.task, "failed", `the server did not come up: ${up.problem}`),
+            progress,
+          ),
+        );
+      return;
+    }
+    try {
+      const target: CellServer = { name: server.name, urls: up.server.urls, target: up.server.target };
+      const settings = {
+        reportDir,
+        folder: run.matrix.folder,
+        timeoutMs: run.taskTimeoutMs,
+        maxBodyBytes: run.maxBodyBytes,
+        session: cellSession,
+      };
+      for (const cell of needed) {
+        const client = run.clients.find((c) => c.name === cell.client) as MatrixClient;
+        cells.push(
+          reported(await boundedCell(runCell(client, target, cell.task, settings), cell, run.taskTimeoutMs), progress),
+        );
+      }
+      if (!given) {
+        progress(`interop: ${server.name}: its own sxd test run`);
+        const { target: described } = up.server;
+        entry.verdict = await inTurn(() =>
+          serverVerdict(reportDir, server.name, described, run.taskTimeoutMs, serverSession),
+        );
+      }
+    } finally {
+      await up.server.stop();
+    }
+  };
+  await atMost(run.parallel, run.servers, column);
+  const order = (list: { name: string }[], names: string[]) =>
+    list.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
+  const document: InteropDocument = {
+    kind: INTEROP_KIND,
+    version: INTEROP_VERSION,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    shard: run.shard,
+    tasks: run.tasks,
+    servers: order(
+      servers,
+      run.servers.map((s) => s.name),
+    ) as InteropServer[],
+    clients,
+    cells: shardOf(cells, { index: 1, count: 1 }),
+  };
+  writeFileSync(join(reportDir, "interop.json"), `${JSON.stringify(document, null, 2)}\n`);
+  writeFileSync(join(reportDir, "junit.xml"), interopJunit(document));
+  io.stdout.write(summaryTable(document));
+  io.stdout.write(`reports: ${join(run.reportDir, "interop.json")}, ${join(run.reportDir, "junit.xml")}\n`);
+  return { exitCode: document.cells.some((cell) => cell.result === "failed") ? 1 : 0, document };
+}
+
+async function clientVerdict(
+  client: MatrixClient,
+  run: InteropRun,
+  reportDir: string,
+  needed: boolean,
+  session: SuiteSession,
+): Promise<OwnVerdict> {
+  const folder = `clients/${client.name}/`;
+  if (client.conformance) return givenVerdict(reportDir, folder, client.conformance);
+  if (!needed) return notRun("computed", null, "none of its cells is in this shard");
+  if (!run.clientRun) return notRun("computed", null, "no sxd test-client run in this process");
+  const { clientRun } = run;
+  const exitCode = await inTurn(() => clientRun(client, join(reportDir, folder), session));
+  return verdictOfReport(reportDir, `${folder}conformance.json`, "computed", exitCode);
+}
+
+/** A cell that outlives its bound (the proxy and the client are bounded; this is the last guard) fails with the reason. */
+async function boundedCell(
+  cell: Promise<InteropCell>,
+  key: { client: string; server: string; task: InteropTask },
+  taskTimeoutMs: number,
+): Promise<InteropCell> {
+  // Preparing, the client's run, reading the effect back and grading: a few bounded steps.
+  const boundMs = taskTimeoutMs * 4 + 30_000;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<InteropCell>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(cellWithout(key.client, key.server, key.task, "failed", `the cell did not end within ${boundMs} ms`));
+    }, boundMs);
+  });
+  try {
+    return await Promise.race([
+      cell.catch((error: Error) =>
+        cellWithout(key.client, key.server, key.task, "failed", `sxd could not run the cell: ${error.message}`),
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function reported(cell: InteropCell, progress: (line: string) => void): InteropCell {
+  const blame = cell.result === "failed" && cell.blame ? ` (blame: ${cell.blame})` : "";
+  progress(`interop: ${cell.client} × ${cell.server} ${cell.task}: ${cell.result}${blame}`);
+  return cell;
+}
+
+/** Runs `work` on each item, at most `limit` at once. */
+async function atMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+}

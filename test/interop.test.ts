@@ -1,0 +1,180 @@
+// `sxd interop` as a user runs it: the reference and the reference with a fault, each started
+// by a command on the ports sxd chose, and a server that never answers; the example client, a
+// client that does only digest-get, and a client that computes a wrong response. Each cell's
+// result and blame, a shard of two merged into the whole, and the usage errors.
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import type { InteropCell, InteropDocument } from "../harness/interop/document.ts";
+import { EXAMPLE_CLIENT, SXD, sxd, tempDir } from "./support/cli.ts";
+
+const FAULTS = new URL("./fixtures/clients/faults.mjs", import.meta.url).pathname;
+const dir = tempDir();
+const write = (name: string, value: unknown) => writeFileSync(join(dir, name), JSON.stringify(value));
+// Given own verdicts keep the run to the cells: a conformance.json each, as sxd test writes one.
+write("conformance.json", {
+  suite: { name: "sxd", version: "0" },
+  target: { baseUrl: "http://127.0.0.1:1" },
+  date: "2026-01-01T00:00:00Z",
+  strict: false,
+  overall: "not conformant",
+  rows: [{ id: "DIG-14", level: "should", rule: "", verdict: "warning", scenarios: [] }],
+});
+write("digest.json", { digest: { path: "/protected", username: "demo", password: "sxd-demo-secret" } });
+const serve = (fault?: string) => `node ${SXD} serve base --port $SXD_PORT${fault ? ` --fault ${fault}` : ""}`;
+const server = (start: string, wait = 20) => ({ start, wait, config: "digest.json", conformance: "conformance.json" });
+write("matrix.json", {
+  servers: {
+    ref: server(serve()),
+    quoted: server(serve("dig-algorithm-quoted-lower")),
+    silent: server("sleep 30", 1),
+  },
+  clients: {
+    example: { run: EXAMPLE_CLIENT, conformance: "conformance.json" },
+    getonly: {
+      run: `[ "$SXD_TASK" = digest-get ] && exec ${EXAMPLE_CLIENT}; exit 127`,
+      conformance: "conformance.json",
+    },
+    wrong: {
+      run: `NODE_OPTIONS='--import ${FAULTS}' CLIENT_FAULT=wrong-response ${EXAMPLE_CLIENT}`,
+      conformance: "conformance.json",
+    },
+  },
+});
+const matrix = join(dir, "matrix.json");
+const tasks = ["--tasks", "digest-get,digest-post"];
+const read = (folder: string) => JSON.parse(readFileSync(join(dir, folder, "interop.json"), "utf8")) as InteropDocument;
+/** What a cell found, without its timings. */
+const found = (cell: InteropCell) =>
+  `${cell.client} × ${cell.server} ${cell.task}: ${cell.result} ${cell.blame} client[${cell.rows.client.map((r) => r.id)}] server[${cell.rows.server.map((r) => r.id)}]`;
+
+// The whole matrix, and a small one in two shards, at once.
+const small = ["--servers", "ref,silent", "--clients", "getonly,wrong", "--tasks", "digest-get"];
+const runs = Promise.all([
+  sxd(["interop", matrix, ...tasks, "--report-dir", join(dir, "whole")]),
+  sxd(["interop", matrix, ...small, "--shard", "1/2", "--report-dir", join(dir, "s1")]),
+  sxd(["interop", matrix, ...small, "--shard", "2/2", "--report-dir", join(dir, "s2")]),
+]);
+
+test("each cell's result and blame, rows and own verdicts, in interop.json, junit.xml and the summary", async () => {
+  const [whole] = await runs;
+  assert.equal(whole.code, 1, whole.stderr);
+  const doc = read("whole");
+  const cells = new Map(doc.cells.map((cell) => [`${cell.client} ${cell.server} ${cell.task}`, cell]));
+  const cell = (key: string) => cells.get(key) as InteropCell;
+  assert.equal(doc.cells.length, 18);
+  // The example client and the reference: digest-get goes through; the reference's protected
+  // resource takes no POST (405, no challenge), which no row of either side explains.
+  assert.equal(cell("example ref digest-get").result, "succeeded");
+  assert.deepEqual(
+    [cell("example ref digest-post").result, cell("example ref digest-post").blame],
+    ["failed", "neither"],
+  );
+  // A quoted, lower-case algorithm locks the example client out: the server broke DIG-14.
+  const quoted = cell("example quoted digest-get");
+  assert.deepEqual([quoted.result, quoted.blame], ["failed", "server"]);
+  assert.deepEqual(
+    quoted.rows.server.map((r) => r.id),
+    ["DIG-14"],
+  );
+  assert.equal(quoted.rows.server[0]?.level, "should");
+  // A wrong response is the client's fault, and the reference's refusal is right.
+  const wrong = cell("wrong ref digest-get");
+  assert.deepEqual([wrong.result, wrong.blame], ["failed", "client"]);
+  assert.ok(
+    wrong.rows.client.some((r) => r.id === "CDIG-2" && r.reason.includes("not the digest")),
+    found(wrong),
+  );
+  assert.deepEqual(wrong.rows.server, []);
+  assert.deepEqual(
+    [cell("getonly ref digest-post").result, cell("getonly ref digest-post").blame],
+    ["unsupported", null],
+  );
+  // The server that never answers fails its column with the reason, and the run went on.
+  for (const client of ["example", "getonly", "wrong"]) {
+    const silent = cell(`${client} silent digest-get`);
+    assert.equal(silent.result, "failed");
+    assert.equal(silent.blame, null);
+    assert.match(silent.why, /did not answer HTTP within 1 s/);
+  }
+  assert.match(doc.servers.find((s) => s.name === "silent")?.problem ?? "", /within 1 s/);
+  assert.deepEqual(doc.servers.find((s) => s.name === "ref")?.verdict, {
+    source: "given",
+    exitCode: null,
+    verdict: "non-conformant",
+    failedRows: [],
+    warnedRows: ["DIG-14"],
+    report: "servers/ref/conformance.json",
+  });
+  // The evidence: the exchange as sxd saw it, the client's output, never the password.
+  const evidence = join(dir, "whole", wrong.evidence);
+  const exchange = JSON.parse(readFileSync(join(evidence, "exchange.json"), "utf8")) as { reply: { status: number } }[];
+  assert.deepEqual(
+    exchange.map((e) => e.reply.status),
+    [401, 401],
+  );
+  const client = readFileSync(join(evidence, "client.json"), "utf8");
+  assert.ok(
+    !client.includes("sxd-demo-secret") &&
+      !readFileSync(join(evidence, "exchange.json"), "utf8").includes("sxd-demo-secret"),
+  );
+  assert.equal((JSON.parse(client) as { exitCode: number }).exitCode, 1);
+  const junit = readFileSync(join(dir, "whole", "junit.xml"), "utf8");
+  assert.equal(junit.match(/<testcase /g)?.length, 18);
+  assert.match(junit, /classname="wrong × ref" name="digest-get" time="0">\n {6}<failure message="blame client/);
+  assert.match(whole.stdout, /^example +\+N +SN +xx/m);
+});
+
+test("shards 1/2 and 2/2, merged by sxd report merge, are the whole matrix; a cell in two shards is an error", async () => {
+  const [whole, first, second] = await runs;
+  assert.equal(first.code, 1, first.stderr);
+  assert.ok(second.code === 0 || second.code === 1, second.stderr);
+  const merged = await sxd([
+    "report",
+    "merge",
+    join(dir, "s1", "interop.json"),
+    join(dir, "s2", "interop.json"),
+    "--out",
+    join(dir, "merged"),
+  ]);
+  assert.equal(merged.code, 0, merged.stderr);
+  const cells = read("merged").cells;
+  assert.equal(read("s1").cells.length + read("s2").cells.length, 4);
+  const inSmall = (cell: InteropCell) =>
+    ["ref", "silent"].includes(cell.server) && ["getonly", "wrong"].includes(cell.client) && cell.task === "digest-get";
+  assert.equal(whole.code, 1);
+  assert.deepEqual(cells.map(found), read("whole").cells.filter(inSmall).map(found));
+  const twice = await sxd([
+    "report",
+    "merge",
+    join(dir, "s1", "interop.json"),
+    join(dir, "s1", "interop.json"),
+    "--out",
+    join(dir, "m2"),
+  ]);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /^sxd: the cell .* is in two of the documents\n$/);
+});
+
+test("usage errors are one line and exit 2", async () => {
+  const bad = join(dir, "bad.json");
+  writeFileSync(
+    bad,
+    JSON.stringify({ servers: { a: { url: "http://127.0.0.1:1" } }, clients: { c: { run: "true" } } }),
+  );
+  const cases: [string[], RegExp][] = [
+    [["interop"], /usage: sxd interop FILE \[options\]: give one matrix file/],
+    [["interop", join(dir, "none.json")], /cannot read the matrix file .*none\.json: no such file/],
+    [["interop", bad], /.*bad\.json: server "a" needs "config"/],
+    [["interop", matrix, "--shard", "3/2"], /--shard 3\/2: give I\/N/],
+    [["interop", matrix, "--servers", "nope"], /--servers: no "nope" in the matrix file/],
+    [["interop", matrix, "--tasks", "dance"], /--tasks: unknown task "dance"/],
+  ];
+  const results = await Promise.all(cases.map(([args]) => sxd(args)));
+  for (const [index, [args, message]] of cases.entries()) {
+    const result = results[index];
+    assert.equal(result?.code, 2, args.join(" "));
+    assert.match(result?.stderr ?? "", new RegExp(`^sxd: ${message.source}[^\\n]*\\n$`));
+  }
+});
