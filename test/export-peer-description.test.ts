@@ -111,7 +111,9 @@ test("the reference split in two, with its own relation, users and backend reque
   for (const side of ["contacts", "messaging"] as const) {
     const { run } = runs[side];
     assert.deepEqual(rowsWith(run, "failed", "not run", "warning"), [], side);
-    assert.deepEqual(rowsWith(run, "not applicable"), rowsBindingOnly(side).sort(), side);
+    // EXP-10 besides: the reference's standard tokens are not new on each read, so there is no sample to judge.
+    const notApplicable = new Set([...rowsBindingOnly(side), "EXP-10"]);
+    assert.deepEqual(rowsWith(run, "not applicable"), [...notApplicable].sort(), side);
     assert.equal(run.exitCode, 0, side);
   }
 });
