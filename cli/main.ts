@@ -114,13 +114,8 @@ async function mergeReports(argv: string[]): Promise<number> {
 
 /** The shards of an `sxd interop` run as the whole matrix: interop.json and junit.xml into `out`. */
 async function mergeInterop(files: string[], out: string): Promise<number> {
-  const {
-    interopJunit,
-    mergeInterop: merged,
-    readInteropDocument,
-    summaryTable,
-  } = await import("../harness/interop/report.ts");
-  const { mkdirSync } = await import("node:fs");
+  const { mergeInterop: merged, readInteropDocument, summaryTable } = await import("../harness/interop/report.ts");
+  const { writeInteropReports } = await import("../harness/interop/outputs.ts");
   const { join } = await import("node:path");
   let doc: ReturnType<typeof merged>;
   try {
@@ -129,15 +124,13 @@ async function mergeInterop(files: string[], out: string): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   try {
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, "interop.json"), `${JSON.stringify(doc, null, 2)}\n`);
-    writeFileSync(join(out, "junit.xml"), interopJunit(doc));
+    writeInteropReports(out, doc);
   } catch (error) {
     throw new UsageError(`cannot write into ${out}: ${fileProblem(error)}`);
   }
   process.stdout.write(summaryTable(doc));
   process.stdout.write(
-    `wrote ${join(out, "interop.json")} and junit.xml: ${counted(doc.cells.length, "cell")} of ${counted(files.length, "shard")}\n`,
+    `wrote ${join(out, "interop.html")}, interop.json, junit.xml and summary.md: ${counted(doc.cells.length, "cell")} of ${counted(files.length, "shard")}\n`,
   );
   return 0;
 }

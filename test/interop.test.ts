@@ -64,12 +64,11 @@ test("each cell's result and blame, rows and own verdicts, in interop.json, juni
   const cells = new Map(doc.cells.map((cell) => [`${cell.client} ${cell.server} ${cell.task}`, cell]));
   const cell = (key: string) => cells.get(key) as InteropCell;
   assert.equal(doc.cells.length, 18);
-  // The example client and the reference: digest-get goes through; the reference's protected
-  // resource takes no POST (405, no challenge), which no row of either side explains.
+  // The example client and the reference: both tasks go through.
   assert.equal(cell("example ref digest-get").result, "succeeded");
   assert.deepEqual(
     [cell("example ref digest-post").result, cell("example ref digest-post").blame],
-    ["failed", "neither"],
+    ["succeeded", null],
   );
   // A quoted, lower-case algorithm locks the example client out: the server broke DIG-14.
   const quoted = cell("example quoted digest-get");
@@ -123,7 +122,15 @@ test("each cell's result and blame, rows and own verdicts, in interop.json, juni
   const junit = readFileSync(join(dir, "whole", "junit.xml"), "utf8");
   assert.equal(junit.match(/<testcase /g)?.length, 18);
   assert.match(junit, /classname="wrong × ref" name="digest-get" time="0">\n {6}<failure message="blame client/);
-  assert.match(whole.stdout, /^example +\+N +SN +xx/m);
+  assert.match(whole.stdout, /^example +\+\+ +SS +xx/m);
+  // The matrix to read, its cells' evidence pages, and the Markdown a CI job shows.
+  const html = readFileSync(join(dir, "whole", "interop.html"), "utf8");
+  assert.match(html, /<table[^>]*>[\s\S]*wrong[\s\S]*<\/table>/);
+  assert.ok(html.includes(`${wrong.evidence}index.html`) || html.includes(encodeURI(`${wrong.evidence}index.html`)));
+  assert.match(readFileSync(join(evidence, "index.html"), "utf8"), /CDIG-2/);
+  const summary = readFileSync(join(dir, "whole", "summary.md"), "utf8");
+  assert.match(summary, /^\| wrong \| `CC` \| `SS` \| `xx` \|$/m);
+  assert.match(summary, /- wrong × ref, digest-get: client \(client CDIG-2/);
 });
 
 test("shards 1/2 and 2/2, merged by sxd report merge, are the whole matrix; a cell in two shards is an error", async () => {
@@ -145,6 +152,8 @@ test("shards 1/2 and 2/2, merged by sxd report merge, are the whole matrix; a ce
     ["ref", "silent"].includes(cell.server) && ["getonly", "wrong"].includes(cell.client) && cell.task === "digest-get";
   assert.equal(whole.code, 1);
   assert.deepEqual(cells.map(found), read("whole").cells.filter(inSmall).map(found));
+  assert.match(readFileSync(join(dir, "merged", "summary.md"), "utf8"), /^\| getonly \| /m);
+  assert.ok(readFileSync(join(dir, "merged", "interop.html"), "utf8").includes("getonly"));
   const twice = await sxd([
     "report",
     "merge",

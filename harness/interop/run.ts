@@ -5,7 +5,7 @@
  * Each implementation's own verdict is taken from its conformance.json, given or computed.
  * The shell (cli/interop.ts) reads the arguments and hands in what only it can start.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Io, SuiteSession } from "../run.ts";
 import { type CellServer, cellWithout, inTurn, runCell } from "./cell.ts";
@@ -20,8 +20,9 @@ import {
   type OwnVerdict,
 } from "./document.ts";
 import type { MatrixClient, MatrixFile, MatrixServer } from "./matrix-file.ts";
+import { writeInteropReports } from "./outputs.ts";
 import { givenVerdict, notRun, serverVerdict, verdictOfReport } from "./own-verdicts.ts";
-import { interopJunit, type Shard, shardOf, summaryTable } from "./report.ts";
+import { type Shard, shardOf, summaryTable } from "./report.ts";
 import { bringUp, type ServerUrls, servedTasks } from "./servers.ts";
 
 export interface InteropRun {
@@ -181,10 +182,9 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
     clients,
     cells: shardOf(cells, { index: 1, count: 1 }),
   };
-  writeFileSync(join(reportDir, "interop.json"), `${JSON.stringify(document, null, 2)}\n`);
-  writeFileSync(join(reportDir, "junit.xml"), interopJunit(document));
+  writeInteropReports(reportDir, document);
   io.stdout.write(summaryTable(document));
-  io.stdout.write(`reports: ${join(run.reportDir, "interop.json")}, ${join(run.reportDir, "junit.xml")}\n`);
+  io.stdout.write(`reports: ${join(run.reportDir, "interop.html")} (and interop.json, junit.xml, summary.md)\n`);
   return { exitCode: document.cells.some((cell) => cell.result === "failed") ? 1 : 0, document };
 }
 

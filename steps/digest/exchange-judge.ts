@@ -26,24 +26,24 @@ export function judgeServerExchange({ task, requests, target }: ServerExchange):
   const protectedOnes = requests.filter((request) => request.target.split("?")[0] === path);
   const broken: RowBreak[] = [];
   // DIG-1's request is a GET: what a server answers a POST without credentials (405, where the
-  // resource takes no POST) is no challenge it failed to give.
-  const asked = protectedOnes.filter(
-    (r) => fieldOf(r, "authorization") === undefined && ["GET", "HEAD"].includes(r.method),
-  );
-  for (const request of asked) {
+  // resource takes no POST) is no challenge it failed to give. A challenge it does give, to any
+  // method, is judged by its form and body.
+  for (const request of protectedOnes.filter((r) => fieldOf(r, "authorization") === undefined)) {
     const where = place(requests, request);
     const field = request.reply.headers["www-authenticate"];
-    const parsed = field === undefined ? undefined : parseChallenges(field);
-    const digest = parsed?.ok ? parsed.value.filter((c) => c.scheme.toLowerCase() === "digest") : [];
-    const missing =
-      digest.length === 0
-        ? ["Digest challenge"]
-        : ["realm", "nonce", "qop"].filter((n) => !digest.every((c) => c.params.has(n)));
-    if (request.reply.status !== 401 || missing.length > 0)
-      broken.push({
-        id: "DIG-1",
-        reason: `${where} without credentials: status ${request.reply.status}${missing.length ? `, no ${missing.join(", ")}` : ""}`,
-      });
+    if (["GET", "HEAD"].includes(request.method)) {
+      const parsed = field === undefined ? undefined : parseChallenges(field);
+      const digest = parsed?.ok ? parsed.value.filter((c) => c.scheme.toLowerCase() === "digest") : [];
+      const missing =
+        digest.length === 0
+          ? ["Digest challenge"]
+          : ["realm", "nonce", "qop"].filter((n) => !digest.every((c) => c.params.has(n)));
+      if (request.reply.status !== 401 || missing.length > 0)
+        broken.push({
+          id: "DIG-1",
+          reason: `${where} without credentials: status ${request.reply.status}${missing.length ? `, no ${missing.join(", ")}` : ""}`,
+        });
+    }
     if (field !== undefined) {
       const form = challengeFormProblems(field);
       if (form.length > 0) broken.push({ id: "DIG-14", reason: `${where}: ${form.join("; ")}` });
