@@ -42,6 +42,7 @@ export const SERVER_STEP_FILES = [
   "steps/export/outage.steps.ts",
   "steps/export/peer.steps.ts",
   "steps/export/token.steps.ts",
+  "steps/export/forgeries.steps.ts",
   "steps/snapshots/server.steps.ts",
   "steps/snapshots/updates.steps.ts",
 ];

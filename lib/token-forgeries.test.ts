@@ -12,7 +12,8 @@ test("an unsigned base64url of the user name is forged for the other user, for t
   const [forged] = forgeriesOf("other-user", token, users);
   assert.equal(Buffer.from(forged.token, "base64url").toString(), "lin");
   assert.equal(forged.forOtherUser, true);
-  assert.match(forged.what, /base64url text "ada": "ada" → "lin"/);
+  assert.equal(forged.what, "part 1 read as base64url: the user's name → the other user's");
+  assert.match(forged.detail, /base64url text "ada": "ada" → "lin"/);
 });
 
 test("the user's name is changed where it stands as a word, in plain or decoded text, not inside another word", () => {

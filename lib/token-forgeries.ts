@@ -26,8 +26,10 @@ export type ForgeryKind =
 export interface Forgery {
   kind: ForgeryKind;
   token: string;
-  /** What was changed, for a person reading the report. */
+  /** What was changed, in words that hold for every token of the shape (which part, what change). */
   what: string;
+  /** The same with the values (the text before and after), for the request's note. */
+  detail: string;
   /** The forgery names the other user: it belongs on that user's import address. */
   forOtherUser: boolean;
 }
@@ -56,6 +58,8 @@ export interface TokenView {
   encoding: string;
   /** The part of the token as written, where the view is of one part. */
   part: string;
+  /** Which part, counted from 1 between separators. */
+  partNumber: number;
   /** Whether the text is of an encoded blob (long, mixed case) whose letters and digits mean nothing as written. */
   opaque: boolean;
   put(text: string): string;
@@ -70,10 +74,19 @@ export function viewsOf(token: string): TokenView[] {
   parts.forEach((part, i) => {
     if (i % 2 === 1 || part === "") return;
     const put = (text: string) => [...parts.slice(0, i), text, ...parts.slice(i + 1)].join("");
-    views.push({ text: part, encoding: "as written", part, opaque: looksEncoded(part), put });
+    const partNumber = i / 2 + 1;
+    views.push({ text: part, encoding: "as written", part, partNumber, opaque: looksEncoded(part), put });
     for (const codec of CODECS) {
       const text = codec.decode(part);
-      if (text !== undefined) views.push({ text, encoding: codec.name, part, opaque: false, put: (t) => put(codec.encode(t, part)) });
+      if (text !== undefined)
+        views.push({
+          text,
+          encoding: codec.name,
+          part,
+          partNumber,
+          opaque: false,
+          put: (t) => put(codec.encode(t, part)),
+        });
     }
   });
   return views;
@@ -144,7 +157,8 @@ function numbersIn(view: TokenView): NumberField[] {
   for (const match of view.text.matchAll(/[A-Za-z0-9]+/g)) {
     const text = match[0];
     if (/^\d{1,15}$/.test(text)) fields.push({ at: match.index, text, radix: 10 });
-    else if (/^(?=.*\d)(?:[0-9a-f]{4,16}|[0-9A-F]{4,16})$/.test(text)) fields.push({ at: match.index, text, radix: 16 });
+    else if (/^(?=.*\d)(?:[0-9a-f]{4,16}|[0-9A-F]{4,16})$/.test(text))
+      fields.push({ at: match.index, text, radix: 16 });
   }
   return fields;
 }
@@ -169,12 +183,19 @@ function numberForgeries(step: 1 | -1) {
           {
             kind: step === 1 ? "number-up" : "number-down",
             token: view.put(text),
-            what: `${describe(view)}: ${field.radix === 16 ? "hex " : ""}${field.text} → ${next}`,
+            what: `${where(view)}: a ${field.radix === 16 ? "hex " : ""}number one ${step === 1 ? "up" : "down"}`,
+            detail: `${describe(view)}: ${field.text} → ${next}`,
             forOtherUser: false,
           } satisfies Forgery,
         ];
       }),
     );
+}
+
+function where(view: TokenView): string {
+  return view.encoding === "as written"
+    ? `part ${view.partNumber} as written`
+    : `part ${view.partNumber} read as ${view.encoding}`;
 }
 
 function describe(view: TokenView): string {
@@ -194,7 +215,8 @@ function otherUserForgeries(token: string, users: TokenUsers): Forgery[] {
     .map((view) => ({
       kind: "other-user",
       token: view.put(view.text.replace(nameIn(users.user), other)),
-      what: `${describe(view)}: "${users.user}" → "${other}"`,
+      what: `${where(view)}: the user's name → the other user's`,
+      detail: `${describe(view)}: "${users.user}" → "${other}"`,
       forOtherUser: true,
     }));
 }
@@ -203,28 +225,46 @@ function jwtForgeries(kind: ForgeryKind, token: string, users: TokenUsers): Forg
   const jwt = readJwt(token);
   if (!jwt) return [];
   const [headerPart, payloadPart] = token.split(".");
-  const kept = (payload: Record<string, unknown>, what: string, forOtherUser = false): Forgery[] => {
+  const kept = (payload: Record<string, unknown>, what: string, detail: string, forOtherUser = false): Forgery[] => {
     const input = jwtSigningInput(jwt.header, payload);
-    return [{ kind, token: `${headerPart}.${input.slice(input.indexOf(".") + 1)}.${jwt.signature}`, what, forOtherUser }];
+    const token = `${headerPart}.${input.slice(input.indexOf(".") + 1)}.${jwt.signature}`;
+    return [{ kind, token, what, detail, forOtherUser }];
   };
   switch (kind) {
     case "jwt-alg-none": {
       const header = jwtSigningInput({ ...jwt.header, alg: "none" }, {}).split(".")[0];
-      return [{ kind, token: `${header}.${payloadPart}.`, what: `alg "${jwt.header.alg}" → "none", no signature`, forOtherUser: false }];
+      const what = "alg none, no signature";
+      return [
+        {
+          kind,
+          token: `${header}.${payloadPart}.`,
+          what,
+          detail: `alg "${jwt.header.alg}" → "none", no signature`,
+          forOtherUser: false,
+        },
+      ];
     }
-    case "jwt-unsigned":
-      return [{ kind, token: `${headerPart}.${payloadPart}.`, what: "the signature dropped", forOtherUser: false }];
+    case "jwt-unsigned": {
+      const what = "the signature dropped";
+      return [{ kind, token: `${headerPart}.${payloadPart}.`, what, detail: what, forOtherUser: false }];
+    }
     case "jwt-other-subject": {
       const other = users.otherUser;
       const claims = Object.keys(jwt.payload).filter((name) => jwt.payload[name] === users.user);
       if (other === undefined || claims.length === 0) return [];
       const payload = { ...jwt.payload, ...Object.fromEntries(claims.map((name) => [name, other])) };
-      return kept(payload, `claims ${claims.join(", ")} "${users.user}" → "${other}", signature kept`, true);
+      const what = `claims ${claims.join(", ")} → the other user's name, signature kept`;
+      return kept(payload, what, `claims ${claims.join(", ")} "${users.user}" → "${other}", signature kept`, true);
     }
     case "jwt-later-expiry": {
       const exp = jwt.payload.exp;
       if (typeof exp !== "number") return [];
-      return kept({ ...jwt.payload, exp: exp + LATER_EXPIRY_SECONDS }, `exp ${exp} → ${exp + LATER_EXPIRY_SECONDS}, signature kept`);
+      const later = exp + LATER_EXPIRY_SECONDS;
+      return kept(
+        { ...jwt.payload, exp: later },
+        "exp an hour later, signature kept",
+        `exp ${exp} → ${later}, signature kept`,
+      );
     }
     default:
       return [];
@@ -235,7 +275,8 @@ function jwtForgeries(kind: ForgeryKind, token: string, users: TokenUsers): Forg
 function tailCut(token: string): Forgery[] {
   if (token.length < 2) return [];
   const cut = Math.max(1, Math.ceil(token.length / 4));
-  return [{ kind: "tail-cut", token: token.slice(0, -cut), what: `the last ${cut} of ${token.length} characters cut`, forOtherUser: false }];
+  const detail = `the last ${cut} of ${token.length} characters cut`;
+  return [{ kind: "tail-cut", token: token.slice(0, -cut), what: "its last quarter cut", detail, forOtherUser: false }];
 }
 
 const FORGERS: Record<ForgeryKind, (token: string, users: TokenUsers) => Forgery[]> = {
@@ -249,14 +290,15 @@ const FORGERS: Record<ForgeryKind, (token: string, users: TokenUsers) => Forgery
   "tail-cut": tailCut,
 };
 
-/** What a token shows, in words, for a report that says why a kind of forgery had nothing to change. */
+/** What a token shows, in words that hold for every token of its shape, for a report that says why a forgery had nothing to change. */
 export function shownBy(token: string): string {
   if (readJwt(token)) return "a JWT";
-  const decoded = viewsOf(token).filter((v) => v.encoding !== "as written");
-  const numbers = viewsOf(token).flatMap(numbersIn);
+  const views = viewsOf(token);
   const shown = [
-    ...decoded.map((v) => `${v.encoding} text "${v.text}"`),
-    ...numbers.map((n) => `the number ${n.text}`),
+    ...views.filter((v) => v.encoding !== "as written").map((v) => `text in ${where(v)}`),
+    ...views.flatMap((v) => numbersIn(v).map(() => `a number in ${where(v)}`)),
   ];
-  return shown.length === 0 ? "nothing sxd can decode (no JWT, no base64 or hex text, no number)" : shown.join(", ");
+  return shown.length === 0
+    ? "nothing sxd can decode (no JWT, no text in base64, base64url or hex, no number)"
+    : [...new Set(shown)].join(", ");
 }
