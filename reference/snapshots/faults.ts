@@ -97,6 +97,11 @@ export const snapshotFaults = {
     breaks: ["SNAP-13"],
     description: "creation with If-None-Match: * answers 200 instead of 201 Created",
   },
+  "snap-expands-entities": {
+    breaks: ["SNAP-14"],
+    description:
+      "an entry's DOCTYPE is processed: its entities expanded, recursively, and the files and addresses external ones name read",
+  },
 } satisfies Record<string, FaultInfo>;
 
 type SnapshotFault = keyof typeof snapshotFaults;
@@ -126,6 +131,8 @@ export interface SnapshotPolicy {
   /** An update keeps the date of the version before it. */
   freezesLastModified: boolean;
   keepsSnapshotsAfterDelete: boolean;
+  /** The body's document type is processed before the entry is read: entities expanded, external ones resolved. */
+  expandsEntities: boolean;
 }
 
 export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
@@ -170,5 +177,6 @@ export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
     updateAnswersWithEntry: on("snap-update-200"),
     freezesLastModified: on("snap-last-modified-frozen"),
     keepsSnapshotsAfterDelete: on("snap-delete-keeps-snapshots"),
+    expandsEntities: on("snap-expands-entities"),
   };
 }
