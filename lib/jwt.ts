@@ -42,7 +42,7 @@ export function signedJwt(payload: JsonObject, key: string): string {
 /** The payload of an HS256 token whose signature is right for `key`; undefined for any other token. */
 export function verifiedHs256(token: string, key: string): JsonObject | undefined {
   const jwt = readJwt(token);
-  if (!jwt || jwt.header.alg !== "HS256") return undefined;
+  if (jwt?.header.alg !== "HS256") return undefined;
   const expected = Buffer.from(hs256(token.slice(0, token.lastIndexOf(".")), key));
   const given = Buffer.from(jwt.signature);
   return expected.length === given.length && timingSafeEqual(expected, given) ? jwt.payload : undefined;

@@ -26,7 +26,7 @@ test("the user's name is changed where it stands as a word, in plain or decoded 
 });
 
 test("hex numbers move one step either side, keeping their width and case; decimal times too", () => {
-  const token = "00ff3a9c1b2d4e5f-1760000000-" + "ab".repeat(32);
+  const token = `00ff3a9c1b2d4e5f-1760000000-${"ab".repeat(32)}`;
   assert.deepEqual(tokens("number-up", token), [
     `00ff3a9c1b2d4e60-1760000000-${"ab".repeat(32)}`,
     `00ff3a9c1b2d4e5f-1760000001-${"ab".repeat(32)}`,
