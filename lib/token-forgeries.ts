@@ -65,11 +65,11 @@ export interface TokenView {
   put(text: string): string;
 }
 
-/** Separators between a token's parts; base64url's - and _ are no separators. */
-const SEPARATORS = /[.~:|,]/;
+/** Separators between a token's parts, kept in the split at the odd indices; base64url's - and _ are none. */
+const SEPARATORS = /([.~:|,])/;
 
 export function viewsOf(token: string): TokenView[] {
-  const parts = splitKeeping(token);
+  const parts = token.split(SEPARATORS);
   const views: TokenView[] = [];
   parts.forEach((part, i) => {
     if (i % 2 === 1 || part === "") return;
@@ -90,11 +90,6 @@ export function viewsOf(token: string): TokenView[] {
     }
   });
   return views;
-}
-
-/** The token split at its separators, the separators kept at the odd indices. */
-function splitKeeping(token: string): string[] {
-  return token.split(new RegExp(`(${SEPARATORS.source})`));
 }
 
 /** A long part with letters of both cases: an encoding of bytes, not words and numbers. */
@@ -193,9 +188,7 @@ function numberForgeries(step: 1 | -1) {
 }
 
 function where(view: TokenView): string {
-  return view.encoding === "as written"
-    ? `part ${view.partNumber} as written`
-    : `part ${view.partNumber} read as ${view.encoding}`;
+  return `part ${view.partNumber} ${view.encoding === "as written" ? "as written" : `read as ${view.encoding}`}`;
 }
 
 function describe(view: TokenView): string {

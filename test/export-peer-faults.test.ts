@@ -15,10 +15,17 @@ import { behaviourTags, rowsWith, runAgainstTarget } from "./support/suite.ts";
 const CONTACTS_SIDE = ["exp-list-wrong-type", "exp-no-self-link", "exp-relative-self", "exp-link-no-title"];
 /**
  * Faults both servers make together (a query token the messaging server also reads; a token
- * the contacts server mints without the user and the messaging server checks so): one side
- * alone does not have them.
+ * the contacts server mints without the user, or in a weak scheme, and the messaging server
+ * checks so): one side alone does not have them.
  */
-const BOTH_SIDES = ["exp-link-query-token", "exp-token-not-user-bound"];
+const BOTH_SIDES = [
+  "exp-link-query-token",
+  "exp-token-not-user-bound",
+  "exp-token-unsigned-user",
+  "exp-token-unsigned-expiry",
+  "exp-token-jwt-alg-none",
+  "exp-token-jwt-unverified",
+];
 
 const tags = behaviourTags(
   "EXP",
