@@ -45,8 +45,10 @@ export const SERVER_STEP_FILES = [
   "steps/export/peer.steps.ts",
   "steps/export/token.steps.ts",
   "steps/export/prediction.steps.ts",
+  "steps/export/forgeries.steps.ts",
   "steps/snapshots/server.steps.ts",
   "steps/snapshots/updates.steps.ts",
+  "steps/snapshots/entities.steps.ts",
 ];
 
 /** What cucumber imports for a client run (`sxd test-client`): the client world, its shared step, and each behaviour's client steps. */

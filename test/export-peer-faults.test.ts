@@ -15,11 +15,19 @@ import { behaviourTags, rowsWith, runAgainstTarget } from "./support/suite.ts";
 const CONTACTS_SIDE = ["exp-list-wrong-type", "exp-no-self-link", "exp-relative-self", "exp-link-no-title"];
 /**
  * Faults both servers make together (a query token the messaging server also reads; a token
- * the contacts server mints without the user and the messaging server checks so; numbered
- * tokens the messaging server looks up in the contacts server's table): one side alone does
- * not have them.
+ * the contacts server mints without the user, or in a weak scheme, and the messaging server
+ * checks so; numbered tokens the messaging server looks up in the contacts server's table):
+ * one side alone does not have them.
  */
-const BOTH_SIDES = ["exp-link-query-token", "exp-token-not-user-bound", "exp-token-counter"];
+const BOTH_SIDES = [
+  "exp-link-query-token",
+  "exp-token-not-user-bound",
+  "exp-token-unsigned-user",
+  "exp-token-unsigned-expiry",
+  "exp-token-jwt-alg-none",
+  "exp-token-jwt-unverified",
+  "exp-token-counter",
+];
 /**
  * Rows not applicable on the whole reference too, whoever plays which side: its standard
  * tokens are not new on each read, so there is no sample of them to judge (EXP-10).

@@ -31,7 +31,16 @@ describe("EXP-6 against servers with single-use tokens", () => {
   it("single-use tokens bound to their user pass: every flawed POST had a link the control did not spend", async (t) => {
     const row = await exp6Of(t, {});
     assert.equal(row.verdict, "passed", row.reason);
-    assert.deepEqual(new Set(statusesOf(row)), new Set(["passed"]));
+    // A random token shows nothing to decode: of the forgeries, only the tail cut applies.
+    const forged = (s: RowResult["scenarios"][number]) => s.name.startsWith("A token forged as");
+    assert.deepEqual(
+      new Set(statusesOf({ ...row, scenarios: row.scenarios.filter((s) => !forged(s)) })),
+      new Set(["passed"]),
+    );
+    for (const s of row.scenarios.filter(forged)) {
+      if (s.name.includes("tail cut")) assert.equal(s.status, "passed", s.name);
+      else assert.match(`${s.status}: ${s.message}`, /^not applicable: nothing to forge: /, s.name);
+    }
   });
 
   it("single-use tokens not bound to their user fail on another user's address, whether a link comes per read or after a spent one", async (t) => {

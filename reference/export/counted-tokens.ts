@@ -6,7 +6,7 @@
  * is shared by the servers of one key (the contacts server that issues, the messaging server
  * that checks, in one process) and keeps the last CAPACITY tokens, a fault's memory, bounded.
  */
-import { mintToken, type TokenCheck, type TokenFormat, verifyToken } from "./token.ts";
+import type { TokenCheck } from "./token.ts";
 
 interface Issued {
   subject: string;
@@ -30,7 +30,7 @@ function tableOf(key: string): Table {
   return table;
 }
 
-function mintCounted(key: string, subject: string, expiresAt: number): string {
+export function mintCounted(key: string, subject: string, expiresAt: number): string {
   const table = tableOf(key);
   const token = String(table.next++).padStart(16, "0");
   table.issued.set(token, { subject, expiresAt });
@@ -38,19 +38,9 @@ function mintCounted(key: string, subject: string, expiresAt: number): string {
   return token;
 }
 
-function verifyCounted(key: string, subject: string, token: string | undefined, now: number): TokenCheck {
+export function verifyCounted(key: string, subject: string, token: string | undefined, now: number): TokenCheck {
   if (token === undefined || token === "") return { ok: false, reason: "missing" };
   const issued = tableOf(key).issued.get(token);
   if (issued?.subject !== subject) return { ok: false, reason: "invalid" };
   return issued.expiresAt <= now ? { ok: false, reason: "expired" } : { ok: true };
-}
-
-export interface TokenFunctions {
-  mint(key: string, subject: string, expiresAt: number, format: TokenFormat): string;
-  verify(key: string, subject: string, token: string | undefined, now: number, format: TokenFormat): TokenCheck;
-}
-
-/** The HMAC tokens of token.ts, or the fault's numbered ones. */
-export function tokenFunctions(counted: boolean): TokenFunctions {
-  return counted ? { mint: mintCounted, verify: verifyCounted } : { mint: mintToken, verify: verifyToken };
 }

@@ -5,6 +5,7 @@
  */
 import { XML_TYPE } from "../../lib/media-type.ts";
 import type { FaultInfo } from "../fault-info.ts";
+import type { TokenScheme } from "./token-schemes.ts";
 
 export const exportFaults = {
   "exp-list-wrong-type": {
@@ -75,6 +76,22 @@ export const exportFaults = {
     description:
       "numbers its links: each read of the list gets the next number as its token, checked against a table of those issued, so anyone who read one knows the next",
   },
+  "exp-token-unsigned-user": {
+    breaks: ["EXP-6"],
+    description: "the token is the user name in base64url, signed by nothing: any user's token is one encoding away",
+  },
+  "exp-token-unsigned-expiry": {
+    breaks: ["EXP-6"],
+    description: "the token shows its expiry in decimal beside a MAC of the user alone: the expiry can be moved",
+  },
+  "exp-token-jwt-alg-none": {
+    breaks: ["EXP-6"],
+    description: "the token is an HS256 JWT, and one whose header says alg none is taken without a signature",
+  },
+  "exp-token-jwt-unverified": {
+    breaks: ["EXP-6"],
+    description: "the token is a JWT whose claims are read and never verified: its signature is not checked",
+  },
   "exp-duplicate-on-repeat": {
     breaks: ["EXP-7"],
     description: "each export adds the contacts again instead of replacing the previous copy",
@@ -108,10 +125,10 @@ export interface ExportPolicy {
   exportLinkHasTitle: boolean;
   /** How the export link carries its token: a path parameter (;t=) or a query (?t=). */
   tokenIn: "path" | "query";
+  /** How a token is made and checked: the reference's HMAC, or a weak scheme (token-schemes.ts). */
+  tokenScheme: TokenScheme;
   /** Whether a token signs its user, so one user's link exports nobody else's contacts. */
   bindsTokenToUser: boolean;
-  /** Tokens are the next number of a counter, looked up in a table, instead of an HMAC. */
-  countsTokens: boolean;
 
   // The messaging server's export
   refusesEveryExport: boolean;
@@ -144,7 +161,17 @@ export function exportPolicy(active: ReadonlySet<string>): ExportPolicy {
     exportLinkHasTitle: !on("exp-link-no-title"),
     tokenIn: on("exp-link-query-token") ? "query" : "path",
     bindsTokenToUser: !on("exp-token-not-user-bound"),
-    countsTokens: on("exp-token-counter"),
+    tokenScheme: on("exp-token-unsigned-user")
+      ? "unsigned-user"
+      : on("exp-token-unsigned-expiry")
+        ? "unsigned-expiry"
+        : on("exp-token-jwt-alg-none")
+          ? "jwt-alg-none"
+          : on("exp-token-jwt-unverified")
+            ? "jwt-unverified"
+            : on("exp-token-counter")
+              ? "counted"
+              : "hmac",
 
     refusesEveryExport: on("exp-refuses-every-export"),
     checksToken: !on("exp-token-not-checked"),

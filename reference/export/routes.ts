@@ -41,10 +41,10 @@ import {
   parseFixture,
   USER_NAME,
 } from "./contact-list.ts";
-import { tokenFunctions } from "./counted-tokens.ts";
 import { type ExportPolicy, exportPolicy } from "./faults.ts";
 import { ContactStore, fetchContacts } from "./import-store.ts";
 import { expectedToken, TOKEN_LIFETIME_SECONDS, type TokenCheck } from "./token.ts";
+import { checkToken, issueToken, type TokenSetting } from "./token-schemes.ts";
 
 export const DEFAULT_CONTACTS_FILE = fileURLToPath(new URL("./contacts.json", import.meta.url));
 export const DEFAULT_BACKEND_TIMEOUT_MS = 3000;
@@ -57,6 +57,11 @@ const processTokenKey = process.env.SXD_TOKEN_KEY || randomBytes(32).toString("b
 
 export function tokenKeyOf(context: ReferenceContext): string {
   return context.tokenKey ?? processTokenKey;
+}
+
+/** How this context's servers mint and check tokens. */
+function tokenSetting(context: ReferenceContext, policy: ExportPolicy): TokenSetting {
+  return { scheme: policy.tokenScheme, key: tokenKeyOf(context), format: exportChoices(context).tokenFormat };
 }
 
 /** Whom a token is bound to: its user, unless the policy leaves the user out. */
@@ -92,7 +97,6 @@ export function contactsRoutes(context: ReferenceContext): Route {
   const fixture = servedLists(context);
   const policy = exportPolicy(context.faults);
   const choices = exportChoices(context);
-  const { mint } = tokenFunctions(policy.countsTokens);
   return async (request) => {
     const match = /^\/user\/([^/;]+)\/contacts$/.exec(request.path);
     if (!match) return undefined;
@@ -102,7 +106,7 @@ export function contactsRoutes(context: ReferenceContext): Route {
     if (!contacts) throw new HttpError(404, `no contacts are kept for user ${user}`);
     const encoded = encodeURIComponent(user);
     const expiresAt = nowSeconds() + TOKEN_LIFETIME_SECONDS;
-    const token = mint(tokenKeyOf(context), tokenSubject(policy, user), expiresAt, choices.tokenFormat);
+    const token = issueToken(tokenSetting(context, policy), tokenSubject(policy, user), expiresAt);
     const selfPath = `/user/${encoded}/contacts`;
     const self = { absolute: `${context.urls.contacts}${selfPath}`, relative: selfPath, none: undefined };
     const body = contactListDocument(
@@ -157,7 +161,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
     if (policy.refusesEveryExport) throw new HttpError(403, "exports are not accepted");
     const key = tokenKeyOf(context);
     const subject = tokenSubject(policy, user);
-    const check = tokenFunctions(policy.countsTokens).verify(key, subject, token, nowSeconds(), choices.tokenFormat);
+    const check = checkToken(tokenSetting(context, policy), subject, token, nowSeconds());
     const sameBeforeTail = () =>
       expectedToken(key, subject, token ?? "", choices.tokenFormat)?.slice(0, -4) === token?.slice(0, -4);
     const letThrough =
@@ -286,10 +290,9 @@ export function backendTokenCheck(
   context: ReferenceContext,
 ): (user: string, token: string | undefined) => string | undefined {
   const policy = exportPolicy(context.faults);
-  const { tokenFormat } = exportChoices(context);
+  const setting = tokenSetting(context, policy);
   return (user, token) => {
-    const { verify } = tokenFunctions(policy.countsTokens);
-    const check = verify(tokenKeyOf(context), tokenSubject(policy, user), token, nowSeconds(), tokenFormat);
+    const check = checkToken(setting, tokenSubject(policy, user), token, nowSeconds());
     return check.ok ? undefined : refusal(check);
   };
 }

@@ -90,12 +90,18 @@ export const snapshotFaults = {
     description: "an update is parsed whatever its Content-Type says: text/plain or JSON gets 204, not 415",
   },
   "snap-500-on-bad-body": {
-    breaks: ["SNAP-12"],
+    // An entry declaring entities is such a body too: 500 where SNAP-14 asks for 400.
+    breaks: ["SNAP-12", "SNAP-14"],
     description: "a body that is not a well-formed Atom entry gets 500 instead of 400",
   },
   "snap-create-200": {
     breaks: ["SNAP-13"],
     description: "creation with If-None-Match: * answers 200 instead of 201 Created",
+  },
+  "snap-expands-entities": {
+    breaks: ["SNAP-14"],
+    description:
+      "an entry's DOCTYPE is processed: its entities expanded, recursively, and the files and addresses external ones name read",
   },
 } satisfies Record<string, FaultInfo>;
 
@@ -126,6 +132,8 @@ export interface SnapshotPolicy {
   /** An update keeps the date of the version before it. */
   freezesLastModified: boolean;
   keepsSnapshotsAfterDelete: boolean;
+  /** The body's document type is processed before the entry is read: entities expanded, external ones resolved. */
+  expandsEntities: boolean;
 }
 
 export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
@@ -170,5 +178,6 @@ export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
     updateAnswersWithEntry: on("snap-update-200"),
     freezesLastModified: on("snap-last-modified-frozen"),
     keepsSnapshotsAfterDelete: on("snap-delete-keeps-snapshots"),
+    expandsEntities: on("snap-expands-entities"),
   };
 }

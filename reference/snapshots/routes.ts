@@ -32,6 +32,7 @@ import {
   servedLastModified,
 } from "./chain.ts";
 import { snapshotChoices } from "./choices.ts";
+import { expandedEntities } from "./entity-expander.ts";
 import { parseEntry, serialiseEntry } from "./entry.ts";
 import { snapshotPolicy } from "./faults.ts";
 import { evaluatePreconditions, type Verdict } from "./preconditions.ts";
@@ -124,7 +125,8 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
 
   const put = async (request: ServerRequest, address: Address): Promise<Reply> => {
     if (policy.checksContentType) checkContentType(header(request, "content-type"));
-    const body = await request.body();
+    const sent = decodeUtf8(await request.body());
+    const text = sent !== undefined && policy.expandsEntities ? await expandedEntities(sent) : sent;
     // Everything below runs without awaiting, so no other request can interleave.
     const stored = store.get(address.resource);
     const current = stored && currentVersion(stored);
@@ -138,7 +140,6 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     if (current && !verdict.knowsCurrent && policy.requiresPreconditionToUpdate) {
       throw new HttpError(428, "an update needs If-Unmodified-Since (the Last-Modified last read) or If-Match");
     }
-    const text = decodeUtf8(body);
     const parsed = text === undefined ? { ok: false as const, error: "the body is not UTF-8" } : parseEntry(text);
     if (!parsed.ok) {
       if (policy.crashesOnBadBody) return { status: 500, body: "" };

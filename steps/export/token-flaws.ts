@@ -30,15 +30,16 @@ const TOKEN_PARAMETER = /([;?&])t=([^;?&#/]*)/;
 
 /** A flaw of the token's value: the link with its token replaced by `change(token)`, "" leaving the parameter out. */
 function ofToken(change: (token: string) => string) {
-  return (link: LinkToFlaw): FlawedLink => {
-    const found = TOKEN_PARAMETER.exec(link.href);
-    if (!found) fail("an export link carrying a token parameter t", `href ${link.href}`);
-    const value = change(found[2]);
-    const parameter = value === "" ? "" : `${found[1]}t=${value}`;
-    return {
-      url: `${link.href.slice(0, found.index)}${parameter}${link.href.slice(found.index + found[0].length)}`,
-    };
-  };
+  return (link: LinkToFlaw): FlawedLink => ({ url: withToken(link.href, change) });
+}
+
+/** The link with its token (as written in it) replaced by `change(token)`; "" leaves the parameter out. */
+export function withToken(href: string, change: (token: string) => string): string {
+  const found = TOKEN_PARAMETER.exec(href);
+  if (!found) fail("an export link carrying a token parameter t", `href ${href}`);
+  const value = change(found[2]);
+  const parameter = value === "" ? "" : `${found[1]}t=${value}`;
+  return `${href.slice(0, found.index)}${parameter}${href.slice(found.index + found[0].length)}`;
 }
 
 /** The middle character changed: the ends of an encoded value may carry bits a decoder ignores. */

@@ -202,12 +202,14 @@ export async function readCurrent(world: SxdWorld, resource: ScratchResource): P
 
 /**
  * Puts the next version, re-reading and retrying while a correct server may still say 412.
- * Returns the last reply: a success, or the refusal the suite could not get past.
+ * Returns the last reply: a success, or the refusal the suite could not get past. `shape`
+ * changes the body sent (a case that adds one defect to the next version).
  */
 export async function updateScratch(
   world: SxdWorld,
   resource: ScratchResource,
   kept: readonly EntryField[] = [],
+  shape: (body: string) => string = (body) => body,
 ): Promise<Answered> {
   const version = nextVersion(resource, kept);
   for (let attempt = 1; ; attempt++) {
@@ -218,7 +220,7 @@ export async function updateScratch(
     const headers: Record<string, string> = { "content-type": ATOM_ENTRY_TYPE };
     if (etag && !etag.startsWith("W/")) headers["if-match"] = etag;
     if (lastModified) headers["if-unmodified-since"] = lastModified;
-    const reply = await world.http.send("PUT", resource.url, { headers, body: entryBody(resource.id, version) });
+    const reply = await world.http.send("PUT", resource.url, { headers, body: shape(entryBody(resource.id, version)) });
     if (isSuccess(reply)) {
       resource.versions.push(version);
       return reply;

@@ -43,11 +43,13 @@ export const CONTROLLED_CASES: readonly ControlledCase[] = [
   {
     rows: ["EXP-6"],
     control: /^the same POST with the export link as served exports$/,
-    flawed: /^the client sends POST with no body to the export link with .+$/,
+    flawed:
+      /^the client sends POST with no body to the export link with .+$|^the client POSTs tokens forged from a fresh export link: .+$/,
     spends: "the link's token (single-use tokens), or the user's one export",
     freshState:
       "the flawed POST is built on a link read from the list after the control; right after it is refused, " +
-      "the same POST without the flaw is sent and must export, so the link was good when the flaw was refused",
+      "the same POST without the flaw is sent and must export, so the link was good when the flaw was refused; " +
+      "each further forgery is made from a link read after that POST, which is its control",
     notRunWhen:
       "the list serves again the link the control used, and it no longer exports; or the list read again offers no usable export link",
   },
@@ -59,6 +61,15 @@ export const CONTROLLED_CASES: readonly ControlledCase[] = [
     freshState:
       "the flawed update goes first, on the validators last read; the control follows it after a new read, " +
       "so it spends nothing the flawed update needed",
+  },
+  {
+    rows: ["SNAP-14"],
+    control: /^the same update without a document type got in$/,
+    flawed: /^the client PUTs the next version declaring .+, its title a reference to it$/,
+    spends: "the resource's Last-Modified, which the control's update moves on",
+    freshState:
+      "the plain update goes first; the one with the document type is sent after a new read, on its validators " +
+      "(read again and retried on 412 as the plain update was)",
   },
   {
     rows: ["SNAP-11"],

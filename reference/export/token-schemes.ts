@@ -1,0 +1,90 @@
+/**
+ * How the export servers mint and check a link's token: the reference's own HMAC token
+ * (token.ts), or, under a fault mode (faults.ts), one of the weak tokens real servers ship,
+ * each forgeable from what it shows:
+ *
+ * - unsigned-user:   base64url of the user name; any user's token is one encoding away.
+ * - unsigned-expiry: `<expiry>.<hmac of the user>`; the expiry is shown and not signed.
+ * - jwt-alg-none:    an HS256 JWT {sub, exp}, checked, unless its header says alg "none".
+ * - jwt-unverified:  the same JWT, read but never verified (decoded in place of checked).
+ * - counted:         the next number of a counter, looked up in a table (counted-tokens.ts):
+ *                    unforgeable by changing one, yet anyone who read one knows the next.
+ *
+ * Both servers check through `checkToken`, so the contacts server's backend check agrees with
+ * the messaging server's, whatever the scheme.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { type JsonObject, readJwt, signedJwt, verifiedHs256 } from "../../lib/jwt.ts";
+import { mintCounted, verifyCounted } from "./counted-tokens.ts";
+import { mintToken, type TokenCheck, type TokenFormat, verifyToken } from "./token.ts";
+
+export type TokenScheme = "hmac" | "unsigned-user" | "unsigned-expiry" | "jwt-alg-none" | "jwt-unverified" | "counted";
+
+export interface TokenSetting {
+  scheme: TokenScheme;
+  key: string;
+  /** The HMAC token's format (the variant's choice). */
+  format: TokenFormat;
+}
+
+export function issueToken(setting: TokenSetting, user: string, expiresAt: number): string {
+  switch (setting.scheme) {
+    case "hmac":
+      return mintToken(setting.key, user, expiresAt, setting.format);
+    case "counted":
+      return mintCounted(setting.key, user, expiresAt);
+    case "unsigned-user":
+      return Buffer.from(user).toString("base64url");
+    case "unsigned-expiry":
+      return `${expiresAt}.${userMac(setting.key, user)}`;
+    case "jwt-alg-none":
+    case "jwt-unverified":
+      return signedJwt({ sub: user, exp: expiresAt }, setting.key);
+  }
+}
+
+/** `now` and expiries in whole seconds since the epoch. */
+export function checkToken(setting: TokenSetting, user: string, token: string | undefined, now: number): TokenCheck {
+  if (setting.scheme === "hmac") return verifyToken(setting.key, user, token, now, setting.format);
+  if (setting.scheme === "counted") return verifyCounted(setting.key, user, token, now);
+  if (token === undefined || token === "") return { ok: false, reason: "missing" };
+  switch (setting.scheme) {
+    case "unsigned-user":
+      return Buffer.from(token, "base64url").toString("utf8") === user
+        ? { ok: true }
+        : { ok: false, reason: "invalid" };
+    case "unsigned-expiry": {
+      const match = /^(\d{1,15})\.([A-Za-z0-9_-]+)$/.exec(token);
+      if (!match) return { ok: false, reason: "malformed" };
+      if (!sameText(match[2], userMac(setting.key, user))) return { ok: false, reason: "invalid" };
+      return Number(match[1]) > now ? { ok: true } : { ok: false, reason: "expired" };
+    }
+    case "jwt-alg-none":
+    case "jwt-unverified":
+      return jwtClaimsCheck(trustedClaims(setting, token), user, now);
+  }
+}
+
+/** The claims a weak JWT check takes as true: every one where unverified, an unsigned one where alg is none. */
+function trustedClaims(setting: TokenSetting, token: string): JsonObject | undefined {
+  const jwt = readJwt(token);
+  if (!jwt) return undefined;
+  if (setting.scheme === "jwt-unverified" || jwt.header.alg === "none") return jwt.payload;
+  return verifiedHs256(token, setting.key);
+}
+
+function jwtClaimsCheck(claims: JsonObject | undefined, user: string, now: number): TokenCheck {
+  if (!claims) return { ok: false, reason: "invalid" };
+  if (claims.sub !== user) return { ok: false, reason: "invalid" };
+  return typeof claims.exp === "number" && claims.exp > now ? { ok: true } : { ok: false, reason: "expired" };
+}
+
+function userMac(key: string, user: string): string {
+  return createHmac("sha256", key).update(`user\n${user}`).digest("base64url");
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
