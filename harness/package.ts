@@ -55,7 +55,7 @@ export const CLIENT_STEP_FILES = [
 ];
 
 /** The generators of `sxd fuzz`, each exporting fuzzGenerators(context), loaded as the steps are. */
-export const FUZZ_FILES = ["steps/digest/fuzz.ts"];
+export const FUZZ_FILES = ["steps/digest/fuzz.ts", "steps/snapshots/fuzz.ts"];
 
 /** A suite module's URL, to import it from the harness without a static import of steps/. */
 export function suiteModuleUrl(sourcePath: string): string {
