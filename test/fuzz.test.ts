@@ -5,12 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { runFuzz } from "../cli/fuzz.ts";
-import { type FuzzGenerator, loadGenerators, shrink } from "../harness/fuzz.ts";
+import { campaign, type FuzzGenerator, loadGenerators, parseBudget, shrink } from "../harness/fuzz.ts";
 import { resolveDescription } from "../harness/target.ts";
 import { REFERENCE_DESCRIPTION, referenceMode, startReference } from "../reference/index.ts";
 
@@ -80,14 +82,135 @@ describe("sxd fuzz", () => {
     }
   });
 
-  it("finds nothing in the plain reference and exits 0", async () => {
+  it("finds nothing in the plain reference within the default budget and exits 0", async () => {
     const plain = await reference([]);
     try {
-      const run = await fuzz(["--base-url", plain.urls.base, "--seed", "3", "--budget", "200"]);
+      const run = await fuzz(["--base-url", plain.urls.base, "--seed", "3"]);
       assert.equal(run.code, 0, run.text);
       assert.match(run.text, /no failure found/);
+      assert.doesNotMatch(run.text, /not run/, "both generators ran");
     } finally {
       await plain.close();
     }
   });
 });
+
+describe("sxd fuzz, the updates generator", () => {
+  let faulty: Awaited<ReturnType<typeof reference>>;
+  before(async () => {
+    faulty = await reference(["snap-500-on-bad-body"]);
+  });
+  after(() => faulty.close());
+
+  it("finds a 500 for a malformed entry within the default budget, shrinks it and replays it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sxd-fuzz-"));
+    const run = await fuzz(["--base-url", faulty.urls.base, "--seed", "7", "--budget", "300", "--report-dir", dir]);
+    assert.equal(run.code, 1, run.text);
+    assert.deepEqual(readdirSync(join(dir, "fuzz")), ["SNAP-12-5xx.json"]);
+    const file = join(dir, "fuzz", "SNAP-12-5xx.json");
+    const written = JSON.parse(readFileSync(file, "utf8"));
+    assert.equal(written.generator, "updates");
+    assert.equal(written.recipe.length, 1, `shrunk to one mutation: ${written.recipe}`);
+    assert.match(written.recipe[0], /^entry:/);
+    assert.match(written.curl, /^curl -i -X PUT -H 'if-unmodified-since: /);
+    assert.match(written.exchange, /^> PUT [^\n]*\n(.*\n)*< 500/);
+    const replayed = await fuzz(["--base-url", faulty.urls.base, "--replay", file]);
+    assert.equal(replayed.code, 1, replayed.text);
+    assert.match(replayed.text, /SNAP-12 5xx: entry:\S+: still fails/);
+  });
+
+  it("shrinks a combination to the mutation the server fails on, over fresh validators each time", async () => {
+    const generator = await updatesGenerator(faulty.urls.base);
+    try {
+      assert.equal(await generator.prepare(), undefined);
+      const found = ["ius:rfc850", "type:upper-case", "entry:truncate:200"];
+      const trial = await generator.run(found);
+      assert.equal(trial.failure?.kind, "5xx", trial.failure?.why);
+      const shrunk = await shrink(generator, found, trial);
+      assert.deepEqual(shrunk.recipe, ["entry:truncate:1"]);
+      assert.equal(shrunk.judged?.method, "PUT");
+    } finally {
+      await generator.close?.();
+    }
+  });
+
+  it("judges a reply that is not HTTP, to a GET of an odd snapshot address, as SNAP-12", async () => {
+    // In front of the plain reference: every request passed on, but s0 answered with bytes that are no HTTP reply.
+    const origin = faulty.urls.base;
+    const garbling = createServer(async (request, response) => {
+      if (request.url?.endsWith("/s0")) {
+        request.socket.end("this is not an HTTP reply\r\n\r\n");
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)),
+      ) as Record<string, string>;
+      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+      const reply = await fetch(`${origin}${request.url}`, { method: request.method, headers, body });
+      const passed = [...reply.headers].filter(
+        ([name]) => !["connection", "keep-alive", "transfer-encoding", "content-length"].includes(name),
+      );
+      response.writeHead(reply.status, Object.fromEntries(passed));
+      response.end(Buffer.from(await reply.arrayBuffer()));
+    });
+    await new Promise<void>((done) => garbling.listen(0, "127.0.0.1", done));
+    const generator = await updatesGenerator(`http://127.0.0.1:${(garbling.address() as AddressInfo).port}`);
+    try {
+      assert.equal(await generator.prepare(), undefined);
+      const trial = await generator.run(["path:s0"]);
+      assert.deepEqual(trial.failure && [trial.failure.row, trial.failure.kind], ["SNAP-12", "not HTTP"]);
+      assert.equal((await generator.run(["path:s01"])).failure, undefined, "the same server's other replies are HTTP");
+    } finally {
+      await generator.close?.();
+      garbling.closeAllConnections();
+      await new Promise((done) => garbling.close(done));
+    }
+  });
+});
+
+describe("sxd fuzz, its limits", () => {
+  it("an unreachable target is one line on stderr and exit 2, nothing else", async () => {
+    const run = fuzz(["--base-url", "http://127.0.0.1:1", "--seed", "1"]);
+    await assert.rejects(run, (error: Error) => {
+      assert.match(error.message, /^the target did not answer: .*connection refused/);
+      assert.doesNotMatch(error.message, /\n/);
+      return true;
+    });
+  });
+
+  it("a budget in seconds ends the campaign once that much time has passed, counted on its clock", async () => {
+    assert.deepEqual(parseBudget("30s"), { seconds: 30 });
+    assert.deepEqual(parseBudget("30"), { requests: 30 });
+    assert.equal(parseBudget("0s"), undefined);
+    let clock = 0;
+    const ticking: FuzzGenerator = {
+      name: "ticking",
+      prepare: async () => undefined,
+      describe: () => ({}),
+      draw: () => ["x"],
+      run: async () => {
+        clock += 250;
+        return { exchanges: [] };
+      },
+      smaller: () => [],
+    };
+    const run = await campaign(
+      { ready: [ticking], skipped: [] },
+      { random: Math.random, budget: { seconds: 2 }, now: () => clock },
+    );
+    assert.equal(run.trials, 8, "2 s of trials that take 250 ms each");
+    assert.equal(run.elapsedMs, 2000);
+  });
+});
+
+async function updatesGenerator(baseUrl: string): Promise<FuzzGenerator> {
+  const target = resolveDescription([REFERENCE_DESCRIPTION, { baseUrl }]);
+  assert.ok(target.ok);
+  const generators = await loadGenerators({ target: target.value, timeoutMs: 5000 });
+  const generator = generators.find((g) => g.name === "updates");
+  assert.ok(generator, "an updates generator is loaded");
+  for (const other of generators) if (other !== generator) await other.close?.();
+  return generator;
+}
