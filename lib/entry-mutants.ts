@@ -98,8 +98,9 @@ export interface MutatedEntry {
   body: string | Uint8Array;
   /**
    * Not a well-formed Atom entry as SNAP-12's cases judge one: not XML (cut short, bytes that
-   * are not UTF-8), outside the Atom namespace, without an id or a title. A doubled or emptied
-   * element, a DOCTYPE or deep foreign markup leave a document a server may take.
+   * are not UTF-8), outside the Atom namespace, without an id (or with an empty one: no IRI,
+   * RFC 4287 §4.2.6) or a title. A doubled element, another emptied one, a DOCTYPE or deep
+   * foreign markup leave a document a server may take.
    */
   malformed: boolean;
   /** Whether the document declares a document type with an entity used in the title. */
@@ -146,7 +147,8 @@ export function mutateEntry(fields: EntryFields, mutations: readonly EntryMutati
   const titled = !has("drop", "title") && !has("empty", "title");
   return {
     body: notUtf8 ? latin1Marked(text) : text,
-    malformed: truncated || notUtf8 || has("namespace") || has("drop", "id") || has("drop", "title"),
+    malformed:
+      truncated || notUtf8 || has("namespace") || has("drop", "id") || has("empty", "id") || has("drop", "title"),
     declaresEntity: entity !== undefined && titled && !truncated,
   };
 }
