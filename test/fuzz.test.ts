@@ -12,8 +12,11 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { runFuzz } from "../cli/fuzz.ts";
+import { rowsById } from "../harness/catalogue.ts";
 import { campaign, type FuzzGenerator, loadGenerators, parseBudget, shrink } from "../harness/fuzz.ts";
 import { resolveDescription } from "../harness/target.ts";
+import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
+import { ATOM_NS, escapeXml } from "../lib/xml.ts";
 import { REFERENCE_DESCRIPTION, referenceMode, startReference } from "../reference/index.ts";
 
 async function reference(faults: string[]) {
@@ -167,6 +170,62 @@ describe("sxd fuzz, the updates generator", () => {
       garbling.closeAllConnections();
       await new Promise((done) => garbling.close(done));
     }
+  });
+});
+
+describe("sxd fuzz, on a server of the test's own that takes a DOCTYPE", () => {
+  let expands = true;
+  // Stores one title per address and, while `expands`, expands internal entities as a naive parser would.
+  const naive = createServer(async (request, response) => {
+    let body = "";
+    for await (const chunk of request) body += chunk;
+    const path = request.url ?? "";
+    if (request.method === "DELETE") {
+      store.delete(path);
+      return void response.writeHead(204).end();
+    }
+    if (request.method === "GET") {
+      const held = store.get(path);
+      if (!held) return void response.writeHead(404).end();
+      response.writeHead(200, { "content-type": ATOM_ENTRY_TYPE, "last-modified": held.at });
+      return void response.end(
+        `<entry xmlns="${ATOM_NS}"><id>urn:x</id><title>${escapeXml(held.title)}</title><author><name>a</name></author><content>c</content></entry>`,
+      );
+    }
+    const entities = new Map([...body.matchAll(/<!ENTITY (\w+) "([^"]*)">/g)].map((m) => [m[1], m[2]]));
+    const expand = (text: string, depth: number): string =>
+      text.replace(/&(\w+);/g, (whole, name) =>
+        depth < 4 && entities.has(name) ? expand(entities.get(name) ?? "", depth + 1) : whole,
+      );
+    const title = /<title>([^<]*)<\/title>/.exec(body)?.[1];
+    if (title === undefined) return void response.writeHead(400).end();
+    store.set(path, { title: expands ? expand(title, 0) : title, at: new Date().toUTCString() });
+    response.writeHead(request.headers["if-none-match"] ? 201 : 204).end();
+  });
+  const store = new Map<string, { title: string; at: string }>();
+  let generator: FuzzGenerator;
+  before(async () => {
+    await new Promise<void>((done) => naive.listen(0, "127.0.0.1", done));
+    generator = await updatesGenerator(`http://127.0.0.1:${(naive.address() as AddressInfo).port}`);
+    assert.equal(await generator.prepare(), undefined);
+  });
+  after(async () => {
+    await generator.close?.();
+    naive.closeAllConnections();
+    await new Promise((done) => naive.close(done));
+  });
+
+  it("an entity expanded into the title fails SNAP-14 (SNAP-12 where the catalogue has no SNAP-14), plain or nested", async () => {
+    const row = rowsById().has("SNAP-14") ? "SNAP-14" : "SNAP-12";
+    for (const recipe of [["entry:doctype"], ["entry:doctype-nested"]]) {
+      const trial = await generator.run(recipe);
+      assert.deepEqual(trial.failure && [trial.failure.row, trial.failure.kind], [row, "expanded"], recipe[0]);
+    }
+  });
+
+  it("the same entry stored with its entity reference as text passes", async () => {
+    expands = false;
+    assert.equal((await generator.run(["entry:doctype"])).failure, undefined);
   });
 });
 
