@@ -40,6 +40,16 @@ export interface HttpClientOptions {
   dispatcher?: Dispatcher;
 }
 
+function notUtf8(body: string | Uint8Array | undefined): boolean {
+  if (body === undefined || typeof body === "string") return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(body);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 export class HttpClient {
   readonly exchanges: Exchange[] = [];
   private readonly agent: Dispatcher;
@@ -100,6 +110,7 @@ export class HttpClient {
       requestBody:
         typeof options.body === "string" ? options.body : options.body && new TextDecoder().decode(options.body),
       ...(options.note === undefined ? {} : { note: options.note }),
+      ...(notUtf8(options.body) ? { note: "the body holds bytes that are not UTF-8, shown here as U+FFFD" } : {}),
       startedAt: new Date().toISOString(),
       durationMs: 0,
     };
