@@ -6,7 +6,16 @@ import { randomInt } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../harness/errors.ts";
-import { campaign, curlOf, type Finding, loadGenerators, parseBudget, replay } from "../harness/fuzz.ts";
+import {
+  campaign,
+  curlOf,
+  type Finding,
+  type FuzzGenerator,
+  loadGenerators,
+  parseBudget,
+  prepareAll,
+  replay,
+} from "../harness/fuzz.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { parseDescription } from "../harness/target-check.ts";
 import { formatExchange } from "../harness/transcript.ts";
@@ -23,9 +32,13 @@ interface FailureFile {
   found: string[];
   count: number;
   seed: number;
-  target: { baseUrl: string; path: string; username: string; password?: string };
+  /** What the generator ran against (the password only with --show-secrets). */
+  target: Record<string, string>;
   curl: string;
+  /** The request judged and its reply. */
   exchange: string;
+  /** Every exchange of the trial (the reads before and after, a fresh challenge), the judged one among them. */
+  trial: string[];
 }
 
 export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promise<number> {
@@ -48,8 +61,14 @@ export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promi
   const generators = await loadGenerators({ target, timeoutMs });
   try {
     if (recorded) return await replayed(recorded, generators, out);
+    const prepared = await prepareAll(generators);
+    // Nothing to fuzz is one line, as any other reason sxd cannot start: no summary of nothing.
+    if (prepared.unreachable) throw new UsageError(`the target did not answer: ${prepared.unreachable}`);
+    if (prepared.ready.length === 0) {
+      throw new UsageError(`nothing to fuzz: ${prepared.skipped.map((s) => `${s.generator}: ${s.reason}`).join("; ")}`);
+    }
     out.write(`sxd fuzz: seed ${seed}, budget ${given.text("budget") ?? "400"}, target ${target.baseUrl}\n`);
-    const run = await campaign(generators, { random: seededRandom(seed), budget });
+    const run = await campaign(prepared, { random: seededRandom(seed), budget });
     for (const { generator, reason } of run.skipped) out.write(`  ${generator}: not run, ${reason}\n`);
     const rate = run.elapsedMs > 0 ? (run.requests * 1000) / run.elapsedMs : 0;
     out.write(
@@ -57,7 +76,7 @@ export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promi
     );
     if (run.findings.length === 0) {
       out.write("no failure found\n");
-      return run.skipped.length > 0 && run.trials === 0 ? 2 : 0;
+      return 0;
     }
     const dir = join(withDefault("fuzz", "report-dir", given.text("report-dir")), "fuzz");
     mkdirSync(dir, { recursive: true });
@@ -65,7 +84,7 @@ export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promi
       const file = join(dir, `${finding.failure.row}-${finding.failure.kind.replace(/\W+/g, "-")}.json`);
       writeFileSync(
         file,
-        `${JSON.stringify(failureFile(finding, seed, target, given.switch("show-secrets") ?? false), null, 2)}\n`,
+        `${JSON.stringify(failureFile(finding, seed, generatorOf(generators, finding.generator), given.switch("show-secrets") ?? false), null, 2)}\n`,
       );
       out.write(
         `${finding.failure.row} ${finding.failure.kind} (${finding.count}x): ${finding.recipe.join(" + ")}, shrunk from ${finding.found.join(" + ")}\n  ${file}\n`,
@@ -78,13 +97,8 @@ export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promi
   }
 }
 
-async function replayed(
-  recorded: FailureFile,
-  generators: Awaited<ReturnType<typeof loadGenerators>>,
-  out: NodeJS.WritableStream,
-) {
-  const generator = generators.find((g) => g.name === recorded.generator);
-  if (!generator) throw new UsageError(`no generator "${recorded.generator}" in this sxd`);
+async function replayed(recorded: FailureFile, generators: FuzzGenerator[], out: NodeJS.WritableStream) {
+  const generator = generatorOf(generators, recorded.generator);
   const reason = await generator.prepare().catch((error: Error) => `the target did not answer: ${error.message}`);
   if (reason) throw new UsageError(`cannot replay: ${reason}`);
   const { verdict, trials } = await replay(generator, recorded.recipe);
@@ -95,8 +109,14 @@ async function replayed(
   return verdict === "fixed" ? 0 : 1;
 }
 
-function failureFile(finding: Finding, seed: number, target: TargetDescription, showSecrets: boolean): FailureFile {
-  const last = finding.exchanges.at(-1);
+function generatorOf(generators: FuzzGenerator[], name: string): FuzzGenerator {
+  const generator = generators.find((g) => g.name === name);
+  if (!generator) throw new UsageError(`no generator "${name}" in this sxd`);
+  return generator;
+}
+
+function failureFile(finding: Finding, seed: number, generator: FuzzGenerator, showSecrets: boolean): FailureFile {
+  const judged = finding.judged ?? finding.exchanges.at(-1);
   return {
     generator: finding.generator,
     row: finding.failure.row,
@@ -106,14 +126,10 @@ function failureFile(finding: Finding, seed: number, target: TargetDescription, 
     found: finding.found,
     count: finding.count,
     seed,
-    target: {
-      baseUrl: target.baseUrl,
-      path: target.digest.path,
-      username: target.digest.username,
-      ...(showSecrets ? { password: target.digest.password } : {}),
-    },
-    curl: last ? curlOf(last) : "",
-    exchange: last ? formatExchange(last) : "",
+    target: generator.describe(showSecrets),
+    curl: judged ? curlOf(judged) : "",
+    exchange: judged ? formatExchange(judged) : "",
+    trial: finding.exchanges.map(formatExchange),
   };
 }
 

@@ -4,7 +4,7 @@
  * replays one. It knows no row: the generators (listed in harness/package.ts, FUZZ_FILES)
  * build the requests, send them and say which row a reply breaks.
  *
- *   const run = await campaign(generators, { seed: 1, budget: { requests: 400 } });
+ *   const run = await campaign(await prepareAll(generators), { random, budget: { requests: 400 } });
  *   for (const finding of run.findings) write(finding);
  */
 import type { Exchange } from "./exchange.ts";
@@ -19,8 +19,10 @@ export interface FuzzFailure {
 export interface FuzzTrial {
   /** Absent: the target did what the rows ask. */
   failure?: FuzzFailure;
-  /** Every request the trial sent (the fresh challenge too); the last is the one judged. */
+  /** Every request the trial sent (the fresh challenge, a read-back too). */
   exchanges: Exchange[];
+  /** The request the verdict is about; default the last one sent. */
+  judged?: Exchange;
 }
 
 /** A recipe is what a generator needs to build its request again over fresh state (a new nonce). */
@@ -35,7 +37,9 @@ export interface FuzzGenerator {
   run(recipe: Recipe): Promise<FuzzTrial>;
   /** Recipes one step smaller (a mutation left out, a value shortened), smallest first. */
   smaller(recipe: Recipe): Recipe[];
-  /** Lets go of what the generator holds open (connections). */
+  /** What a recipe runs against, for the failure file; secrets only when asked for. */
+  describe(showSecrets: boolean): Record<string, string>;
+  /** Lets go of what the generator holds open (connections, a resource it made). */
   close?(): Promise<void>;
 }
 
@@ -52,6 +56,8 @@ export interface Finding {
   failure: FuzzFailure;
   /** The exchanges of the shrunk recipe's last run. */
   exchanges: Exchange[];
+  /** The one of them the verdict is about. */
+  judged?: Exchange;
   /** How many trials failed this way. */
   count: number;
 }
@@ -70,20 +76,37 @@ const SHRINK_TRIALS = 60;
 
 const keyOf = (generator: string, f: FuzzFailure) => `${generator} ${f.row} ${f.kind}`;
 
+export interface Prepared {
+  ready: FuzzGenerator[];
+  skipped: Array<{ generator: string; reason: string }>;
+  /** Why the target could not be reached, where no generator got an answer at all. */
+  unreachable?: string;
+}
+
+/** Each generator's control; an unreachable target is a reason, not a crash. */
+export async function prepareAll(generators: readonly FuzzGenerator[]): Promise<Prepared> {
+  const prepared: Prepared = { ready: [], skipped: [] };
+  const silent: string[] = [];
+  for (const generator of generators) {
+    const reason = await generator.prepare().catch((error: Error) => {
+      silent.push(error.message);
+      return `the target did not answer: ${error.message}`;
+    });
+    if (reason === undefined) prepared.ready.push(generator);
+    else prepared.skipped.push({ generator: generator.name, reason });
+  }
+  if (silent.length === generators.length && silent.length > 0) prepared.unreachable = silent[0];
+  return prepared;
+}
+
 export async function campaign(
-  generators: readonly FuzzGenerator[],
+  prepared: Prepared,
   options: { random: () => number; budget: FuzzBudget; now?: () => number },
 ): Promise<CampaignResult> {
   const now = options.now ?? Date.now;
   const started = now();
-  const result: CampaignResult = { findings: [], trials: 0, requests: 0, elapsedMs: 0, skipped: [] };
-  const ready: FuzzGenerator[] = [];
-  for (const generator of generators) {
-    // An unreachable target is a reason, not a crash.
-    const reason = await generator.prepare().catch((error: Error) => `the target did not answer: ${error.message}`);
-    if (reason === undefined) ready.push(generator);
-    else result.skipped.push({ generator: generator.name, reason });
-  }
+  const ready = prepared.ready;
+  const result: CampaignResult = { findings: [], trials: 0, requests: 0, elapsedMs: 0, skipped: prepared.skipped };
   const spent = () =>
     (options.budget.requests !== undefined && result.requests >= options.budget.requests) ||
     (options.budget.seconds !== undefined && now() - started >= options.budget.seconds * 1000);
@@ -117,9 +140,9 @@ export async function shrink(
   recipe: Recipe,
   trial: FuzzTrial,
   counted: (requests: number) => void = () => {},
-): Promise<{ recipe: Recipe; failure: FuzzFailure; exchanges: Exchange[] }> {
+): Promise<{ recipe: Recipe; failure: FuzzFailure; exchanges: Exchange[]; judged?: Exchange }> {
   const failure = trial.failure as FuzzFailure;
-  let best = { recipe, failure, exchanges: trial.exchanges };
+  let best = { recipe, failure, exchanges: trial.exchanges, judged: trial.judged };
   let budget = SHRINK_TRIALS;
   let smaller = true;
   while (smaller && budget > 0) {
@@ -129,7 +152,7 @@ export async function shrink(
       const again = await generator.run(candidate);
       counted(again.exchanges.length);
       if (again.failure && keyOf(generator.name, again.failure) === keyOf(generator.name, failure)) {
-        best = { recipe: candidate, failure: again.failure, exchanges: again.exchanges };
+        best = { recipe: candidate, failure: again.failure, exchanges: again.exchanges, judged: again.judged };
         smaller = true;
         break;
       }
@@ -158,6 +181,8 @@ export function curlOf(exchange: Exchange): string {
   const parts = ["curl", "-i", "-X", exchange.method];
   for (const [name, value] of Object.entries(exchange.requestHeaders)) parts.push("-H", q(`${name}: ${value}`));
   if (exchange.requestBody !== undefined) parts.push("--data-binary", q(String(exchange.requestBody)));
+  // Dot segments as sent: curl would resolve them otherwise.
+  if (/\/\.|%2e/i.test(exchange.url)) parts.push("--path-as-is");
   parts.push(q(exchange.url));
   return parts.join(" ");
 }

@@ -59,7 +59,7 @@ export const CLIENT_STEP_FILES = [
 ];
 
 /** The generators of `sxd fuzz`, each exporting fuzzGenerators(context), loaded as the steps are. */
-export const FUZZ_FILES = ["steps/digest/fuzz.ts"];
+export const FUZZ_FILES = ["steps/digest/fuzz.ts", "steps/snapshots/fuzz.ts"];
 
 /**
  * What `sxd interop` loads to judge a server's side of a cell's exchange: each behaviour's

@@ -20,11 +20,16 @@ export const EnvHttpProxyAgent =
   require("undici/lib/dispatcher/env-http-proxy-agent") as typeof Undici.EnvHttpProxyAgent;
 export type Dispatcher = Undici.Dispatcher;
 
-type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, "origin" | "path"> & { dispatcher: Undici.Dispatcher };
+type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, "origin" | "path"> & {
+  dispatcher: Undici.Dispatcher;
+  /** The path as written after the origin, not normalised by the URL parser (dot segments kept). */
+  asWritten?: boolean;
+};
 
 /** undici's `request(url, options)`, always through the dispatcher given. */
 export function request(url: string, options: RequestOptions): Promise<Undici.Dispatcher.ResponseData> {
-  const { dispatcher, ...rest } = options;
+  const { dispatcher, asWritten, ...rest } = options;
   const { origin, pathname, search } = new URL(url);
-  return dispatcher.request({ ...rest, origin, path: `${pathname}${search}` });
+  const path = asWritten && url.startsWith(origin) ? url.slice(origin.length) : `${pathname}${search}`;
+  return dispatcher.request({ ...rest, origin, path });
 }

@@ -68,6 +68,10 @@ function credentials({ target, timeoutMs }: FuzzContext): FuzzGenerator {
   return {
     name: "credentials",
     close: () => dispatcher.close(),
+    describe: (showSecrets) => {
+      const { path, username, password } = target.digest;
+      return { baseUrl: target.baseUrl, path, username, ...(showSecrets ? { password } : {}) };
+    },
     async prepare() {
       const http = client();
       let status = 0;

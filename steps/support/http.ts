@@ -40,6 +40,16 @@ export interface HttpClientOptions {
   dispatcher?: Dispatcher;
 }
 
+function notUtf8(body: string | Uint8Array | undefined): boolean {
+  if (body === undefined || typeof body === "string") return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(body);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 export class HttpClient {
   readonly exchanges: Exchange[] = [];
   private readonly agent: Dispatcher;
@@ -72,7 +82,10 @@ export class HttpClient {
     url: string,
     options: {
       headers?: Headers;
-      body?: string;
+      /** Bytes are sent as they are (a body that is not UTF-8); the transcript shows them decoded. */
+      body?: string | Uint8Array;
+      /** The request target is the URL's text after its origin, as written: dot segments and encoded slashes kept. */
+      asWritten?: boolean;
       note?: string;
       /** A 503 with Retry-After is this request's answer, not "not now" (see isRefusal). */
       unavailableIsAnswer?: boolean;
@@ -94,8 +107,10 @@ export class HttpClient {
       url,
       // The report shows the extra headers with secret values masked; identification headers are left out.
       requestHeaders: { ...Object.fromEntries(extra.map(([name, value]) => [name, masked(name, value)])), ...own },
-      requestBody: options.body,
+      requestBody:
+        typeof options.body === "string" ? options.body : options.body && new TextDecoder().decode(options.body),
       ...(options.note === undefined ? {} : { note: options.note }),
+      ...(notUtf8(options.body) ? { note: "the body holds bytes that are not UTF-8, shown here as U+FFFD" } : {}),
       startedAt: new Date().toISOString(),
       durationMs: 0,
     };
@@ -108,7 +123,7 @@ export class HttpClient {
         throw new RequestNotSent(refusal);
       }
       await this.options.rate?.pace();
-      const reply = await this.attempt(exchange, sent);
+      const reply = await this.attempt(exchange, sent, options);
       const rate = this.options.rate;
       if (!rate || !isRefusal(reply.response, options.unavailableIsAnswer)) {
         return this.checkedAfterRefusals(reply, waitedMs);
@@ -160,14 +175,19 @@ export class HttpClient {
   }
 
   /** One attempt of the exchange's request, with the headers as sent (the exchange keeps them masked). */
-  private async attempt(exchange: Exchange, sent: Headers): Promise<Answered> {
+  private async attempt(
+    exchange: Exchange,
+    sent: Headers,
+    sending: { body?: string | Uint8Array; asWritten?: boolean },
+  ): Promise<Answered> {
     const { method, url } = exchange;
     const started = performance.now();
     try {
       const reply = await request(url, {
         method: method as "GET",
         headers: sent,
-        body: exchange.requestBody,
+        body: sending.body,
+        asWritten: sending.asWritten,
         dispatcher: this.agent,
         signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.closing.signal]),
       });
