@@ -26,18 +26,18 @@ export function interopMarkdown(doc: InteropDocument): string {
       .map((task) => markOf(doc.cells.find((c) => c.client === client && c.server === server && c.task === task)))
       .join("")
       .replaceAll(" ", "·");
-  const escape = (text: string) => text.replaceAll("|", "\\|");
+  const cellText = (text: string) => text.replaceAll("|", "\\|");
   const failed = doc.cells.filter((c) => c.result === "failed");
   const neither = failed.filter((c) => c.blame === "neither");
   const count = (result: string) => doc.cells.filter((c) => c.result === result).length;
   return [
     `## sxd interop: ${failed.length === 0 ? "every pair that can run succeeded" : `${failed.length} failed cells`}`,
     "",
-    `| client \\ server | ${doc.servers.map((s) => escape(s.name)).join(" | ")} |`,
+    `| client \\ server | ${doc.servers.map((s) => cellText(s.name)).join(" | ")} |`,
     `|---|${doc.servers.map(() => "---").join("|")}|`,
     ...doc.clients.map(
       (client) =>
-        `| ${escape(client.name)} | ${doc.servers.map((server) => `\`${cell(client.name, server.name)}\``).join(" | ")} |`,
+        `| ${cellText(client.name)} | ${doc.servers.map((server) => `\`${cell(client.name, server.name)}\``).join(" | ")} |`,
     ),
     "",
     `Tasks in each cell: ${doc.tasks.join(", ")}. \`+\` succeeded; failed, blamed on \`C\` client, \`S\` server, \`B\` both, \`N\` neither; \`x\` no pair ran; \`u\` unsupported; \`.\` not applicable.`,
@@ -48,7 +48,7 @@ export function interopMarkdown(doc: InteropDocument): string {
           "",
           "### Failed with no row broken: gaps in the spec or in sxd's rows",
           "",
-          ...neither.map((c) => `- ${escape(c.client)} × ${escape(c.server)}, ${c.task}: ${escape(c.why)}`),
+          ...neither.map((c) => `- ${cellText(c.client)} × ${cellText(c.server)}, ${c.task}: ${cellText(c.why)}`),
         ]
       : []),
     ...(failed.length > neither.length
@@ -63,7 +63,7 @@ export function interopMarkdown(doc: InteropDocument): string {
                 ...c.rows.client.map((r) => `client ${r.id}`),
                 ...c.rows.server.map((r) => `server ${r.id}`),
               ];
-              return `- ${escape(c.client)} × ${escape(c.server)}, ${c.task}: ${c.blame ?? "no pair ran"}${rows.length > 0 ? ` (${rows.join(", ")})` : ""}: ${escape(c.why)}`;
+              return `- ${cellText(c.client)} × ${cellText(c.server)}, ${c.task}: ${c.blame ?? "no pair ran"}${rows.length > 0 ? ` (${rows.join(", ")})` : ""}: ${cellText(c.why)}`;
             }),
         ]
       : []),
