@@ -27,8 +27,9 @@ Usage:
                          (--check: exit 1 if a row has no scenario or a tag is wrong)
   sxd report merge A.json B.json ... [--out FILE]
                          one HTML matrix of several runs' conformance.json, rows x runs: servers'
-                         (sxd test) and clients' (sxd test-client), each headed by its URL or command
-  sxd docs [--out DIR] [--results conformance.json ...]
+                         (sxd test) and clients' (sxd test-client), each headed by its URL or command;
+                         given the interop.json of an interop run's shards, the whole matrix (--out DIR)
+  sxd docs [--out DIR] [--results conformance.json|interop.json ...]
                          the interface as a static site: every rule, its scenarios, a real exchange
   sxd fuzz [options]     a long campaign of mutated requests, failures shrunk and replayable
   sxd help COMMAND       help for one command

@@ -1,8 +1,8 @@
 /**
  * The tokens of the fault mode exp-token-counter, as a server makes them that numbers its
- * links: each read of a list gets the next number (sixteen decimal digits), and the servers
+ * links: each read of a list gets the next number (sixteen decimal digits, a stride apart), and the servers
  * look the number up in a table of those they issued, with its user and expiry. No token can
- * be forged by changing one, yet anyone who read one can compute the next (EXP-10). The table
+ * be forged by changing one, yet anyone who read two can compute the next (EXP-10). The table
  * is shared by the servers of one key (the contacts server that issues, the messaging server
  * that checks, in one process) and keeps the last CAPACITY tokens, a fault's memory, bounded.
  */
@@ -19,6 +19,12 @@ interface Table {
 }
 
 const CAPACITY = 10_000;
+/**
+ * How far the counter moves per token: a stride, not 1, so that a number one step from a
+ * served one (EXP-6's forgery) is never a token issued to anybody, and the fault shows the
+ * weakness EXP-10 is about alone. The sequencer finds a counter of any step.
+ */
+const STEP = 7919;
 const tables = new Map<string, Table>();
 
 function tableOf(key: string): Table {
@@ -32,7 +38,8 @@ function tableOf(key: string): Table {
 
 export function mintCounted(key: string, subject: string, expiresAt: number): string {
   const table = tableOf(key);
-  const token = String(table.next++).padStart(16, "0");
+  const token = String(table.next).padStart(16, "0");
+  table.next += STEP;
   table.issued.set(token, { subject, expiresAt });
   if (table.issued.size > CAPACITY) table.issued.delete(table.issued.keys().next().value as string);
   return token;

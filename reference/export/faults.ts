@@ -74,7 +74,7 @@ export const exportFaults = {
   "exp-token-counter": {
     breaks: ["EXP-10"],
     description:
-      "numbers its links: each read of the list gets the next number as its token, checked against a table of those issued, so anyone who read one knows the next",
+      "numbers its links: each read of the list gets the next number (the counter steps by 7919) as its token, checked against a table of those issued, so anyone who read two knows the next",
   },
   "exp-token-unsigned-user": {
     breaks: ["EXP-6"],
