@@ -3,7 +3,8 @@
 // from the cause.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type DigestPolicy, digestFaults, digestPolicy } from "./digest/faults.ts";
+import { digestFaults } from "./digest/faults.ts";
+import { type DigestPolicy, digestPolicy } from "./digest/policy.ts";
 import { type ExportPolicy, exportFaults, exportPolicy } from "./export/faults.ts";
 import type { Entry } from "./snapshots/entry.ts";
 import { type SnapshotPolicy, snapshotFaults, snapshotPolicy } from "./snapshots/faults.ts";

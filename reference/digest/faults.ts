@@ -1,13 +1,10 @@
 /**
  * Faulty modes of the digest protection, each a mistake real servers make. The rows are
  * those a conformance run against the reference (nonce policy stated) must report failed.
- * `digestPolicy` reads the active modes once into the decisions the guard and the route take,
- * so they ask what to do, never which mode is on.
+ * `digestPolicy` (policy.ts) reads the active modes once into the decisions the guard and the
+ * route take, so they ask what to do, never which mode is on.
  */
-import type { Algorithm, HashName, Qop } from "../../lib/digest-math.ts";
 import type { FaultInfo } from "../fault-info.ts";
-import type { NonceStore } from "./nonces.ts";
-import type { NonceForm } from "./predictable-nonces.ts";
 
 export const digestFaults = {
   "dig-algorithm-quoted-lower": {
@@ -182,126 +179,3 @@ export const digestFaults = {
       "reads a directive given twice as its last value instead of refusing the header, so a doubled uri, username or response gets in",
   },
 } satisfies Record<string, FaultInfo>;
-
-type DigestFault = keyof typeof digestFaults;
-
-/**
- * Where the digest protection departs from RFC 7616. Without faults every field says what the
- * RFC says: 401 with a body and a fresh nonce, every directive checked, the response compared.
- */
-export interface DigestPolicy {
-  // The challenge (RFC 7616 §3.3)
-  /** The status of a request without credentials. */
-  challengeStatus: 401 | 403;
-  challengeHasErrorBody: boolean;
-  /** A Basic challenge beside Digest, inviting the secret in clear text. */
-  offersBasic: boolean;
-  /** The algorithm written quoted and in lower case, not as a registered token. */
-  writesAlgorithmLoosely: boolean;
-  /** One nonce in every challenge until somebody gets in with it, instead of a fresh one each time. */
-  reusesNonceUntilUsed: boolean;
-  /** How a nonce is made: the store's MAC, or (faults) a counter, shown as it is or hashed. */
-  nonceForm: NonceForm;
-  /** A refused digest is answered with the nonce it came with, not a new one. */
-  echoesRefusedNonce: boolean;
-  /** Every refusal is marked stale, a wrong digest too (the RFC: only a spent nonce with a right digest). */
-  staleOnEveryRefusal: boolean;
-  staleOnUsedUpNonce: boolean;
-  /** MD5-sess and SHA-256-sess are offered beside their hashes … */
-  offersSessAlgorithms: boolean;
-  /** … and computed as if they were the plain hash. */
-  computesSessAsPlain: boolean;
-
-  // Reading the credentials (§3.4)
-  /** A directive given twice is read as its last value, not refused. */
-  takesLastOfRepeatedDirective: boolean;
-  /** A quoted string that is never closed is read up to the end of the header. */
-  readsUnclosedQuote: boolean;
-  /** Credentials without qop, nc and cnonce (RFC 2069) are taken although qop was offered. */
-  acceptsRfc2069Downgrade: boolean;
-  crashesOnMissingDirective: boolean;
-  crashesOnUnknownQop: boolean;
-  /** What an algorithm the server does not know is taken for; undefined: it is refused. */
-  unknownAlgorithmTakenAs(offered: readonly HashName[]): Algorithm | undefined;
-  /** Any algorithm of an offered hash is taken, -sess or not, offered or not. */
-  takesAnyAlgorithmOfOfferedHash: boolean;
-  /** Whether nc has the shape it must have (eight hexadecimal digits). */
-  acceptsNc(nc: string): boolean;
-  /** Whether uri must name the request target (§3.4.6). */
-  checksUri: boolean;
-  /** The password is hashed with the realm the client names, so any realm gets in. */
-  usesClientRealm: boolean;
-  /** Whether a nonce this server never issued is taken all the same. */
-  trustsUnissuedNonce(nonce: string, nonces: Pick<NonceStore, "timestampCurrent">): boolean;
-
-  // The response (§3.4.1) and the nonce's use
-  grantsUnknownUser: boolean;
-  refusesEveryLogin: boolean;
-  /** The response is compared only as far as the client's is long (an empty one matches). */
-  comparesResponsePrefix: boolean;
-  /** Whether the response digest is compared at all for this qop. */
-  checksResponse(qop: Qop | undefined): boolean;
-  /** RFC 7616's formula, or SPEC.md's literal H(A1:nonce:A2) that leaves nc, cnonce, qop and the body out. */
-  formula(qop: Qop | undefined): "rfc7616" | "spec";
-  /** The auth-int digest is computed over an empty body, whatever was sent. */
-  hashesEmptyAuthIntBody: boolean;
-  /** Whether a granted request is logged against its nonce, so a replay is refused. */
-  logsNonceUse(qop: Qop | undefined): boolean;
-
-  // Access granted (§3.5)
-  sendsAuthenticationInfo(qop: Qop | undefined): boolean;
-  /** rspauth computed like the request's response, with the method in A2. */
-  rspauthLikeRequestDigest: boolean;
-  /** The protected resource served as text/plain instead of application/xml. */
-  servesPlainText: boolean;
-}
-
-export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
-  const on = (fault: DigestFault) => active.has(fault);
-  const ncShape = on("dig-nc-six-digits") ? /^[0-9a-fA-F]{6,8}$/ : /^[0-9a-fA-F]{8}$/;
-  return {
-    challengeStatus: on("dig-challenge-403") ? 403 : 401,
-    challengeHasErrorBody: !on("dig-no-error-body"),
-    offersBasic: on("dig-offers-basic"),
-    writesAlgorithmLoosely: on("dig-algorithm-quoted-lower"),
-    reusesNonceUntilUsed: on("dig-nonce-until-used"),
-    nonceForm: on("dig-nonce-counter") ? "counter" : on("dig-nonce-hashed-counter") ? "hashed-counter" : "mac",
-    echoesRefusedNonce: on("dig-repeated-nonce"),
-    staleOnEveryRefusal: on("dig-stale-on-wrong-digest"),
-    staleOnUsedUpNonce: !on("dig-no-stale"),
-    offersSessAlgorithms: on("dig-sess-as-plain"),
-    computesSessAsPlain: on("dig-sess-as-plain"),
-
-    takesLastOfRepeatedDirective: on("dig-repeated-directive-last"),
-    readsUnclosedQuote: on("dig-unclosed-quote"),
-    acceptsRfc2069Downgrade: on("dig-rfc2069-accepted"),
-    crashesOnMissingDirective: on("dig-missing-directive-crash"),
-    crashesOnUnknownQop: on("dig-unknown-qop-crash"),
-    unknownAlgorithmTakenAs: (offered) => {
-      if (on("dig-unknown-algorithm-default")) return offered[0];
-      return on("dig-unknown-algorithm-as-md5") ? "MD5" : undefined;
-    },
-    takesAnyAlgorithmOfOfferedHash: on("dig-unoffered-algorithm"),
-    acceptsNc: (nc) => on("dig-lenient-nc") || ncShape.test(nc),
-    checksUri: !on("dig-no-uri-check"),
-    usesClientRealm: on("dig-client-realm"),
-    // The timestamp-only server reads the time at the head of a nonce, not the MAC that proves it issued it.
-    trustsUnissuedNonce: (nonce, nonces) =>
-      on("dig-foreign-nonce") || (on("dig-nonce-timestamp-only") && nonces.timestampCurrent(nonce)),
-
-    grantsUnknownUser: on("dig-unknown-user-allowed"),
-    refusesEveryLogin: on("dig-refuse-all"),
-    comparesResponsePrefix: on("dig-response-prefix"),
-    checksResponse: (qop) => !on("dig-any-secret") && !(qop === "auth-int" && on("dig-auth-int-unchecked")),
-    formula: (qop) =>
-      on("dig-spec-formula-only") || (qop === "auth-int" && on("dig-auth-int-body-ignored")) ? "spec" : "rfc7616",
-    hashesEmptyAuthIntBody: on("dig-auth-int-empty-body"),
-    // The downgrade's server counts uses by nc, and an RFC 2069 request has none.
-    logsNonceUse: (qop) => !on("dig-replay-allowed") && !(qop === undefined && on("dig-rfc2069-accepted")),
-
-    sendsAuthenticationInfo: (qop) =>
-      !on("dig-no-authentication-info") && !(qop === "auth-int" && on("dig-no-authentication-info-auth-int")),
-    rspauthLikeRequestDigest: on("dig-wrong-rspauth"),
-    servesPlainText: on("dig-plain-text-resource"),
-  };
-}

@@ -15,7 +15,7 @@ import {
   responseDigest,
   rspauthDigest,
 } from "../../lib/digest-math.ts";
-import type { DigestPolicy } from "./faults.ts";
+import type { DigestPolicy } from "./policy.ts";
 import type { Nonces } from "./predictable-nonces.ts";
 import { demoUsers, type UserStore } from "./users.ts";
 

@@ -22,9 +22,9 @@ import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
 import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
 import { type DigestChoices, digestChoices } from "./choices.ts";
-import { digestPolicy } from "./faults.ts";
 import { challenges, type GuardSettings, judge } from "./guard.ts";
 import { NonceStore, rulesFor } from "./nonces.ts";
+import { digestPolicy } from "./policy.ts";
 import { noncesOf } from "./predictable-nonces.ts";
 import { demoUsers, parseHtdigest, verifiableHashes } from "./users.ts";
 
