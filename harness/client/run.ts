@@ -49,6 +49,8 @@ export interface ClientGrading {
   description?: ClientDescription;
   /** The step definitions, loaded once for the many gradings of one process (`sxd interop`). */
   session?: SuiteSession;
+  /** false: without cucumber's own reports (cucumber.html, a megabyte each, and messages.ndjson), as a cell's grading goes. */
+  cucumberReports?: boolean;
 }
 
 export interface ClientRunSettings extends ClientGrading {
@@ -166,7 +168,7 @@ export async function gradeClientRuns(
           paths: featureFiles(PACKAGE_ROOT, "client"),
           import: CLIENT_SUPPORT_MODULES,
           tags: grading.tasks.map((task) => `@${task}`).join(" or "),
-          format: [PROGRESS_FORMATTER, ...cucumberReports(staging)],
+          format: [PROGRESS_FORMATTER, ...(grading.cucumberReports === false ? [] : cucumberReports(staging))],
           formatOptions: {
             sxd: { strict: grading.strict, expectedFailures: [...(grading.expectedFailures?.keys() ?? [])] },
           },

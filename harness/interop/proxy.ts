@@ -8,6 +8,13 @@
  * from its own configuration (its real port, not the proxy's) is still seen when the client
  * honours the proxy variables. It forwards only to the cell's servers; HTTPS through CONNECT is
  * not offered. Bodies are bounded, and so is each exchange's time.
+ *
+ * The client reaches the listeners as `localhost` (NO_PROXY), the real servers' links being on
+ * 127.0.0.1: a client that honours the variables talks to the listeners directly, in origin
+ * form, as it would talk to the server (through a forward proxy a client may write another
+ * request-target, e.g. urllib puts the absolute URL in its digest's uri, which the server then
+ * never sees). A client that ignores NO_PROXY and asks a listener for its own URL in absolute
+ * form is passed on as if it had asked directly.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -29,6 +36,8 @@ export interface RecordingProxy {
   urls: ServerUrls;
   /** The forward proxy's URL, for http_proxy. */
   proxyUrl: string;
+  /** The hosts the client reaches directly, for no_proxy: the listeners' own. */
+  noProxy: string;
   /** What passed since the last take. */
   take(): RecordedRequest[];
   close(): Promise<void>;
@@ -49,10 +58,12 @@ export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimi
   let recorded: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const names = (Object.keys(servers) as ServerName[]).filter((name) => servers[name] !== undefined);
+  /** Each listener's origin, as the client may name it in absolute form, and the server behind it. */
+  const own = new Map<string, ServerName>();
   const listeners = await Promise.all(
     names.map(async (name) => {
       const listener = createServer((req, res) => {
-        passOn(req, res, name, servers, limits).then(
+        passOn(req, res, name, servers, own, limits).then(
           (exchange) => recorded.push(exchange),
           () => res.destroy(),
         );
@@ -65,10 +76,11 @@ export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimi
       await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
       const address = listener.address();
       const port = typeof address === "object" && address ? address.port : 0;
+      for (const host of [LISTENER_HOST, "127.0.0.1"]) own.set(`http://${host}:${port}`, name);
       return {
         name,
         listener,
-        url: `http://127.0.0.1:${port}${new URL(servers[name] as string).pathname.replace(/\/$/, "")}`,
+        url: `http://${LISTENER_HOST}:${port}${new URL(servers[name] as string).pathname.replace(/\/$/, "")}`,
       };
     }),
   );
@@ -76,6 +88,7 @@ export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimi
   return {
     urls,
     proxyUrl: new URL(urls.base).origin,
+    noProxy: LISTENER_HOST,
     take() {
       const taken = recorded;
       recorded = [];
@@ -87,6 +100,9 @@ export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimi
     },
   };
 }
+
+/** The name the client reaches the listeners by, unlike the 127.0.0.1 of a started server's links. */
+const LISTENER_HOST = "localhost";
 
 /** Which of the cell's servers an absolute URL is on: the longest matching server URL. */
 function serverOf(url: URL, servers: ServerUrls): ServerName | undefined {
@@ -105,12 +121,13 @@ async function passOn(
   res: ServerResponse,
   listenerName: ServerName,
   servers: ServerUrls,
+  own: ReadonlyMap<string, ServerName>,
   limits: ProxyLimits,
 ): Promise<RecordedRequest> {
   const at = new Date().toISOString();
   const raw = req.url ?? "/";
   const absolute = /^https?:\/\//i.test(raw) ? new URL(raw) : undefined;
-  const server = absolute ? serverOf(absolute, servers) : listenerName;
+  const server = absolute ? (own.get(absolute.origin) ?? serverOf(absolute, servers)) : listenerName;
   const target = absolute ? `${absolute.pathname}${absolute.search}` : raw;
   const body = await readBounded(req, limits.maxBodyBytes);
   const base = {

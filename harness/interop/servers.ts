@@ -102,8 +102,11 @@ export async function bringUp(server: MatrixServer, folder: string, logDir: stri
     running.delete(stop);
     signal("SIGTERM");
     const late = setTimeout(() => signal("SIGKILL"), STOP_GRACE_MS);
-    await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS + 500))]);
+    let given: NodeJS.Timeout | undefined;
+    await Promise.race([gone, new Promise((resolve) => (given = setTimeout(resolve, STOP_GRACE_MS + 500)))]);
+    // Neither timer may outlive the stop: a pending one kept sxd from exiting for 3.5 s after the run.
     clearTimeout(late);
+    clearTimeout(given);
     // Whatever the command left in its group goes too.
     signal("SIGKILL");
     log.end();

@@ -4,7 +4,8 @@
  * answered: the plain run offers SHA-256 then MD5, sxd runs the task again with MD5 first and
  * with MD5 alone, and an algorithm the client answered right in any run is one it supports. A run in
  * which it answered nothing, though one it supports was offered, did not take the first it
- * supports either.
+ * supports either; MD5 is one every client supports (SPEC.md: the client computes the response
+ * with MD5), so one exchange alone shows that much: several offered, MD5 among them, no answer.
  */
 
 import {
@@ -53,6 +54,8 @@ export function gradeAlgorithmChoice(runs: readonly TaskRun[], user: ClientUser)
   });
   const answered = choices.filter((c) => c.chosen !== undefined);
   const supported = choices.filter((c) => c.proven);
+  const skippedMd5 = choices.find((c) => c.chosen === undefined && c.offered.length > 1 && c.offered.includes("MD5"));
+  if (answered.length === 0 && skippedMd5) return skippedMd5Grade(skippedMd5);
   if (answered.length === 0)
     return notRun(
       `the client answered no challenge in ${runs.length} run(s)${runs[0] ? ` (${endOf(runs[0])})` : ""}: see CDIG-1`,
@@ -72,10 +75,18 @@ export function gradeAlgorithmChoice(runs: readonly TaskRun[], user: ClientUser)
         `${where(c)}: offered ${c.offered.join(", ")}, the client answered ${c.chosen ?? "none of them"}, though it answered ${proof.chosen} in ${where(proof)}: not the first it supports`,
       );
   }
+  if (skippedMd5) return skippedMd5Grade(skippedMd5);
   return passed(
     choices
       .filter((c) => c.offered.length > 0)
       .map((c) => `offered ${c.offered.join(", ")}: ${c.chosen ?? "no answer"}`)
       .join("; "),
+  );
+}
+
+/** A run offered several algorithms, MD5 among them, and the client answered none. */
+function skippedMd5Grade(c: Choice): Grade {
+  return failed(
+    `${describeRun(c.run)}: offered ${c.offered.join(", ")}, the client answered none of them, though MD5 was among them (SPEC.md: the client computes the response with MD5): not the first it supports`,
   );
 }

@@ -262,6 +262,14 @@ test("CDIG-7: the first offered algorithm the client is seen to support, never o
     gradeAlgorithmChoice([gaveUp, answering(["MD5", "SHA-256"], "MD5", "md5-first")], {}).reason,
     /^task digest-get: offered SHA-256, MD5, the client answered none of them, though it answered MD5 in request 2 \(staged: md5-first\)/,
   );
+  // One exchange shows it alone where MD5 was offered (every client computes MD5): a recording of sxd interop.
+  assert.match(
+    gradeAlgorithmChoice([gaveUp], user).reason,
+    /^task digest-get: offered SHA-256, MD5, the client answered none of them, though MD5 was among them/,
+  );
+  // Offered no MD5, answering none shows nothing of what the client supports.
+  const noMd5 = run([request(undefined, offering(["SHA-512-256", "SHA-256"]))], 1);
+  assert.equal(gradeAlgorithmChoice([noMd5], user).status, "not run");
 });
 
 test("CDIG-8: failing on a wrong rspauth takes the option; accepting it is not applicable, never failed", () => {
