@@ -8,7 +8,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { challengesByNonce, digestAnswers } from "../../lib/digest-answers.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { runCommand } from "../client/command.ts";
 import type { TaskRun } from "../client/evidence.ts";
@@ -17,7 +16,7 @@ import { type TaskSubject, taskEnvironment } from "../client/tasks.ts";
 import type { SuiteSession } from "../run.ts";
 import type { TargetDescription } from "../target.ts";
 import type { Blame, BrokenRow, InteropCell, InteropTask } from "./document.ts";
-import { serverRowsBroken } from "./judging.ts";
+import { excusedClientRows, serverRowsBroken } from "./judging.ts";
 import type { MatrixClient } from "./matrix-file.ts";
 import { type ProxyLimits, startRecordingProxy } from "./proxy.ts";
 import type { ServerUrls } from "./servers.ts";
@@ -133,8 +132,18 @@ export async function runCell(
       ...(effectProblem ? { effectProblem } : {}),
     }),
   };
-  const unanswerable = digestUnanswerable(task, exchange, rows.server);
-  if (unanswerable) rows.client = [];
+  const excused = await excusedClientRows(
+    {
+      task,
+      requests: exchange,
+      target: server.target,
+      subjectPath: new URL(prepared.subject.url).pathname,
+      proxied: proxy.urls,
+    },
+    rows.server,
+  );
+  if (excused) rows.client = rows.client.filter((row) => !excused.rows.includes(row.id));
+  const unanswerable = excused?.why;
   const why = run.timedOut
     ? `the client was still running after ${settings.timeoutMs} ms and was killed`
     : run.exitCode !== 0
@@ -144,29 +153,6 @@ export async function runCell(
   if (note === undefined)
     return { ...base, result: "succeeded", blame: null, why: "exit 0, and the effect is there", rows };
   return { ...base, result: "failed", blame: blameOf(rows), why: note, rows };
-}
-
-/**
- * Where a client sent no Digest answer in a digest task because there was nothing it could
- * answer: the server issued no Digest challenge, or its challenges broke a row. Then the
- * client's rows that demand an answer say nothing of the client, and are not counted.
- */
-function digestUnanswerable(
-  task: InteropTask,
-  exchange: readonly RecordedRequest[],
-  server: BrokenRow[],
-): string | undefined {
-  if ((task !== "digest-get" && task !== "digest-post") || digestAnswers(exchange).length > 0) return undefined;
-  const challenges = [...challengesByNonce(exchange).values()].flat();
-  if (challenges.length === 0)
-    return "the server issued no Digest challenge, so the client's rows about answering one are not counted";
-  if (server.length > 0)
-    return `the client answered none of the server's challenges, which broke ${server.map((row) => row.id).join(", ")}: the client's rows about answering are not counted`;
-  // MD5 is the one algorithm every client computes (SPEC.md); offered none, a client may know none offered.
-  const offered = [...new Set(challenges.map((c) => (c.params.get("algorithm") ?? "MD5").toUpperCase()))];
-  if (!offered.includes("MD5"))
-    return `the server offered ${offered.join(", ")} and no MD5 (the algorithm the spec has every client compute), and the client answered none: no algorithm in common, which no row of either side demands; the client's rows about answering are not counted`;
-  return undefined;
 }
 
 /** A command run from a folder, as the matrix file's paths are read. */

@@ -30,9 +30,17 @@ export interface RowBreak {
   level?: "should";
 }
 
+/** Client rows that say nothing of the client in this exchange, and why (see excusedClientRows). */
+export interface Excused {
+  rows: string[];
+  why: string;
+}
+
 /** What each judge module exports. */
 export interface ServerJudgeModule {
   judgeServerExchange(exchange: ServerExchange): RowBreak[];
+  /** Where the server left the client nothing it could do right, the client rows that demanded it. */
+  excusedClientRows?(exchange: ServerExchange, serverRows: readonly BrokenRow[]): Excused | undefined;
 }
 
 let loaded: Promise<ServerJudgeModule[]> | undefined;
@@ -52,4 +60,20 @@ export async function serverRowsBroken(exchange: ServerExchange): Promise<Broken
     seen.add(row.id);
     return [{ id: row.id, level: row.level ?? rows.get(row.id)?.level ?? "must", reason: row.reason }];
   });
+}
+
+/**
+ * The client rows a judge excuses in this exchange: where the server gave the client nothing it
+ * could answer (no challenge, a challenge that broke a row, no algorithm in common), the rows
+ * about answering say nothing of the client. Other client rows (a secret sent in clear) stand.
+ */
+export async function excusedClientRows(
+  exchange: ServerExchange,
+  serverRows: readonly BrokenRow[],
+): Promise<Excused | undefined> {
+  for (const judge of await judges()) {
+    const excused = judge.excusedClientRows?.(exchange, serverRows);
+    if (excused) return excused;
+  }
+  return undefined;
 }

@@ -5,9 +5,10 @@
  * right answer refused (DIG-4), a wrong one granted (DIG-6), a grant without Authentication-Info
  * (DIG-5) or with an rspauth that does not prove the secret (DIG-11).
  */
-import type { RowBreak, ServerExchange } from "../../harness/interop/judging.ts";
+import type { BrokenRow } from "../../harness/interop/document.ts";
+import type { Excused, RowBreak, ServerExchange } from "../../harness/interop/judging.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
-import { digestAnswers, fieldOf, issuedChallenges } from "../../lib/digest-answers.ts";
+import { challengesByNonce, digestAnswers, fieldOf, issuedChallenges } from "../../lib/digest-answers.ts";
 import { hashA1, hashOf, parseAlgorithm, type Qop, rspauthDigest } from "../../lib/digest-math.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
@@ -122,5 +123,41 @@ function errorBodyProblem(request: RecordedRequest): string | undefined {
   if (parsed.root.local !== "error") return `the 401 body's root element is ${parsed.root.local}, not error`;
   const message = childElement(parsed.root, parsed.root.ns, "message");
   if (!message || message.text.trim() === "") return "the 401 body's error element has no non-empty message";
+  return undefined;
+}
+
+/**
+ * The client rows about answering a challenge: how it answered (CDIG-1, CDIG-2, CDIG-4, CDIG-5,
+ * CDIG-9), which offer it took (CDIG-7), what it did after a refusal (CDIG-10). A secret sent
+ * in clear (CDIG-3) is the client's whatever the server did.
+ */
+const ANSWERING = ["CDIG-1", "CDIG-2", "CDIG-4", "CDIG-5", "CDIG-7", "CDIG-9", "CDIG-10"];
+
+/**
+ * Where a client sent no Digest answer in a digest task because there was nothing it could
+ * answer: the server issued no Digest challenge, or its challenges broke a row, or it offered
+ * no MD5 (the one algorithm the spec has every client compute). Then the rows about answering
+ * say nothing of the client.
+ */
+export function excusedClientRows(
+  { task, requests }: ServerExchange,
+  serverRows: readonly BrokenRow[],
+): Excused | undefined {
+  if ((task !== "digest-get" && task !== "digest-post") || digestAnswers(requests).length > 0) return undefined;
+  const excused = (why: string) => ({
+    rows: ANSWERING,
+    why: `${why}: the client's rows about answering are not counted`,
+  });
+  const challenges = [...challengesByNonce(requests).values()].flat();
+  if (challenges.length === 0) return excused("the server issued no Digest challenge");
+  if (serverRows.length > 0)
+    return excused(
+      `the client answered none of the server's challenges, which broke ${serverRows.map((row) => row.id).join(", ")}`,
+    );
+  const offered = [...new Set(challenges.map((c) => (c.params.get("algorithm") ?? "MD5").toUpperCase()))];
+  if (!offered.includes("MD5"))
+    return excused(
+      `the server offered ${offered.join(", ")} and no MD5 (the algorithm the spec has every client compute), and the client answered none: no algorithm in common, which no row of either side demands`,
+    );
   return undefined;
 }
