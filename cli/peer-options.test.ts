@@ -11,7 +11,7 @@ test("--peer contacts makes sxd's server the target's contacts server, and only 
   assert.deepEqual(parsed.value.peer, { side: "contacts", port: 9081, host: "127.0.0.1" });
   assert.equal(parsed.value.target?.contactsUrl, "http://127.0.0.1:9081");
   assert.equal(parsed.value.target?.baseUrl, "http://127.0.0.1:9082");
-  assert.match(parsed.value.tags ?? "", /^@EXP-1 or .* or @EXP-9$/);
+  assert.match(parsed.value.tags ?? "", /^@EXP-1 or .* or @EXP-10$/);
   const narrowed = parse(
     ...["--peer", "messaging", "--peer-port", "9082", "--contacts-url", "http://127.0.0.1:9081"],
     ...["--tags", "@must"],

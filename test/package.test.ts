@@ -53,7 +53,12 @@ test("npx sxd test runs the whole suite against the bundled reference, with the 
   assert.match(run.stdout, /verdict: conformant/);
   const report = JSON.parse(readFileSync(join(work, "reports", "conformance.json"), "utf8"));
   assert.ok(report.rows.length > 30);
-  assert.ok(report.rows.every((row: { verdict: string }) => row.verdict === "passed"));
+  // Every row passed, but EXP-10: the reference's tokens are not new on each read, nothing to sample.
+  const rows = report.rows as Array<{ id: string; verdict: string }>;
+  assert.deepEqual(
+    rows.filter((row) => row.verdict !== "passed").map((row) => `${row.id} ${row.verdict}`),
+    ["EXP-10 not applicable"],
+  );
 });
 
 test("npx sxd rows prints the matrix from the installed features", () => {
