@@ -49,10 +49,13 @@ export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimi
   let recorded: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const names = (Object.keys(servers) as ServerName[]).filter((name) => servers[name] !== undefined);
+  // The listeners' own origins: a client that honours http_proxy sends its requests for the
+  // proxy's URLs through the proxy too, as absolute URLs naming them.
+  const own = new Map<string, ServerName>();
   const listeners = await Promise.all(
     names.map(async (name) => {
       const listener = createServer((req, res) => {
-        passOn(req, res, name, servers, limits).then(
+        passOn(req, res, name, { servers, own }, limits).then(
           (exchange) => recorded.push(exchange),
           () => res.destroy(),
         );
@@ -65,6 +68,7 @@ export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimi
       await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
       const address = listener.address();
       const port = typeof address === "object" && address ? address.port : 0;
+      own.set(`http://127.0.0.1:${port}`, name);
       return {
         name,
         listener,
@@ -104,13 +108,13 @@ async function passOn(
   req: IncomingMessage,
   res: ServerResponse,
   listenerName: ServerName,
-  servers: ServerUrls,
+  { servers, own }: { servers: ServerUrls; own: ReadonlyMap<string, ServerName> },
   limits: ProxyLimits,
 ): Promise<RecordedRequest> {
   const at = new Date().toISOString();
   const raw = req.url ?? "/";
   const absolute = /^https?:\/\//i.test(raw) ? new URL(raw) : undefined;
-  const server = absolute ? serverOf(absolute, servers) : listenerName;
+  const server = absolute ? (own.get(absolute.origin) ?? serverOf(absolute, servers)) : listenerName;
   const target = absolute ? `${absolute.pathname}${absolute.search}` : raw;
   const body = await readBounded(req, limits.maxBodyBytes);
   const base = {
