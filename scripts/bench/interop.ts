@@ -6,7 +6,8 @@
 // slowly (a node process that waits first, as a JVM takes a second to start), the same with a
 // wrong response, curl and wget. Each side's own verdict is given (a conformance.json), so the
 // run is the cells alone. Prints the wall times, their ratio and whether every cell's result,
-// blame, why and rows came out the same; asserts nothing.
+// blame, why and rows came out the same; then the same for one server's 20 cells, which run at
+// once where they share nothing of its state. Asserts nothing.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -120,6 +121,16 @@ export async function benchInterop(): Promise<void> {
     const lines = differing.verdicts.split("\n").filter((line) => !one.has(line));
     process.stdout.write(`cells judged otherwise at once:\n${lines.join("\n")}\n`);
   }
+  // One server: its cells at once are those that share nothing of its state (harness/interop/lanes.ts).
+  process.stdout.write("\nthe same on one server (the reference as it ships), 4 clients × 5 tasks\n");
+  const oneServer = ["interop", matrix, "--servers", "reference"];
+  const serialOne: Timed[] = [];
+  const atOnceOne: Timed[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    serialOne.push(await timeSxd([...oneServer, "--parallel", "1"], cellsJudged));
+    atOnceOne.push(await timeSxd(oneServer, cellsJudged));
+  }
+  printComparison({ serial: "--parallel 1", atOnce: "default" }, serialOne, atOnceOne);
   const tally = new Map<string, number>();
   for (const line of (serial[0]?.verdicts ?? "").split("\n")) {
     const [, , , result, blame] = JSON.parse(line) as string[];
