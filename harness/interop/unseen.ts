@@ -4,9 +4,9 @@
  * real origin, and a client that ignores http_proxy (node's fetch) follows such a link straight
  * to the server, past sxd. What it sent there is not in the exchange, so a client row that
  * needs those requests cannot be judged from it. sxd cannot tell a link not followed from one
- * followed past it, so it takes the exchange as incomplete when both hold: a reply linked to a
- * real origin, and the client sent nothing through the forward proxy (where it honours
- * http_proxy, a link it followed would be in the exchange).
+ * followed past it, so it takes the exchange as incomplete when both hold: a reply links to a
+ * real origin, to a resource sxd saw no request for, and the client sent nothing through the
+ * forward proxy (where it honours http_proxy, a link it followed would be in the exchange).
  */
 import type { RecordedRequest } from "../../lib/recording.ts";
 import type { ServerUrls } from "./servers.ts";
@@ -23,37 +23,43 @@ const originOf = (url: string | undefined) => {
 const text = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join("\n") : (value ?? ""));
 
 /**
- * The origins of the cell's real servers that its replies link to and the client may have
- * reached past sxd; empty where the exchange is whole as far as sxd can tell.
+ * The origins of the cell's real servers that the client may have reached past sxd: a reply
+ * links there to a resource sxd saw no request for. Empty where the exchange is whole as far as
+ * sxd can tell: the client sent something through the forward proxy (it honours http_proxy),
+ * or every link to a real origin names a resource the client asked sxd for anyway (the entry's
+ * self link, where the client was given the entry).
  */
 export function unseenOrigins(exchange: readonly RecordedRequest[], real: ServerUrls, proxied: ServerUrls): string[] {
+  if (exchange.some((request) => request.origin !== undefined)) return [];
   const proxies = new Set(Object.values(proxied).map(originOf));
-  const forwarded = exchange.some((request) => request.origin !== undefined);
-  if (forwarded) return [];
-  const origins = new Set(Object.values(real).map(originOf));
-  const linked = [...origins].filter((origin): origin is string => {
-    if (origin === undefined || proxies.has(origin)) return false;
-    return exchange.some(
+  const seen = new Set(exchange.map((request) => pathOf(request.target)));
+  const origins = [...new Set(Object.values(real).map(originOf))].filter(
+    (origin): origin is string => origin !== undefined && !proxies.has(origin),
+  );
+  const unseen = origins.filter((origin) =>
+    exchange.some(
       (request) =>
         !request.bySxd &&
-        (mentions(request.reply.body, origin) ||
-          mentions(text(request.reply.headers.location), origin) ||
-          mentions(text(request.reply.headers.link), origin) ||
-          mentions(text(request.reply.headers["content-location"]), origin)),
-    );
-  });
-  return linked.sort();
+        [
+          request.reply.body,
+          text(request.reply.headers.location),
+          text(request.reply.headers.link),
+          text(request.reply.headers["content-location"]),
+        ].some((where) => linksIn(where, origin).some((path) => !seen.has(path))),
+    ),
+  );
+  return unseen.sort();
 }
 
-/** Whether the text names the origin as the start of a URL (not a longer port). */
-function mentions(body: string, origin: string): boolean {
-  let from = body.indexOf(origin);
-  while (from !== -1) {
-    const next = body[from + origin.length];
-    if (next === undefined || !/[0-9A-Za-z.:-]/.test(next)) return true;
-    from = body.indexOf(origin, from + 1);
-  }
-  return false;
+const pathOf = (target: string) => target.split(/[?#]/)[0] ?? target;
+
+/** The paths of the absolute URLs on `origin` that the text names (not those of a longer port). */
+function linksIn(text: string, origin: string): string[] {
+  const escaped = origin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return [...text.matchAll(new RegExp(`${escaped}(?![0-9A-Za-z.:-])([^\\s"'<>]*)`, "g"))].map((match) => {
+    const path = (match[1] ?? "").replaceAll("&amp;", "&");
+    return pathOf(path === "" ? "/" : path);
+  });
 }
 
 /** Why the client's rows of a cell are not counted where it may have reached `origins` past sxd. */
