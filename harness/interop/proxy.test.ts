@@ -153,6 +153,11 @@ describe("requests a client may have sent past sxd", () => {
     assert.deepEqual(unseenOrigins(exchange(longer), real, proxied), []);
   });
 
+  it("the links of a PUT's reply are not ones a client follows", () => {
+    const body = '<link rel="previous" href="http://127.0.0.1:8080/entries/e1/s2"/>';
+    assert.deepEqual(unseenOrigins(exchange(body, { method: "PUT" }), real, proxied), []);
+  });
+
   it("a Location to a real origin counts as a link", () => {
     const redirected = exchange("", {
       reply: { status: 303, headers: { location: "http://127.0.0.1:8082/user/alice" }, body: "" },

@@ -24,10 +24,10 @@ const text = (value: string | string[] | undefined) => (Array.isArray(value) ? v
 
 /**
  * The origins of the cell's real servers that the client may have reached past sxd: a reply
- * links there to a resource sxd saw no request for. Empty where the exchange is whole as far as
- * sxd can tell: the client sent something through the forward proxy (it honours http_proxy),
- * or every link to a real origin names a resource the client asked sxd for anyway (the entry's
- * self link, where the client was given the entry).
+ * links there (in what the client read, or a redirect) to a resource sxd saw no request for.
+ * Empty where the exchange is whole as far as sxd can tell: the client sent something through
+ * the forward proxy (it honours http_proxy), or every link to a real origin names a resource
+ * the client asked sxd for anyway (the entry's self link, where the client was given the entry).
  */
 export function unseenOrigins(exchange: readonly RecordedRequest[], real: ServerUrls, proxied: ServerUrls): string[] {
   if (exchange.some((request) => request.origin !== undefined)) return [];
@@ -41,7 +41,8 @@ export function unseenOrigins(exchange: readonly RecordedRequest[], real: Server
       (request) =>
         !request.bySxd &&
         [
-          request.reply.body,
+          // What a client follows: the links of what it reads, and redirects.
+          request.method === "GET" ? request.reply.body : "",
           text(request.reply.headers.location),
           text(request.reply.headers.link),
           text(request.reply.headers["content-location"]),

@@ -121,6 +121,14 @@ export async function benchInterop(): Promise<void> {
     const lines = differing.verdicts.split("\n").filter((line) => !one.has(line));
     process.stdout.write(`cells judged otherwise at once:\n${lines.join("\n")}\n`);
   }
+  const tally = new Map<string, number>();
+  for (const line of (serial[0]?.verdicts ?? "").split("\n")) {
+    const [, , , result, blame] = JSON.parse(line) as string[];
+    const key = blame ? `${result} (${blame})` : `${result}`;
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+  }
+  process.stdout.write(`cells: ${[...tally].map(([key, n]) => `${n} ${key}`).join(", ")}\n`);
+
   // One server: its cells at once are those that share nothing of its state (harness/interop/lanes.ts).
   process.stdout.write("\nthe same on one server (the reference as it ships), 4 clients × 5 tasks\n");
   const oneServer = ["interop", matrix, "--servers", "reference"];
@@ -131,11 +139,4 @@ export async function benchInterop(): Promise<void> {
     atOnceOne.push(await timeSxd(oneServer, cellsJudged));
   }
   printComparison({ serial: "--parallel 1", atOnce: "default" }, serialOne, atOnceOne);
-  const tally = new Map<string, number>();
-  for (const line of (serial[0]?.verdicts ?? "").split("\n")) {
-    const [, , , result, blame] = JSON.parse(line) as string[];
-    const key = blame ? `${result} (${blame})` : `${result}`;
-    tally.set(key, (tally.get(key) ?? 0) + 1);
-  }
-  process.stdout.write(`cells: ${[...tally].map(([key, n]) => `${n} ${key}`).join(", ")}\n`);
 }
