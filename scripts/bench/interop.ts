@@ -8,7 +8,7 @@
 // run is the cells alone. Prints the wall times, their ratio and whether every cell's result,
 // blame, why and rows came out the same; then the same for one server's 20 cells, which run at
 // once where they share nothing of its state. Asserts nothing.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { printComparison, type Timed, timeSxd } from "./clients.ts";
@@ -104,7 +104,14 @@ function cellsJudged(reportDir: string): string {
 
 export async function benchInterop(): Promise<void> {
   const folder = matrixFolder();
-  const matrix = join(folder, "matrix.json");
+  try {
+    await compare(join(folder, "matrix.json"));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+async function compare(matrix: string): Promise<void> {
   process.stdout.write(
     `sxd interop, 4 clients × 4 servers × 5 tasks (the reference's three servers each), own verdicts given; ${ROUNDS} round(s) in turns\n`,
   );
