@@ -32,6 +32,6 @@ export const INTEROP_OPTIONS = [
     type: "string",
     arg: "N",
     default: "4",
-    help: "servers whose cells run at once (a server's own cells run one after another)",
+    help: "cells that run at once, and servers up at once (1: one cell at a time); a server's cells that share its state run one after another",
   },
 ] as const satisfies readonly OptionSpec[];

@@ -4,7 +4,8 @@
 // network (the suite over a 50 ms round trip at several --parallel values), storage (a flood
 // of PUTs against the default limits under a 1 GiB heap), gateway (the suite behind a rate-limiting
 // proxy, with and without --rate), clients (sxd test-client on a slow-starting client, one run
-// at a time against the default runs at once). Default: all.
+// at a time against the default runs at once), interop (`sxd interop` on 4 clients by 4 servers,
+// one cell at a time against the default cells at once). Default: all.
 import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 
@@ -18,8 +19,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   storage: async () => (await import("./bench/storage.ts")).benchStorage(),
   gateway: async () => (await import("./bench/gateway.ts")).benchGateway(),
   clients: async () => (await import("./bench/clients.ts")).benchClients(),
-  // interop: the matrix of 4 clients by 4 servers (`sxd interop`), cells at once against one at
-  // a time; timeSxd and printComparison of bench/clients.ts time and compare the two ways.
+  interop: async () => (await import("./bench/interop.ts")).benchInterop(),
 };
 
 const asked = process.argv.slice(2);

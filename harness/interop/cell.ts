@@ -21,6 +21,7 @@ import type { MatrixClient } from "./matrix-file.ts";
 import { type ProxyLimits, startRecordingProxy } from "./proxy.ts";
 import type { ServerUrls } from "./servers.ts";
 import { effectOf, prepareSubject } from "./subjects.ts";
+import { unseenNote, unseenOrigins } from "./unseen.ts";
 
 export interface CellSettings extends ProxyLimits {
   reportDir: string;
@@ -149,10 +150,20 @@ export async function runCell(
     : run.exitCode !== 0
       ? `the client exited ${run.exitCode ?? "on a signal"}`
       : effectProblem;
-  const note = unanswerable && why ? `${why}; ${unanswerable}` : why;
-  if (note === undefined)
-    return { ...base, result: "succeeded", blame: null, why: "exit 0, and the effect is there", rows };
-  return { ...base, result: "failed", blame: blameOf(rows), why: note, rows };
+  // Requests the client sent past sxd: its rows cannot be judged from what sxd saw.
+  const unseen = unseenOrigins(exchange, server.urls, proxy.urls);
+  const past = unseen.length > 0 ? unseenNote(unseen, [...new Set(rows.client.map((row) => row.id))]) : undefined;
+  if (past) rows.client = [];
+  const note = [why, why ? unanswerable : undefined, past].filter(Boolean).join("; ") || undefined;
+  if (why === undefined)
+    return {
+      ...base,
+      result: "succeeded",
+      blame: null,
+      why: ["exit 0, and the effect is there", past].filter(Boolean).join("; "),
+      rows,
+    };
+  return { ...base, result: "failed", blame: blameOf(rows), why: note ?? why, rows };
 }
 
 /** A command run from a folder, as the matrix file's paths are read. */

@@ -63,7 +63,7 @@ export async function startRecordingProxy(servers: ServerUrls, limits: ProxyLimi
   const listeners = await Promise.all(
     names.map(async (name) => {
       const listener = createServer((req, res) => {
-        passOn(req, res, name, servers, own, limits).then(
+        passOn(req, res, name, { servers, own }, limits).then(
           (exchange) => recorded.push(exchange),
           () => res.destroy(),
         );
@@ -120,8 +120,7 @@ async function passOn(
   req: IncomingMessage,
   res: ServerResponse,
   listenerName: ServerName,
-  servers: ServerUrls,
-  own: ReadonlyMap<string, ServerName>,
+  { servers, own }: { servers: ServerUrls; own: ReadonlyMap<string, ServerName> },
   limits: ProxyLimits,
 ): Promise<RecordedRequest> {
   const at = new Date().toISOString();
@@ -129,7 +128,7 @@ async function passOn(
   const absolute = /^https?:\/\//i.test(raw) ? new URL(raw) : undefined;
   const server = absolute ? (own.get(absolute.origin) ?? serverOf(absolute, servers)) : listenerName;
   const target = absolute ? `${absolute.pathname}${absolute.search}` : raw;
-  const body = await readBounded(req, limits.maxBodyBytes);
+  const body = await readBounded(req, limits.maxBodyBytes, "drain");
   const base = {
     server: server ?? listenerName,
     method: req.method ?? "GET",
@@ -141,7 +140,9 @@ async function passOn(
   };
   const answer = (status: number, text: string): RecordedRequest => {
     const reply = `sxd (interop proxy): ${text}\n`;
-    if (!res.headersSent) res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
+    // A request whose body was cut short leaves the connection in no state for another.
+    const close = body.ok ? {} : { connection: "close" };
+    if (!res.headersSent) res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...close });
     res.end(reply);
     return { ...base, reply: { status, headers: { "content-type": "text/plain; charset=utf-8" }, body: reply } };
   };
@@ -251,19 +252,40 @@ function exchange(
 
 type Read = { ok: true; bytes: Buffer } | { ok: false };
 
-function readBounded(stream: IncomingMessage, limit: number): Promise<Read> {
+/**
+ * The body, or that it is over the limit: then what is kept goes, and a reply is closed at
+ * once; a request's rest is read and dropped, so that the client still gets the proxy's answer.
+ */
+function readBounded(stream: IncomingMessage, limit: number, over: "close" | "drain" = "close"): Promise<Read> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    stream.on("data", (chunk: Buffer) => {
+    let settled = false;
+    const settle = (read: Read) => {
+      settled = true;
+      resolve(read);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        stream.destroy();
-        resolve({ ok: false });
-      } else chunks.push(chunk);
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      chunks.length = 0;
+      stream.off("data", onData);
+      settle({ ok: false });
+      if (over === "close") stream.destroy();
+      else stream.resume();
+    };
+    stream.on("data", onData);
+    stream.on("end", () => {
+      if (!settled) settle({ ok: true, bytes: Buffer.concat(chunks) });
     });
-    stream.on("end", () => resolve({ ok: true, bytes: Buffer.concat(chunks) }));
-    stream.on("error", reject);
-    stream.on("aborted", () => reject(new Error("the connection closed before the whole body")));
+    stream.on("error", (error) => {
+      if (!settled) reject(error);
+    });
+    stream.on("aborted", () => {
+      if (!settled) reject(new Error("the connection closed before the whole body"));
+    });
   });
 }

@@ -1,9 +1,9 @@
 /**
  * One `sxd interop` run: every client of the matrix against every server, a cell per pair and
- * task (or the shard's share of them). The cells of different servers run at once, up to
- * `parallel` servers; a server's own cells one after another, since they share its state.
- * Each implementation's own verdict is taken from its conformance.json, given or computed.
- * The shell (cli/interop.ts) reads the arguments and hands in what only it can start.
+ * task (or the shard's share of them). Up to `parallel` cells run at once (and as many servers
+ * are up): those of different servers, and those of one server that share nothing of its state
+ * (see `lanesOf`). Each implementation's own verdict is taken from its conformance.json, given
+ * or computed. The shell (cli/interop.ts) reads the arguments and hands in what only it can start.
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -19,6 +19,7 @@ import {
   type InteropTask,
   type OwnVerdict,
 } from "./document.ts";
+import { atMost, lanesOf, type PlannedCell, slotsOf } from "./lanes.ts";
 import type { MatrixClient, MatrixFile, MatrixServer } from "./matrix-file.ts";
 import { writeInteropReports } from "./outputs.ts";
 import { givenVerdict, notRun, serverVerdict, verdictOfReport } from "./own-verdicts.ts";
@@ -32,7 +33,7 @@ export interface InteropRun {
   tasks: InteropTask[];
   reportDir: string;
   shard: Shard;
-  /** Servers whose cells run at once. */
+  /** Cells run at once, at most (and servers up at once); 1: one cell at a time. */
   parallel: number;
   /** Milliseconds a client's run of a task may take (and each exchange through the proxy). */
   taskTimeoutMs: number;
@@ -92,6 +93,7 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
   const serverSession: SuiteSession = {};
   const cells: InteropCell[] = [];
   const servers: InteropServer[] = [];
+  const slots = slotsOf(run.parallel);
   const column = async (server: MatrixServer) => {
     const mine = planned.filter((cell) => cell.server === server.name);
     const tasks = tasksOf(server);
@@ -148,12 +150,19 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
         maxBodyBytes: run.maxBodyBytes,
         session: cellSession,
       };
-      for (const cell of needed) {
-        const client = run.clients.find((c) => c.name === cell.client) as MatrixClient;
-        cells.push(
-          reported(await boundedCell(runCell(client, target, cell.task, settings), cell, run.taskTimeoutMs), progress),
-        );
-      }
+      const lane = async (mine: PlannedCell[]) => {
+        for (const cell of mine) {
+          const client = run.clients.find((c) => c.name === cell.client) as MatrixClient;
+          await slots.take();
+          try {
+            const done = await boundedCell(runCell(client, target, cell.task, settings), cell, run.taskTimeoutMs);
+            cells.push(reported(done, progress));
+          } finally {
+            slots.give();
+          }
+        }
+      };
+      await Promise.all(lanesOf(needed, up.server.target).map(lane));
       if (!given) {
         progress(`interop: ${server.name}: its own sxd test run`);
         const { target: described } = up.server;
@@ -234,16 +243,4 @@ function reported(cell: InteropCell, progress: (line: string) => void): InteropC
   const blame = cell.result === "failed" && cell.blame ? ` (blame: ${cell.blame})` : "";
   progress(`interop: ${cell.client} × ${cell.server} ${cell.task}: ${cell.result}${blame}`);
   return cell;
-}
-
-/** Runs `work` on each item, at most `limit` at once. */
-async function atMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
 }
