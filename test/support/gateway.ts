@@ -20,6 +20,7 @@ import { request } from "undici";
 import { runConformance, type SuiteRun, type SuiteSession } from "../../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../../harness/target.ts";
 import { REFERENCE_DESCRIPTION, startReference } from "../../reference/index.ts";
+import { TEST_SECURITY_SAMPLES } from "./security-samples.ts";
 
 export interface GatewayRules {
   /** Tokens added per second; a request takes one. */
@@ -79,6 +80,7 @@ export async function runBehind(gateway: Gateway, options: { rate?: number; tags
       reportDir,
       timeoutMs: 5000,
       parallel: 2,
+      securitySamples: TEST_SECURITY_SAMPLES,
       harFile: undefined,
       deadlineSeconds: 600,
       rate: options.rate,

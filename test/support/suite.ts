@@ -12,6 +12,7 @@ import type { Exchange } from "../../harness/exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import type { SuiteRun, SuiteSession } from "../../harness/run.ts";
 import type { TargetDescription } from "../../harness/target.ts";
+import { TEST_SECURITY_SAMPLES } from "./security-samples.ts";
 
 const session: SuiteSession = {};
 
@@ -58,6 +59,7 @@ async function runQuietly(
     reportDir,
     timeoutMs: 5000,
     parallel: 1,
+    securitySamples: TEST_SECURITY_SAMPLES,
     expectFailFile: undefined,
     harFile: undefined,
     referenceFaults: options.faults ?? [],
