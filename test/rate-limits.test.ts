@@ -77,7 +77,9 @@ test("behind a gateway that the messaging server's own request to the contacts s
 }, async () => {
   // A small bucket, so that the backend request, which follows the export POST at once, meets 429s.
   await behind({ perSecond: 4, burst: 2, backendThroughGateway: true }, async (gateway) => {
-    const run = await runBehind(gateway, { tags: "@EXP-4 or @EXP-5 or @EXP-6" });
+    // The rows whose POSTs make the messaging server fetch the contacts (EXP-6's refusals are
+    // answered before any backend request, and its forgeries took most of the time at 4 a second).
+    const run = await runBehind(gateway, { tags: "@EXP-4 or @EXP-5" });
     figures(`backend through the gateway (${gateway.refusedBackend} of the backend's refused)`, run, gateway);
     assert.ok(gateway.refusedBackend > 0, "the gateway refused some backend requests, or this test proves nothing");
     assert.equal(run.judgement.overall, "conformant", run.output);
