@@ -3,35 +3,12 @@ import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 
 const roots = ["cli", "harness", "lib", "reference", "steps", "test"];
-/**
- * The files that take longest, most of it waiting on processes, clocks and gateways: started
- * first, so that the quick unit tests fill the gaps at the end instead of a long file starting
- * last and running alone. Then the rest of test/, then the unit tests beside the code.
- */
-const LONGEST_FIRST = [
-  "test/faults-digest.test.ts",
-  "test/client-faults.test.ts",
-  "test/rate-limits.test.ts",
-  "test/snapshots-plausible-targets.test.ts",
-  "test/faults-snapshots.test.ts",
-  "test/client-digest.test.ts",
-  "test/cli-use.test.ts",
-  "test/faults-export.test.ts",
-  "test/digest-real-servers.test.ts",
-  "test/client-recorded.test.ts",
-];
-const rank = (file) => {
-  const listed = LONGEST_FIRST.indexOf(file);
-  if (listed >= 0) return listed;
-  return file.startsWith("test/") ? LONGEST_FIRST.length : LONGEST_FIRST.length + 1;
-};
 const only = process.argv.slice(2);
 const files = roots
   .flatMap((root) => readdirSync(root, { recursive: true, withFileTypes: false }).map((f) => `${root}/${f}`))
   .filter((f) => f.endsWith(".test.ts"))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-  .sort()
-  .sort((a, b) => rank(a) - rank(b));
+  .sort();
 if (files.length === 0) {
   console.error("run-tests: no test files found");
   process.exit(1);
