@@ -67,13 +67,36 @@ describe("responseDigest", () => {
     assert.equal(responseDigest(spec), expected);
     assert.equal(responseDigest({ ...spec, qop: "auth-int", nc: "00000002", cnonce: "z", body: "b" }), expected);
     assert.notEqual(responseDigest({ ...spec, formula: "rfc7616" }), expected);
-    assert.equal(rspauthDigest(spec), responseDigest({ ...spec, method: "" }));
+    assert.equal(rspauthDigest(spec, "<reply/>"), responseDigest({ ...spec, method: "" }));
   });
 
   it("computes rspauth with an empty method in A2", () => {
     const input: ResponseInput = { ...rfc7616, algorithm: "SHA-256", ha1: "00" };
-    assert.equal(rspauthDigest(input), responseDigest({ ...input, method: "" }));
-    assert.notEqual(rspauthDigest(input), responseDigest(input));
+    assert.equal(rspauthDigest(input, "<reply/>"), responseDigest({ ...input, method: "" }));
+    assert.notEqual(rspauthDigest(input, ""), responseDigest(input));
+  });
+
+  it("computes auth-int's rspauth over the reply's body, not the request's (RFC 2617 §3.2.3)", () => {
+    const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+    const ha1 = hashA1("MD5", "Mufasa", "testrealm@host.com", "Circle Of Life");
+    const input: ResponseInput = {
+      algorithm: "MD5",
+      ha1,
+      nonce: "dcd98b7102dd2f0e8b11d0f600bfb0c093",
+      method: "POST",
+      uri: "/dir/index.html",
+      qop: "auth-int",
+      nc: "00000001",
+      cnonce: "0a4f113b",
+      body: "<sent/>",
+    };
+    const ha2 = md5(`:/dir/index.html:${md5("<reply/>")}`);
+    const expected = md5(`${ha1}:${input.nonce}:00000001:0a4f113b:auth-int:${ha2}`);
+    assert.equal(rspauthDigest(input, "<reply/>"), expected);
+    assert.equal(rspauthDigest({ ...input, body: "<other/>" }, Buffer.from("<reply/>")), expected);
+    assert.notEqual(rspauthDigest(input, "<sent/>"), expected);
+    const auth: ResponseInput = { ...input, qop: "auth" };
+    assert.equal(rspauthDigest(auth, "<reply/>"), rspauthDigest(auth, ""));
   });
 
   it("gives each method, uri and hash its own H(A2), however many pairs came before (they are kept for reuse)", () => {

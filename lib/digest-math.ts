@@ -84,7 +84,7 @@ export interface ResponseInput {
   qop?: Qop;
   nc?: string;
   cnonce?: string;
-  /** The request body, which auth-int covers. */
+  /** The request body, which auth-int's response covers (rspauth covers the reply's instead). */
   body?: string | Buffer;
   /** Default: "rfc7616". */
   formula?: Formula;
@@ -95,9 +95,14 @@ export function responseDigest(input: ResponseInput): string {
   return kd(input, input.method);
 }
 
-/** The rspauth of Authentication-Info: the same computation with an empty method (RFC 7616 §3.5). */
-export function rspauthDigest(input: ResponseInput): string {
-  return kd(input, "");
+/**
+ * The rspauth of Authentication-Info: the same computation with an empty method (RFC 7616 §3.5).
+ * With qop=auth-int its A2 hashes the body of the reply that carries it, not the request's
+ * (RFC 2617 §3.2.3, which RFC 7616 keeps: it "also provides limited integrity protection of
+ * the response"), so the reply's body is given, and `input.body` is not read.
+ */
+export function rspauthDigest(input: ResponseInput, replyBody: string | Buffer): string {
+  return kd({ ...input, body: replyBody }, "");
 }
 
 function kd(input: ResponseInput, method: string): string {

@@ -29,13 +29,13 @@ interface Report {
 async function testClient(
   command: string,
   ...args: string[]
-): Promise<{ code: number | null; report: Report; verdicts: Record<string, string> }> {
+): Promise<{ code: number | null; report: Report; verdicts: Record<string, string>; stdout: string }> {
   const dir = tempDir();
   const tasks = args.includes("--tasks") ? [] : ["--tasks", "digest-get,digest-post"];
   const run = await sxd(["test-client", "--run", command, "--report-dir", dir, ...tasks, ...args]);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as Report;
   const verdicts = Object.fromEntries(report.rows.filter((r) => r.id.startsWith("CDIG")).map((r) => [r.id, r.verdict]));
-  return { code: run.code, report, verdicts };
+  return { code: run.code, report, verdicts, stdout: run.stdout };
 }
 
 const reason = (report: Report, id: string) => report.rows.find((r) => r.id === id)?.reason ?? "";
@@ -165,9 +165,11 @@ describe("sxd test-client grades real digest clients as a careful reader of RFC 
   });
 
   it("the example client passes every row, auth-int included", async () => {
-    const { code, verdicts } = await testClient(EXAMPLE);
+    const { code, verdicts, stdout } = await testClient(EXAMPLE);
     const all = ["CDIG-1", "CDIG-2", "CDIG-3", "CDIG-4", "CDIG-5", "CDIG-6", "CDIG-7", "CDIG-8", "CDIG-9", "CDIG-10"];
     assert.deepEqual(verdicts, Object.fromEntries(all.map((id) => [id, "passed"])));
+    // It checks auth-int's rspauth over sxd's reply (RFC 2617 §3.2.3): every plain run succeeds.
+    assert.doesNotMatch(stdout, /note: the client failed/);
     assert.equal(code, 0);
   });
 
@@ -207,8 +209,14 @@ describe("sxd test-client against clients that do nothing useful", () => {
   });
 
   it("a client that fails every task: no row passed; only the conditions that need no answer are staged", async () => {
-    const { code, report } = await testClient("exit 1", ...ALL);
+    const { code, report, stdout } = await testClient("exit 1", ...ALL);
     noPass(report);
+    // Each plain run it failed against sxd's own servers gets a line of the summary; a staged one does not.
+    const notes = stdout.split("\n").filter((line) => line.startsWith("note: the client failed the plain run"));
+    assert.deepEqual(
+      notes.map((line) => /of task (\S+)/.exec(line)?.[1]),
+      ["digest-get", "digest-post", "update", "history"],
+    );
     assert.deepEqual(
       report.client.runs.map((r) => [r.task, r.condition ?? "", r.exitCode]),
       [

@@ -22,7 +22,12 @@ const DIGEST_ROWS = behaviourTags(
 type Verdicts = Map<string, RowResult>;
 
 /** Runs the digest rows against the named server, described as its operator would, with `stated` on top. */
-async function verdictsOf(t: TestContext, name: TargetName, stated: object = {}): Promise<Verdicts> {
+async function verdictsOf(
+  t: TestContext,
+  name: TargetName,
+  stated: object = {},
+  tags = DIGEST_ROWS,
+): Promise<Verdicts> {
   const server = await startDigestServer(TARGETS[name].quirks());
   try {
     const layer = { ...server.description, digest: { ...server.description.digest, ...stated } };
@@ -30,7 +35,7 @@ async function verdictsOf(t: TestContext, name: TargetName, stated: object = {})
     assert.ok(valid.ok, `the description of ${name} is refused: ${valid.ok ? "" : valid.error}`);
     const resolved = resolveDescription([valid.value]);
     assert.ok(resolved.ok);
-    const run = await runAgainstTarget(resolved.value as TargetDescription, { tags: DIGEST_ROWS, strict: false });
+    const run = await runAgainstTarget(resolved.value as TargetDescription, { tags, strict: false });
     const rows = new Map(run.judgement.rows.filter((r) => r.scenarios.length > 0).map((r) => [r.row.id, r]));
     t.diagnostic(`${name} ${JSON.stringify(stated)}: ${[...rows].map(([id, r]) => `${id} ${r.verdict}`).join(", ")}`);
     return rows;
@@ -181,6 +186,30 @@ describe("the digest rows against servers that behave like real ones", () => {
     const qopCases = casesOf(rows, "DIG-12", ["no qop", "no nc", "no cnonce", "nc of", "nc not", "unknown qop"]);
     assert.ok(qopCases.length >= 6, why(rows, "DIG-12"));
     for (const s of qopCases) assert.equal(s.status, "not applicable", s.name);
+  });
+});
+
+// DIG-11 alone (and DIG-5, whose Authentication-Info it reads): with qop=auth-int, rspauth hashes
+// the reply's body (RFC 2617 §3.2.3), and where auth and auth-int are both offered, each is checked.
+describe("rspauth with qop auth-int", () => {
+  const RSPAUTH_ROWS = "@DIG-5 or @DIG-11";
+  it("a server offering auth-int alone, its rspauth over the reply's body, passes DIG-11", async (t) => {
+    const rows = await verdictsOf(t, "auth-int-only", {}, RSPAUTH_ROWS);
+    assertOnlyFaulty(rows);
+    assertVerdict(rows, "DIG-11", "passed");
+  });
+
+  it("a server computing auth-int's rspauth over the request's body gets DIG-11, which says so", async (t) => {
+    const rows = await verdictsOf(t, "rspauth-over-request-body", {}, RSPAUTH_ROWS);
+    assertOnlyFaulty(rows, "DIG-11");
+    assertVerdict(rows, "DIG-11", "warning", /it hashes the request's body/);
+    assertFailedCases(rows, "DIG-11", ["With qop auth-int"]);
+  });
+
+  it("a server offering auth and auth-int gets DIG-11 for a random rspauth on auth-int alone", async (t) => {
+    const rows = await verdictsOf(t, "auth-int-rspauth-random", {}, RSPAUTH_ROWS);
+    assertOnlyFaulty(rows, "DIG-11");
+    assertFailedCases(rows, "DIG-11", ["With qop auth-int"]);
   });
 });
 

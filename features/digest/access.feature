@@ -2,8 +2,9 @@ Feature: Access with a digest
   The client repeats the request with an Authorization header whose digest it computed
   from the challenge and the shared secret. A digest that matches the stored credentials
   gets 200 with an application/xml body, and the server adds Authentication-Info, which
-  should prove the server knows the secret too (rspauth, RFC 7616 §3.5). The secret itself
-  never crosses the wire.
+  should prove the server knows the secret too (rspauth, RFC 7616 §3.5); with qop auth-int,
+  rspauth hashes the reply's body, not the request's (RFC 2617 §3.2.3, which RFC 7616 keeps).
+  The secret itself never crosses the wire.
 
   The spec shows response = MD5(A1:nonce:A2) and not how nc, cnonce and qop enter it, so a
   server may compute it just so: where RFC 7616's digest is refused, the client answers a new
@@ -52,4 +53,9 @@ Feature: Access with a digest
   @DIG-11 @should
   Scenario: Authentication-Info proves the server knows the secret
     Given the client has logged in
+    Then the Authentication-Info proves that the server knows the secret
+
+  @DIG-11 @should
+  Scenario: With qop auth-int, rspauth also covers the reply's body
+    Given the client has logged in with qop auth-int
     Then the Authentication-Info proves that the server knows the secret

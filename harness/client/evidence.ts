@@ -3,6 +3,7 @@
  * stderr) and what it sent to sxd's servers. Every client row is judged from these alone.
  */
 import type { Offer, RecordedRequest, StagedCondition, Staging } from "../../lib/recording.ts";
+import { shorten } from "../../lib/shorten.ts";
 
 export type { Offer, RecordedRequest, StagedCondition, Staging };
 
@@ -62,6 +63,21 @@ export function endOf(run: TaskRun): string {
   if (run.recorded) return run.recorded;
   if (run.timedOut) return `killed after ${run.durationMs} ms without exiting`;
   return run.exitCode === null ? "ended by a signal" : `exit ${run.exitCode} after ${run.durationMs} ms`;
+}
+
+/**
+ * A line for each plain run (nothing staged) of a task that the client's command did and did
+ * not end with exit 0. sxd's own servers did the task right in that run, so a client that
+ * failed it is worth a look, whatever its rows say (its reason: the first line it wrote to stderr).
+ */
+export function failedPlainRuns(runs: readonly TaskRun[]): string[] {
+  return runs
+    .filter((run) => !run.recorded && !run.condition && run.exitCode !== 0 && run.exitCode !== NOT_SUPPORTED)
+    .map((run) => {
+      const said = run.stderr.split("\n").find((line) => line.trim() !== "");
+      const why = said === undefined ? "" : `: ${shorten(said.trim(), 200)}`;
+      return `note: the client failed the plain run of task ${run.task} against sxd's own servers (${endOf(run)})${why}`;
+    });
 }
 
 export function describeRun(run: TaskRun): string {

@@ -18,7 +18,7 @@ import { featureFiles } from "../scenarios.ts";
 import type { Judgement } from "../verdicts.ts";
 import { runCommand } from "./command.ts";
 import type { ClientDescription } from "./description.ts";
-import type { ClientUser, RecordedRequest, TaskRun } from "./evidence.ts";
+import { type ClientUser, failedPlainRuns, type RecordedRequest, type TaskRun } from "./evidence.ts";
 import {
   type ClientServers,
   nextStaging,
@@ -203,6 +203,7 @@ export async function gradeClientRuns(
         },
         reportDir,
         shownReportDir: grading.reportDir,
+        notes: () => failedPlainRuns(runs),
       },
       io.stdout,
     );

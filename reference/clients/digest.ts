@@ -79,9 +79,10 @@ export function clientDigestRoute({ once, staged }: Stage): Route {
     const body = (await request.body()).toString("utf8");
     const document = `<protected><user>${escapeXml(verdict.username)}</user><method>${request.method}</method><received>${escapeXml(body)}</received></protected>`;
     // Staged: an rspauth that proves nothing (the right length, every digit flipped).
+    const granted = verdict.authenticationInfo(document);
     const info = once("wrong-rspauth")
-      ? verdict.authenticationInfo.map((d) => (d.name === "rspauth" ? { ...d, value: flipped(d.value) } : d))
-      : verdict.authenticationInfo;
+      ? granted.map((d) => (d.name === "rspauth" ? { ...d, value: flipped(d.value) } : d))
+      : granted;
     return xmlReply(200, document, "application/xml;charset=UTF-8", { "authentication-info": formatParams(info) });
   };
 }

@@ -90,6 +90,10 @@ export const digestFaults = {
     breaks: ["DIG-11"],
     description: "computes rspauth with the request method in A2, like the request digest",
   },
+  "dig-rspauth-request-body": {
+    breaks: ["DIG-11"],
+    description: "computes auth-int's rspauth over the request's body instead of the reply's",
+  },
   "dig-no-uri-check": {
     breaks: ["DIG-12"],
     description: "does not check that the uri directive names the request target",

@@ -46,7 +46,13 @@ export type Verdict =
   | { kind: "malformed"; message: string; uriMismatch: boolean }
   /** Well-formed but not good enough: a 401 with a fresh challenge. */
   | { kind: "refused"; message: string; stale: boolean; nonce?: string }
-  | { kind: "granted"; username: string; qop: Qop | undefined; authenticationInfo: Directive[] };
+  | {
+      kind: "granted";
+      username: string;
+      qop: Qop | undefined;
+      /** Authentication-Info for the reply with this body, which auth-int's rspauth covers (§3.5). */
+      authenticationInfo(replyBody: string): Directive[];
+    };
 
 /** Credentials whose directives are all there and each of a kind this server offered. */
 interface Credentials {
@@ -222,21 +228,29 @@ function grant(
     nc: given.get("nc"),
     cnonce: given.get("cnonce"),
   };
-  const rspauth = settings.policy.rspauthLikeRequestDigest ? responseDigest(computed) : rspauthDigest(computed);
+  const { policy } = settings;
+  const echoed: Directive[] =
+    computed.qop === undefined
+      ? []
+      : [
+          { name: "qop", value: computed.qop, quoted: false },
+          { name: "cnonce", value: computed.cnonce ?? "", quoted: true },
+          { name: "nc", value: computed.nc ?? "", quoted: false },
+        ];
+  // Issued now, once, whatever reply carries it.
+  const next: Directive[] = successor ? [{ name: "nextnonce", value: settings.nonces.issue(), quoted: true }] : [];
+  const rspauthOf = (replyBody: string) => {
+    if (policy.rspauthLikeRequestDigest) return responseDigest(computed);
+    return rspauthDigest(computed, policy.rspauthOverRequestBody ? (computed.body ?? "") : replyBody);
+  };
   return {
     kind: "granted",
     username: given.get("username") ?? "",
     qop: computed.qop,
-    authenticationInfo: [
-      { name: "rspauth", value: rspauth, quoted: true },
-      ...(computed.qop === undefined
-        ? []
-        : [
-            { name: "qop", value: computed.qop, quoted: false },
-            { name: "cnonce", value: computed.cnonce ?? "", quoted: true },
-            { name: "nc", value: computed.nc ?? "", quoted: false },
-          ]),
-      ...(successor ? [{ name: "nextnonce", value: settings.nonces.issue(), quoted: true }] : []),
+    authenticationInfo: (replyBody) => [
+      { name: "rspauth", value: rspauthOf(replyBody), quoted: true },
+      ...echoed,
+      ...next,
     ],
   };
 }

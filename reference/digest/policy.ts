@@ -76,6 +76,8 @@ export interface DigestPolicy {
   sendsAuthenticationInfo(qop: Qop | undefined): boolean;
   /** rspauth computed like the request's response, with the method in A2. */
   rspauthLikeRequestDigest: boolean;
+  /** auth-int's rspauth computed over the request's body instead of the reply's. */
+  rspauthOverRequestBody: boolean;
   /** The protected resource served as text/plain instead of application/xml. */
   servesPlainText: boolean;
 }
@@ -126,6 +128,7 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
     sendsAuthenticationInfo: (qop) =>
       !on("dig-no-authentication-info") && !(qop === "auth-int" && on("dig-no-authentication-info-auth-int")),
     rspauthLikeRequestDigest: on("dig-wrong-rspauth"),
+    rspauthOverRequestBody: on("dig-rspauth-request-body"),
     servesPlainText: on("dig-plain-text-resource"),
   };
 }

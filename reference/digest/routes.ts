@@ -92,12 +92,13 @@ export function digestRoutes(context: ReferenceContext): Route {
       }
       case "granted": {
         unused = undefined;
-        const body = grantedBody(verdict.username);
+        // The body first: auth-int's rspauth covers it.
+        const body = policy.servesPlainText ? "access granted" : grantedBody(verdict.username);
         const headers: Record<string, string> = policy.sendsAuthenticationInfo(verdict.qop)
-          ? { "authentication-info": formatParams(verdict.authenticationInfo) }
+          ? { "authentication-info": formatParams(verdict.authenticationInfo(body)) }
           : {};
         return policy.servesPlainText
-          ? { status: 200, headers: { "content-type": "text/plain;charset=UTF-8", ...headers }, body: "access granted" }
+          ? { status: 200, headers: { "content-type": "text/plain;charset=UTF-8", ...headers }, body }
           : xmlReply(200, body, "application/xml;charset=UTF-8", headers);
       }
     }

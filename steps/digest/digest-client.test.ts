@@ -89,12 +89,27 @@ describe("the suite's digest client", () => {
   it("verifies rspauth and the echoed qop, cnonce and nc", () => {
     const [challenge] = rfcChallenges();
     const answer = answerChallenge(challenge, "SHA-256", REQUEST, CREDENTIALS);
-    const rspauth = rspauthDigest(answer.input);
+    const rspauth = rspauthDigest(answer.input, "<reply/>");
     const good = `rspauth="${rspauth}", qop=auth, cnonce="${CREDENTIALS.cnonce}", nc=00000001`;
-    assert.deepEqual(authenticationInfoProblems(good, answer), []);
-    assert.equal(authenticationInfoProblems(good.replace("nc=00000001", "nc=00000002"), answer).length, 1);
-    assert.equal(authenticationInfoProblems(good.replace(rspauth, answer.input.ha1), answer).length, 1);
-    assert.deepEqual(authenticationInfoProblems(undefined, answer), ["no Authentication-Info header"]);
+    assert.deepEqual(authenticationInfoProblems(good, answer, "<reply/>"), []);
+    assert.equal(authenticationInfoProblems(good.replace("nc=00000001", "nc=00000002"), answer, "").length, 1);
+    assert.equal(authenticationInfoProblems(good.replace(rspauth, answer.input.ha1), answer, "").length, 1);
+    assert.deepEqual(authenticationInfoProblems(undefined, answer, ""), ["no Authentication-Info header"]);
+  });
+
+  it("expects auth-int's rspauth over the reply's body, and says so of one over the request's", () => {
+    const [challenge] = rfcChallenges();
+    const sent = { ...REQUEST, method: "POST", body: "<sent/>" };
+    const answer = answerChallenge(challenge, "SHA-256", sent, { ...CREDENTIALS, qop: "auth-int" });
+    const info = (rspauth: string) => `rspauth="${rspauth}", qop=auth-int, cnonce="${CREDENTIALS.cnonce}", nc=00000001`;
+    const overReply = rspauthDigest(answer.input, "<reply/>");
+    assert.deepEqual(authenticationInfoProblems(info(overReply), answer, "<reply/>"), []);
+    const overRequest = authenticationInfoProblems(info(rspauthDigest(answer.input, "<sent/>")), answer, "<reply/>");
+    assert.equal(overRequest.length, 1);
+    assert.match(overRequest[0] ?? "", /it hashes the request's body; with auth-int, rspauth hashes the reply's/);
+    const random = authenticationInfoProblems(info("0".repeat(64)), answer, "<reply/>");
+    assert.equal(random.length, 1);
+    assert.doesNotMatch(random[0] ?? "", /request's body/);
   });
 
   it("writes the RFC 2069 form when asked, without nc and cnonce", () => {

@@ -163,16 +163,30 @@ export function authorizationOf(directives: readonly Directive[]): string {
   return `Digest ${formatParams(directives)}`;
 }
 
-/** What is wrong with an Authentication-Info field for this answer (RFC 7616 §3.5); empty when it proves the server. */
-export function authenticationInfoProblems(field: string | undefined, answer: DigestAnswer): string[] {
+/**
+ * What is wrong with an Authentication-Info field for this answer (RFC 7616 §3.5), on a reply
+ * with this body (which auth-int's rspauth covers); empty when it proves the server.
+ */
+export function authenticationInfoProblems(
+  field: string | undefined,
+  answer: DigestAnswer,
+  replyBody: string,
+): string[] {
   if (field === undefined) return ["no Authentication-Info header"];
   const parsed = parseParamList(field);
   if (!parsed.ok) return [`an Authentication-Info that cannot be parsed (${parsed.error})`];
   const info = parsed.value;
   const problems: string[] = [];
-  const expected = rspauthDigest(answer.input);
+  const expected = rspauthDigest(answer.input, replyBody);
   const rspauth = info.get("rspauth");
-  if (rspauth?.toLowerCase() !== expected) problems.push(`rspauth ${rspauth ?? "(absent)"} instead of ${expected}`);
+  if (rspauth?.toLowerCase() !== expected) {
+    const overRequest =
+      answer.input.qop === "auth-int" &&
+      rspauth?.toLowerCase() === rspauthDigest(answer.input, answer.input.body ?? "");
+    problems.push(
+      `rspauth ${rspauth ?? "(absent)"} instead of ${expected}${overRequest ? " (it hashes the request's body; with auth-int, rspauth hashes the reply's, RFC 2617 §3.2.3)" : ""}`,
+    );
+  }
   for (const [name, sent] of [
     ["qop", answer.input.qop],
     ["cnonce", answer.input.cnonce],

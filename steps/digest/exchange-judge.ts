@@ -90,7 +90,7 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** The rspauth of an answer in either formula a server may use. */
+/** The rspauth of an answer in either formula a server may use, on the reply it came with. */
 function expectedRspauth(
   params: ReadonlyMap<string, string>,
   request: RecordedRequest,
@@ -108,9 +108,10 @@ function expectedRspauth(
     qop: params.get("qop") as Qop | undefined,
     nc: params.get("nc"),
     cnonce: params.get("cnonce"),
-    body: request.body,
   };
-  return [rspauthDigest(input), rspauthDigest({ ...input, formula: "spec" })];
+  // auth-int's rspauth covers the reply's body, not the request's (RFC 2617 §3.2.3).
+  const replyBody = request.reply.body;
+  return [rspauthDigest(input, replyBody), rspauthDigest({ ...input, formula: "spec" }, replyBody)];
 }
 
 /** DIG-2: the 401's body is application/xml;charset=UTF-8 with a root error element holding a message. */

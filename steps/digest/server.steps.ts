@@ -108,7 +108,7 @@ Then("the Authentication-Info proves that the server knows the secret", function
   const reply = this.reply;
   const answer = state(this).answer;
   if (!answer) throw new Error("no answer was sent before in this scenario");
-  const problems = authenticationInfoProblems(headerOf(reply, "authentication-info"), answer);
+  const problems = authenticationInfoProblems(headerOf(reply, "authentication-info"), answer, reply.response.body);
   expectThat(
     problems.length === 0,
     "Authentication-Info with rspauth as RFC 7616 §3.5 computes it, and qop, cnonce and nc echoed",

@@ -32,6 +32,8 @@ import { errorDocument } from "../../lib/xml.ts";
 export const USER = { username: "carol", password: "kept-by-carol-only" };
 export const REALM = "accounts@targets.test";
 export const PROTECTED_PATH = "/account";
+/** The body of a grant. */
+const GRANTED = `<account><user>${USER.username}</user></account>`;
 
 /** What a server remembers of a nonce it issued. */
 export interface NonceRecord {
@@ -76,6 +78,8 @@ export interface Quirks {
   checksResponse: boolean;
   /** How the challenge writes an algorithm it offers: RFC 7616 §3.3 has a bare token, as registered. */
   algorithmDirective(name: string): Directive;
+  /** The rspauth of a grant; with auth-int, RFC 2617 §3.2.3 hashes the reply's body. */
+  rspauth(input: ResponseInput, requestBody: Buffer, replyBody: string): string;
 }
 
 /** Nonces the server keeps in memory: random, recognised only when issued here. */
@@ -107,6 +111,7 @@ export const RFC7616: Omit<Quirks, "nonces"> = {
   countsUsesWithoutQop: true,
   checksResponse: true,
   algorithmDirective: (name) => ({ name: "algorithm", value: name, quoted: false }),
+  rspauth: (input, _requestBody, replyBody) => rspauthDigest(input, replyBody),
 };
 
 export interface DigestServer {
@@ -200,7 +205,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
           ];
     return {
       status: 200,
-      authenticationInfo: [{ name: "rspauth", value: rspauthDigest(input), quoted: true }, ...echoed],
+      authenticationInfo: [{ name: "rspauth", value: quirks.rspauth(input, body, GRANTED), quoted: true }, ...echoed],
     };
   };
 
@@ -216,7 +221,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
     };
     if (outcome.status === 200) {
       response.setHeader("authentication-info", formatParams(outcome.authenticationInfo));
-      return send(response, 200, "", `<account><user>${USER.username}</user></account>`);
+      return send(response, 200, "", GRANTED);
     }
     if (outcome.status === 401) response.setHeader("www-authenticate", challenge(request, response, outcome.stale));
     send(response, outcome.status, outcome.message);

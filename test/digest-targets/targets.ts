@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type Algorithm, responseDigest } from "../../lib/digest-math.ts";
+import { type Algorithm, type ResponseInput, responseDigest, rspauthDigest } from "../../lib/digest-math.ts";
 import { type NonceRecord, type Nonces, type Quirks, REALM, RFC7616, rememberedNonces } from "./digest-server.ts";
 
 export interface DigestTarget {
@@ -121,6 +121,24 @@ export const TARGETS = {
     behaviour: "offers qop=auth-int but leaves the body out of that digest (the spec's literal formula)",
     quirks: () => ({
       expectedResponse: (input) => responseDigest(input.qop === "auth-int" ? { ...input, formula: "spec" } : input),
+    }),
+  },
+  "auth-int-only": {
+    behaviour: "offers qop=auth-int alone, its rspauth over the reply's body as RFC 2617 §3.2.3 says",
+    quirks: () => ({ qops: ["auth-int"] }),
+  },
+  "rspauth-over-request-body": {
+    behaviour: "computes auth-int's rspauth over the request's body instead of the reply's",
+    quirks: () => ({
+      rspauth: (input: ResponseInput, requestBody: Buffer, replyBody: string) =>
+        rspauthDigest(input, input.qop === "auth-int" ? requestBody : replyBody),
+    }),
+  },
+  "auth-int-rspauth-random": {
+    behaviour: "offers auth and auth-int, and sends a random rspauth where the request used auth-int",
+    quirks: () => ({
+      rspauth: (input: ResponseInput, requestBody: Buffer, replyBody: string) =>
+        input.qop === "auth-int" ? randomBytes(32).toString("hex") : RFC7616.rspauth(input, requestBody, replyBody),
     }),
   },
   "short-lived-nonces": {

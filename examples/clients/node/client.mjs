@@ -66,15 +66,20 @@ export async function request(method, url, user, password, body) {
       opaque: challenge.params.get("opaque"),
     };
     reply = await fetch(url, { method, body, headers: { authorization: authorization(d, digest(d)) } });
-    if (reply.ok) verifyRspauth(reply, d);
+    if (reply.ok) {
+      const text = await reply.text();
+      verifyRspauth(reply, d, text);
+      return { ok: true, text };
+    }
   }
-  return reply;
+  return { ok: reply.ok, text: await reply.text() };
 }
 
-function verifyRspauth(reply, d) {
+/** rspauth: the digest with an empty method; with auth-int it hashes the reply's body (RFC 2617 §3.2.3). */
+function verifyRspauth(reply, d, text) {
   const info = parseChallenges(`x ${reply.headers.get("authentication-info") ?? ""}`)[0]?.params;
   if (!info?.has("rspauth")) return;
-  if (info.get("rspauth") !== digest({ ...d, method: "" }))
+  if (info.get("rspauth") !== digest({ ...d, method: "", body: text }))
     throw new Error("rspauth does not prove the server knows the secret");
 }
 
@@ -82,7 +87,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const [method, url, user, password, body] = process.argv.slice(2);
   try {
     const reply = await request(method, url, user, password, body);
-    process.stdout.write(await reply.text());
+    process.stdout.write(reply.text);
     process.exitCode = reply.ok ? 0 : 1;
   } catch (error) {
     process.stderr.write(`client: ${error.message}\n`);
