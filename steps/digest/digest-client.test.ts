@@ -110,6 +110,11 @@ describe("the suite's digest client", () => {
     const random = authenticationInfoProblems(info("0".repeat(64)), answer, "<reply/>");
     assert.equal(random.length, 1);
     assert.doesNotMatch(random[0] ?? "", /request's body/);
+    // Where only the spec's formula got in, RFC 7616's rspauth still proves the secret, and so does the spec's.
+    const spec = { ...answer, input: { ...answer.input, formula: "spec" as const } };
+    assert.deepEqual(authenticationInfoProblems(info(overReply), spec, "<reply/>"), []);
+    assert.deepEqual(authenticationInfoProblems(info(rspauthDigest(spec.input, "")), spec, "<reply/>"), []);
+    assert.equal(authenticationInfoProblems(info(rspauthDigest(spec.input, "")), answer, "<reply/>").length, 1);
   });
 
   it("writes the RFC 2069 form when asked, without nc and cnonce", () => {

@@ -178,11 +178,12 @@ export function authenticationInfoProblems(
   const info = parsed.value;
   const problems: string[] = [];
   const expected = rspauthDigest(answer.input, replyBody);
+  // RFC 7616's rspauth is right whichever formula got the answer in (the spec's, where only it did).
+  const rfc7616 = { ...answer.input, formula: "rfc7616" } as const;
   const rspauth = info.get("rspauth");
-  if (rspauth?.toLowerCase() !== expected) {
+  if (![expected, rspauthDigest(rfc7616, replyBody)].includes(rspauth?.toLowerCase() ?? "")) {
     const overRequest =
-      answer.input.qop === "auth-int" &&
-      rspauth?.toLowerCase() === rspauthDigest(answer.input, answer.input.body ?? "");
+      answer.input.qop === "auth-int" && rspauth?.toLowerCase() === rspauthDigest(rfc7616, answer.input.body ?? "");
     problems.push(
       `rspauth ${rspauth ?? "(absent)"} instead of ${expected}${overRequest ? " (it hashes the request's body; with auth-int, rspauth hashes the reply's, RFC 2617 §3.2.3)" : ""}`,
     );

@@ -108,6 +108,9 @@ Then("the Authentication-Info proves that the server knows the secret", function
   const reply = this.reply;
   const answer = state(this).answer;
   if (!answer) throw new Error("no answer was sent before in this scenario");
+  // sxd keeps a reply's body as UTF-8 text: bytes that are not cannot be hashed again as sent.
+  if (answer.input.qop === "auth-int" && reply.response.body.includes("\uFFFD"))
+    return this.notRun("the reply's body is not UTF-8, so sxd cannot hash it again for auth-int's rspauth");
   const problems = authenticationInfoProblems(headerOf(reply, "authentication-info"), answer, reply.response.body);
   expectThat(
     problems.length === 0,

@@ -32,8 +32,6 @@ import { errorDocument } from "../../lib/xml.ts";
 export const USER = { username: "carol", password: "kept-by-carol-only" };
 export const REALM = "accounts@targets.test";
 export const PROTECTED_PATH = "/account";
-/** The body of a grant. */
-const GRANTED = `<account><user>${USER.username}</user></account>`;
 
 /** What a server remembers of a nonce it issued. */
 export interface NonceRecord {
@@ -79,7 +77,9 @@ export interface Quirks {
   /** How the challenge writes an algorithm it offers: RFC 7616 §3.3 has a bare token, as registered. */
   algorithmDirective(name: string): Directive;
   /** The rspauth of a grant; with auth-int, RFC 2617 §3.2.3 hashes the reply's body. */
-  rspauth(input: ResponseInput, requestBody: Buffer, replyBody: string): string;
+  rspauth(input: ResponseInput, requestBody: Buffer, replyBody: Buffer): string;
+  /** The body of a grant, as sent. */
+  granted: Buffer;
 }
 
 /** Nonces the server keeps in memory: random, recognised only when issued here. */
@@ -112,6 +112,7 @@ export const RFC7616: Omit<Quirks, "nonces"> = {
   checksResponse: true,
   algorithmDirective: (name) => ({ name: "algorithm", value: name, quoted: false }),
   rspauth: (input, _requestBody, replyBody) => rspauthDigest(input, replyBody),
+  granted: Buffer.from(`<account><user>${USER.username}</user></account>`),
 };
 
 export interface DigestServer {
@@ -205,7 +206,10 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
           ];
     return {
       status: 200,
-      authenticationInfo: [{ name: "rspauth", value: quirks.rspauth(input, body, GRANTED), quoted: true }, ...echoed],
+      authenticationInfo: [
+        { name: "rspauth", value: quirks.rspauth(input, body, quirks.granted), quoted: true },
+        ...echoed,
+      ],
     };
   };
 
@@ -221,7 +225,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
     };
     if (outcome.status === 200) {
       response.setHeader("authentication-info", formatParams(outcome.authenticationInfo));
-      return send(response, 200, "", GRANTED);
+      return send(response, 200, "", quirks.granted);
     }
     if (outcome.status === 401) response.setHeader("www-authenticate", challenge(request, response, outcome.stale));
     send(response, outcome.status, outcome.message);
@@ -239,7 +243,12 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
   };
 }
 
-function send(response: ServerResponse, status: number, message: string, body = errorDocument(message)): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  body: string | Buffer = errorDocument(message),
+): void {
   response.writeHead(status, { "content-type": XML_TYPE });
   response.end(body);
 }

@@ -130,15 +130,22 @@ export const TARGETS = {
   "rspauth-over-request-body": {
     behaviour: "computes auth-int's rspauth over the request's body instead of the reply's",
     quirks: () => ({
-      rspauth: (input: ResponseInput, requestBody: Buffer, replyBody: string) =>
+      rspauth: (input: ResponseInput, requestBody: Buffer, replyBody: Buffer) =>
         rspauthDigest(input, input.qop === "auth-int" ? requestBody : replyBody),
     }),
   },
   "auth-int-rspauth-random": {
     behaviour: "offers auth and auth-int, and sends a random rspauth where the request used auth-int",
     quirks: () => ({
-      rspauth: (input: ResponseInput, requestBody: Buffer, replyBody: string) =>
+      rspauth: (input: ResponseInput, requestBody: Buffer, replyBody: Buffer) =>
         input.qop === "auth-int" ? randomBytes(32).toString("hex") : RFC7616.rspauth(input, requestBody, replyBody),
+    }),
+  },
+  "latin-1-reply": {
+    behaviour: "offers qop=auth-int alone and grants with a body in ISO-8859-1, its rspauth over those bytes",
+    quirks: () => ({
+      qops: ["auth-int"],
+      granted: Buffer.from("<account><user>carol</user><city>Gen\u00e8ve</city></account>", "latin1"),
     }),
   },
   "short-lived-nonces": {
