@@ -3,7 +3,8 @@
  * the values. Statistics cannot see through MD5 of a counter; this tries what an attacker would
  * try first: a counter with any step, a clock around the reply's Date (seconds, milliseconds,
  * microseconds, with any fixed offset such as an expiry), in a whole part or in 4 or 8 bytes
- * anywhere inside a decoded one (big-endian), and MD5, SHA-1 or SHA-256 of a counter or a clock,
+ * anywhere inside a decoded one (in either byte order: Apache httpd's time stamp is little-endian),
+ * and MD5, SHA-1 or SHA-256 of a counter or a clock,
  * written in hex or base64. What it finds is derivable: those bits count for nothing.
  *
  * Example: `guessParts(takeApart(nonces), dates)` for nonces 1001, 1002, 1003 finds a counter.
@@ -50,16 +51,8 @@ export function guessParts(parts: readonly Part[], dates: ReadonlyArray<number |
     if (hashed) found.push({ part: index, fromBit: 0, toBit: part.bits[0].length, what: hashed });
     for (const width of [4, 8]) {
       for (let at = 0; at + width <= bytes[0].length; at++) {
-        const values = bytes.map((b) => readBigEndian(b, at, width));
-        if (values.every((v) => v === values[0])) continue;
-        const what = numericPattern(values, dates);
-        if (what)
-          found.push({
-            part: index,
-            fromBit: 8 * at,
-            toBit: 8 * (at + width),
-            what: `bytes ${at}–${at + width - 1}: ${what}`,
-          });
+        const what = windowPattern(bytes, at, width, dates);
+        if (what) found.push({ part: index, fromBit: 8 * at, toBit: 8 * (at + width), what });
       }
     }
   });
@@ -109,9 +102,25 @@ function gcd(a: bigint, b: bigint): bigint {
   return x;
 }
 
-function readBigEndian(bytes: Uint8Array, at: number, width: number): bigint {
+/** A counter or a clock in `width` bytes from `at`, read in either byte order (big-endian first). */
+function windowPattern(
+  bytes: readonly Uint8Array[],
+  at: number,
+  width: number,
+  dates: ReadonlyArray<number | undefined>,
+): string | undefined {
+  for (const littleEndian of [false, true]) {
+    const values = bytes.map((b) => readNumber(b, at, width, littleEndian));
+    if (values.every((v) => v === values[0])) return undefined;
+    const what = numericPattern(values, dates);
+    if (what) return `bytes ${at}–${at + width - 1}${littleEndian ? ", little-endian" : ""}: ${what}`;
+  }
+  return undefined;
+}
+
+function readNumber(bytes: Uint8Array, at: number, width: number, littleEndian: boolean): bigint {
   let value = 0n;
-  for (let i = at; i < at + width; i++) value = (value << 8n) | BigInt(bytes[i]);
+  for (let i = 0; i < width; i++) value = (value << 8n) | BigInt(bytes[littleEndian ? at + width - 1 - i : at + i]);
   return value;
 }
 
