@@ -142,6 +142,11 @@ const timeStamped: Array<[string, (i: number, now: number) => string, RegExp]> =
     (i, now) => Buffer.concat([Buffer.from(hmac(String(i)), "hex"), stamp(now, false)]).toString("base64url"),
     /bytes 32–39: a clock in ms/,
   ],
+  [
+    "the clock in ms in decimal and an HMAC in hex, with nothing between",
+    (i, now) => `${now}${hmac(String(i))}`,
+    /its first 13 digits: a clock in ms/,
+  ],
 ];
 
 for (const [name, make, clock] of timeStamped) {
@@ -157,7 +162,7 @@ for (const [name, make, clock] of timeStamped) {
   });
 }
 
-test("Apache's shape with a hash of a counter, or with a hash cut to 56 bits, fails", () => {
+test("Apache's shape with a hash of a counter or cut to 56 bits, and a decimal clock glued to 56 random bits, fail", () => {
   const counted = judgeSequence(
     sample(
       apacheNonce((_, i) => hex("sha1", String(i))),
@@ -173,6 +178,8 @@ test("Apache's shape with a hash of a counter, or with a hash cut to 56 bits, fa
   );
   assert.equal(cut.verdict, "weak", cut.summary);
   assert.match(cut.summary, /^5\d effective bits/);
+  const glued = judgeSequence(sample((_, now) => `${now}${randomBytes(7).toString("hex")}`, 32));
+  assert.equal(glued.verdict, "weak", glued.summary);
 });
 
 /** Bits of `random` random bytes placed at `at` of a 20-byte value whose other bits never change. */
