@@ -42,7 +42,7 @@ export const MIN_SAMPLES = 20;
 
 /** What the sequencer tries, for a report. */
 export const SEQUENCER_TESTS =
-  "repeats; counters (any step) and clocks near the reply's Date (s, ms, µs) in every part and in 4 or 8 bytes of a decoded one, either byte order; " +
+  "repeats; counters (any step) and clocks near the reply's Date (s, ms, µs) in every part, in 4 or 8 bytes of a decoded one (either byte order) and in the decimal digits at either end of one; " +
   `MD5, SHA-1 and SHA-256 of a counter up to 65,535 or of the clock; each bit position on its own: monobit and runs; positions that copy, mirror or sum others counted once; at least ${NEEDED_BITS} effective bits`;
 export const SEQUENCER_CAVEAT =
   "passing says only that these tests found no way to predict the values, not that none exists";
