@@ -2,10 +2,11 @@
  * The guesser: what an observer who saw the sample, and the Date of each reply, can compute of
  * the values. Statistics cannot see through MD5 of a counter; this tries what an attacker would
  * try first: a counter with any step, a clock around the reply's Date (seconds, milliseconds,
- * microseconds, with any fixed offset such as an expiry), in a whole part or in 4 or 8 bytes
- * anywhere inside a decoded one (in either byte order: Apache httpd's time stamp is little-endian),
- * and MD5, SHA-1 or SHA-256 of a counter or a clock,
- * written in hex or base64. What it finds is derivable: those bits count for nothing.
+ * microseconds, with any fixed offset such as an expiry), in a whole part, in 4 or 8 bytes
+ * anywhere inside a decoded one (in either byte order: Apache httpd's time stamp is
+ * little-endian) or in the decimal digits at either end of one, and MD5, SHA-1 or SHA-256 of a
+ * counter or a clock, written in hex or base64. What it finds is derivable: those bits count
+ * for nothing.
  *
  * Example: `guessParts(takeApart(nonces), dates)` for nonces 1001, 1002, 1003 finds a counter.
  */

@@ -1,8 +1,7 @@
 /**
  * What a sample of values (nonces, tokens) visibly is: the parts a separator joins or base64's
- * padding ends, and each
- * part's alphabet (decimal, hex, base36, base64, base64url, or text), with its bits, its bytes
- * where it encodes some, and its number where it is one. A base64 part that decodes to text in
+ * padding ends, and each part's alphabet (decimal, hex, base36, base64, base64url, or text),
+ * with its bits, its bytes where it encodes some, and its number where it is one. A base64 part that decodes to text in
  * every value is taken apart again, once, as RFC 7616 §3.3's own example nonce would be
  * (base64 of a time stamp, a space and a hash).
  *
