@@ -2,15 +2,18 @@
  * The guesser: what an observer who saw the sample, and the Date of each reply, can compute of
  * the values. Statistics cannot see through MD5 of a counter; this tries what an attacker would
  * try first: a counter with any step, a clock around the reply's Date (seconds, milliseconds,
- * microseconds, with any fixed offset such as an expiry), in a whole part or in 4 or 8 bytes
- * anywhere inside a decoded one (big-endian), and MD5, SHA-1 or SHA-256 of a counter or a clock,
- * written in hex or base64. What it finds is derivable: those bits count for nothing.
+ * microseconds, with any fixed offset such as an expiry), in a whole part, in 4 or 8 bytes
+ * anywhere inside a decoded one (in either byte order: Apache httpd's time stamp is
+ * little-endian) or in the decimal digits at either end of one, and MD5, SHA-1 or SHA-256 of a
+ * counter or a clock, written in hex or base64. What it finds is derivable: those bits count
+ * for nothing.
  *
  * Example: `guessParts(takeApart(nonces), dates)` for nonces 1001, 1002, 1003 finds a counter.
  */
 import { hash } from "node:crypto";
 import { formatHttpDate } from "./http-date.ts";
 import type { Part } from "./sequence-parts.ts";
+import { normalP } from "./sequence-stats.ts";
 
 /** Bits [fromBit, toBit) of a part that an observer can compute, and how. */
 export interface Derivable {
@@ -44,25 +47,52 @@ export function guessParts(parts: readonly Part[], dates: ReadonlyArray<number |
       const what = numericPattern(part.numbers, dates);
       if (what) found.push({ part: index, fromBit: 0, toBit: part.bits[0].length, what });
     }
+    found.push(...decimalEnds(part, index, dates));
     const bytes = part.bytes;
     if (!bytes) return;
     const hashed = HASHES[bytes[0].length] === undefined ? undefined : hashPreimage(bytes, dates);
     if (hashed) found.push({ part: index, fromBit: 0, toBit: part.bits[0].length, what: hashed });
     for (const width of [4, 8]) {
       for (let at = 0; at + width <= bytes[0].length; at++) {
-        const values = bytes.map((b) => readBigEndian(b, at, width));
-        if (values.every((v) => v === values[0])) continue;
-        const what = numericPattern(values, dates);
-        if (what)
-          found.push({
-            part: index,
-            fromBit: 8 * at,
-            toBit: 8 * (at + width),
-            what: `bytes ${at}–${at + width - 1}: ${what}`,
-          });
+        const what = windowPattern(bytes, at, width, dates);
+        if (what) found.push({ part: index, fromBit: 8 * at, toBit: 8 * (at + width), what });
       }
     }
   });
+  return found;
+}
+
+/** Bits a character stands for, in the parts whose bits are read a character at a time. */
+const CHARACTER_BITS: Partial<Record<Part["encoding"], number>> = { hex: 4, base64: 6, base64url: 6, text: 8 };
+
+/**
+ * A counter or a clock written in decimal at the start or the end of a part of other digits,
+ * with no separator (`${Date.now()}${hmac}`): the digits every value has there, as one number.
+ */
+function decimalEnds(part: Part, index: number, dates: ReadonlyArray<number | undefined>): Derivable[] {
+  const width = CHARACTER_BITS[part.encoding];
+  const length = part.texts[0].length;
+  if (width === undefined || part.texts.some((t) => t.length !== length)) return [];
+  const found: Derivable[] = [];
+  for (const [where, pattern] of [
+    ["first", /^[0-9]+/],
+    ["last", /[0-9]+$/],
+  ] as const) {
+    const digits = Math.min(...part.texts.map((t) => pattern.exec(t)?.[0].length ?? 0));
+    if (digits === 0 || digits === length) continue;
+    const from = where === "first" ? 0 : length - digits;
+    const what = movingPattern(
+      part.texts.map((t) => BigInt(t.slice(from, from + digits))),
+      dates,
+    );
+    if (what)
+      found.push({
+        part: index,
+        fromBit: from * width,
+        toBit: (from + digits) * width,
+        what: `its ${where} ${digits} digits: ${what}`,
+      });
+  }
   return found;
 }
 
@@ -103,15 +133,53 @@ function counterOf(values: readonly bigint[]): string | undefined {
     : `values within ${span} steps of ${step}, guessable in as many tries`;
 }
 
+/**
+ * A clock, or a counter that rises with the sample, in numbers read from inside a part. Those
+ * must rise: random bits beside constant ones (a random byte, hex digits whose top bit never
+ * changes) span a few hundred steps too, and are no one's to derive.
+ */
+function movingPattern(values: readonly bigint[], dates: ReadonlyArray<number | undefined>): string | undefined {
+  return clockOf(values, dates) ?? (rises(values) ? counterOf(values) : undefined);
+}
+
+/** One-sided p-value below which values rise with the sample (Kendall's tau). */
+const RISING_P = 1e-3;
+
+/** Whether the values rise with their order in the sample more than chance allows (Kendall's tau, z above 3.09). */
+function rises(values: readonly bigint[]): boolean {
+  const n = values.length;
+  let score = 0;
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) score += values[j] > values[i] ? 1 : values[j] < values[i] ? -1 : 0;
+  const sd = Math.sqrt((n * (n - 1) * (2 * n + 5)) / 18);
+  return n > 2 && normalP(score / sd) / 2 < RISING_P && score > 0;
+}
+
 function gcd(a: bigint, b: bigint): bigint {
   let [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
   while (y !== 0n) [x, y] = [y, x % y];
   return x;
 }
 
-function readBigEndian(bytes: Uint8Array, at: number, width: number): bigint {
+/** A counter or a clock in `width` bytes from `at`, read in either byte order (big-endian first). */
+function windowPattern(
+  bytes: readonly Uint8Array[],
+  at: number,
+  width: number,
+  dates: ReadonlyArray<number | undefined>,
+): string | undefined {
+  for (const littleEndian of [false, true]) {
+    const values = bytes.map((b) => readNumber(b, at, width, littleEndian));
+    if (values.every((v) => v === values[0])) return undefined;
+    const what = movingPattern(values, dates);
+    if (what) return `bytes ${at}–${at + width - 1}${littleEndian ? ", little-endian" : ""}: ${what}`;
+  }
+  return undefined;
+}
+
+function readNumber(bytes: Uint8Array, at: number, width: number, littleEndian: boolean): bigint {
   let value = 0n;
-  for (let i = at; i < at + width; i++) value = (value << 8n) | BigInt(bytes[i]);
+  for (let i = 0; i < width; i++) value = (value << 8n) | BigInt(bytes[littleEndian ? at + width - 1 - i : at + i]);
   return value;
 }
 

@@ -1,7 +1,7 @@
 /**
- * What a sample of values (nonces, tokens) visibly is: the parts a separator joins, and each
- * part's alphabet (decimal, hex, base36, base64, base64url, or text), with its bits, its bytes
- * where it encodes some, and its number where it is one. A base64 part that decodes to text in
+ * What a sample of values (nonces, tokens) visibly is: the parts a separator joins or base64's
+ * padding ends, and each part's alphabet (decimal, hex, base36, base64, base64url, or text),
+ * with its bits, its bytes where it encodes some, and its number where it is one. A base64 part that decodes to text in
  * every value is taken apart again, once, as RFC 7616 §3.3's own example nonce would be
  * (base64 of a time stamp, a space and a hash).
  *
@@ -28,6 +28,12 @@ export interface Part {
 const SEPARATORS = [".", "-", "_", ":", "|", "~", ",", ";", " ", "$", "!", "*", "@"];
 const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/**
+ * Where base64 padding ends and more text follows (Apache httpd's nonce: base64 of a time stamp,
+ * then a hash in hex), a part ends: the padding stays with the base64 before it.
+ */
+const PADDING_END = "(?<==)(?=[^=])";
+
 /** The parts of every value, or one part (the whole value) where no separator recurs in all alike. */
 export function takeApart(values: readonly string[], within = ""): Part[] {
   if (values.length === 0) return [];
@@ -35,10 +41,13 @@ export function takeApart(values: readonly string[], within = ""): Part[] {
     const count = occurrences(values[0], s);
     return count > 0 && values.every((v) => occurrences(v, s) === count);
   });
+  const paddings = paddingEnds(values[0]);
+  const padded = paddings > 0 && values.every((v) => paddingEnds(v) === paddings);
   // With one value, every separator "recurs alike": nothing tells structure from chance.
   const whole = () => withDecoded([describe([...values], within ? `${within}the whole text` : "the whole value")]);
-  if (joining.length === 0 || values.length < 2) return whole();
-  const splitter = new RegExp(`[${joining.map((s) => `\\${s}`).join("")}]`);
+  if ((joining.length === 0 && !padded) || values.length < 2) return whole();
+  const boundaries = joining.length > 0 ? [`[${joining.map((s) => `\\${s}`).join("")}]`] : [];
+  const splitter = new RegExp([...boundaries, ...(padded ? [PADDING_END] : [])].join("|"));
   const split = values.map((v) => v.split(splitter));
   const width = split[0].length;
   if (split.some((p) => p.length !== width)) return whole();
@@ -58,6 +67,10 @@ function withDecoded(parts: Part[]): Part[] {
 
 function occurrences(text: string, character: string): number {
   return text.split(character).length - 1;
+}
+
+function paddingEnds(text: string): number {
+  return text.split(new RegExp(PADDING_END)).length - 1;
 }
 
 /** A base64 part that is text in every value, taken apart in its turn (once: no nesting below it). */

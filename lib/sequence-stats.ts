@@ -1,36 +1,27 @@
 /**
- * Randomness tests on bits, as Burp's sequencer and FIPS 140-2 (§4.9.1) run them: each bit
- * position tested across the sample (is it a fair coin, does it flip as often as one), and the
- * stream of every position that passed tested as a whole (monobit, poker, runs, long run).
- * FIPS fixes its bounds for 20,000 bits; here each test is the statistic behind those bounds,
- * so it holds for the stream the sample gives, at the same strictness (about 1 in 10,000 for a
- * fair source). Passing says only that these tests found no pattern.
+ * Randomness tests on bit positions, as Burp's sequencer's bit-level analysis runs them: each
+ * position tested on its own across the sample (is it a fair coin, does it flip between
+ * consecutive values as often as one), never in one stream with others, whose biases differ
+ * (the bytes of a time stamp beside a hash's). A position that passes counts as one bit, unless
+ * it only repeats others: a copy or mirror of another position, or (where the sample is large
+ * enough to show it) a sum of others over GF(2). Passing says only that these tests found no
+ * pattern.
  *
- * Example: `streamTests(bits).every((t) => t.passed)` for a stream of fair bits.
+ * Example: `independentPositions(columns.filter(positionPasses)).effective` for the effective bits.
  */
 
-/** Below this a stream test says nothing, and is reported as not run. */
-export const MIN_STREAM_BITS = 1000;
 /** A fair bit position fails a position test about once in a thousand. */
 const POSITION_ALPHA = 1e-3;
-/** FIPS 140-2's own strictness: a fair source fails one of its tests about once in 10,000 runs. */
-const STREAM_ALPHA = 1e-4;
-
-export interface StreamTest {
-  name: "monobit" | "poker" | "runs" | "long run";
-  passed: boolean;
-  /** The statistic, in words: what was counted and what a fair source gives. */
-  detail: string;
-}
+/**
+ * A position that lies in the span of positions kept so far is a sum of them only while that
+ * span leaves this many dimensions of the sample free: a fair position falls in it by chance
+ * with odds of 2^-20, about one in a million.
+ */
+const SPAN_SLACK = 20;
 
 /** Two-sided p-value of a standard normal statistic. */
 export function normalP(z: number): number {
   return Math.min(1, erfc(Math.abs(z) / Math.SQRT2));
-}
-
-/** Probability that a chi-square variable with `df` degrees of freedom exceeds x. */
-export function chiSquareP(x: number, df: number): number {
-  return x <= 0 ? 1 : upperGamma(df / 2, x / 2);
 }
 
 /**
@@ -51,65 +42,44 @@ export function positionPasses(series: readonly number[]): boolean {
   return variance <= 0 || normalP((runs - mean) / Math.sqrt(variance)) >= POSITION_ALPHA;
 }
 
-/** FIPS 140-2's four tests over a stream of bits (0 or 1), each at its own strictness. */
-export function streamTests(bits: readonly number[]): StreamTest[] {
-  const n = bits.length;
-  const ones = bits.reduce((sum, b) => sum + b, 0);
-  const monobitZ = (2 * ones - n) / Math.sqrt(n);
+/** What the positions that passed carry between them. */
+export interface Independence {
+  /** The positions that count: one of each set of copies and mirrors, and no more than their rank where it shows. */
+  effective: number;
+  /** Positions that copy or mirror (are the complement of) an earlier one. */
+  copies: number;
+  /** Their rank over GF(2) (mirrors reckoned as copies); undefined where the sample is too small to bound it. */
+  rank?: number;
+}
 
-  // Poker: the 16 four-bit patterns equally often (chi-square, 15 degrees of freedom).
-  const blocks = Math.floor(n / 4);
-  const counts = new Array<number>(16).fill(0);
-  for (let b = 0; b < blocks; b++) {
-    const at = 4 * b;
-    counts[bits[at] * 8 + bits[at + 1] * 4 + bits[at + 2] * 2 + bits[at + 3]]++;
+/**
+ * How many of these positions (each a series of bits across the sample) carry bits of their own.
+ * A copy or mirror of another is told at any sample size (a fair pair matches by chance with odds
+ * of 2^-(n-1)). A sum of others only shows while the positions' rank leaves SPAN_SLACK dimensions
+ * of the n values free: with 32 values, 48 random bits spread as sums over 160 positions look
+ * like 160; with 100 they show as 48.
+ */
+export function independentPositions(columns: readonly (readonly number[])[]): Independence {
+  const n = columns[0]?.length ?? 0;
+  // Each series as a number whose first value's bit is 0: a mirror gives the same number as its original.
+  const normalised = columns.map((c) => c.reduce((v, b) => (v << 1n) | BigInt(b ^ c[0]), 0n));
+  const distinct = [...new Set(normalised)];
+  const basis = new Map<number, bigint>();
+  for (let v of distinct) {
+    while (v !== 0n) {
+      const top = v.toString(2).length;
+      const pivot = basis.get(top);
+      if (pivot === undefined) {
+        basis.set(top, v);
+        break;
+      }
+      v ^= pivot;
+    }
   }
-  const poker = (16 / blocks) * counts.reduce((sum, c) => sum + c * c, 0) - blocks;
-  const pokerP = chiSquareP(poker, 15);
-
-  // Runs: how many runs of each length 1..5 and 6 or more, of ones and of zeros, against
-  // a fair stream's (n - i + 3) / 2^(i+2); and the longest run.
-  const observed = [new Array<number>(6).fill(0), new Array<number>(6).fill(0)];
-  let longest = 0;
-  for (let i = 0; i < n; ) {
-    let j = i;
-    while (j < n && bits[j] === bits[i]) j++;
-    observed[bits[i]][Math.min(j - i, 6) - 1]++;
-    longest = Math.max(longest, j - i);
-    i = j;
-  }
-  let runsChi = 0;
-  for (let length = 1; length <= 6; length++) {
-    const expected = length < 6 ? (n - length + 3) / 2 ** (length + 2) : (n - 3) / 2 ** 7;
-    for (const value of [0, 1]) runsChi += (observed[value][length - 1] - expected) ** 2 / expected;
-  }
-  // The 12 counts are tied by the total number of runs, and each value's runs alternate with the other's.
-  const runsP = chiSquareP(runsChi, 10);
-  // A run of L or more starts somewhere with probability about n / 2^L.
-  const longestAllowed = Math.ceil(Math.log2(n / STREAM_ALPHA));
-
-  return [
-    {
-      name: "monobit",
-      passed: normalP(monobitZ) >= STREAM_ALPHA,
-      detail: `${ones} ones in ${n} bits (a fair source: ${n / 2} ± ${Math.round((3.9 * Math.sqrt(n)) / 2)})`,
-    },
-    {
-      name: "poker",
-      passed: pokerP >= STREAM_ALPHA / 2 && 1 - pokerP >= STREAM_ALPHA / 2,
-      detail: `X = ${poker.toFixed(2)} over ${blocks} four-bit blocks (a fair source: about 15)`,
-    },
-    {
-      name: "runs",
-      passed: runsP >= STREAM_ALPHA,
-      detail: `runs of each length 1 to 6+, chi-square ${runsChi.toFixed(1)} (a fair source: about 10)`,
-    },
-    {
-      name: "long run",
-      passed: longest < longestAllowed,
-      detail: `longest run ${longest} bits (a fair source: under ${longestAllowed})`,
-    },
-  ];
+  const copies = columns.length - distinct.length;
+  // Normalised series have n - 1 free bits; a rank that fills them (bar the slack) bounds nothing.
+  if (basis.size > n - 1 - SPAN_SLACK) return { effective: distinct.length, copies };
+  return { effective: basis.size, copies, rank: basis.size };
 }
 
 /** Complementary error function (Numerical Recipes' Chebyshev fit, relative error under 1.2e-7). */
@@ -132,50 +102,4 @@ function erfc(x: number): number {
                           (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? y : 2 - y;
-}
-
-/** The regularised upper incomplete gamma function Q(a, x): a series below a + 1, a continued fraction above. */
-function upperGamma(a: number, x: number): number {
-  const logPrefix = -x + a * Math.log(x) - logGamma(a);
-  if (x < a + 1) {
-    let term = 1 / a;
-    let sum = term;
-    for (let k = 1; k < 500 && Math.abs(term) > Math.abs(sum) * 1e-15; k++) {
-      term *= x / (a + k);
-      sum += term;
-    }
-    return 1 - sum * Math.exp(logPrefix);
-  }
-  // Lentz's method for the continued fraction.
-  const tiny = 1e-300;
-  let b = x + 1 - a;
-  let c = 1 / tiny;
-  let d = 1 / b;
-  let h = d;
-  for (let i = 1; i < 500; i++) {
-    const an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    d = Math.abs(d) < tiny ? tiny : d;
-    c = b + an / c;
-    c = Math.abs(c) < tiny ? tiny : c;
-    d = 1 / d;
-    const delta = d * c;
-    h *= delta;
-    if (Math.abs(delta - 1) < 1e-15) break;
-  }
-  return Math.exp(logPrefix) * h;
-}
-
-/** Lanczos's approximation of ln Γ(x) for x > 0. */
-function logGamma(x: number): number {
-  const g = [
-    76.18009172947146, -86.50532032941678, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2,
-    -0.5395239384953e-5,
-  ];
-  let y = x;
-  const tmp = x + 5.5 - (x + 0.5) * Math.log(x + 5.5);
-  let series = 1.000000000190015;
-  for (const coefficient of g) series += coefficient / ++y;
-  return -tmp + Math.log((2.5066282746310007 * series) / x);
 }

@@ -109,3 +109,136 @@ test("without the replies' Dates a clock is not tried, and a hashed clock is not
   const undated = sample((_, now) => hex("sha256", String(now))).map(({ value }) => ({ value }));
   assert.equal(judgeSequence(undated).verdict, "passed");
 });
+
+/**
+ * Apache httpd's nonce: base64 of its clock in µs (8 bytes, little-endian), then 40 hex digits
+ * of SHA-1 over that text, a secret and the realm; `hashed` puts something else in the hash's place.
+ */
+function apacheNonce(hashed = (stamp: string, _i: number) => hex("sha1", `a secret${stamp}realm`)) {
+  return (i: number, now: number) => {
+    const stamp = Buffer.alloc(8);
+    stamp.writeBigUInt64LE(BigInt(now) * 1000n + BigInt((i * 7919) % 1000));
+    return stamp.toString("base64") + hashed(stamp.toString("base64"), i);
+  };
+}
+
+/** An 8-byte time stamp in ms, in either byte order. */
+function stamp(now: number, littleEndian: boolean): Buffer {
+  const bytes = Buffer.alloc(8);
+  if (littleEndian) bytes.writeBigUInt64LE(BigInt(now));
+  else bytes.writeBigUInt64BE(BigInt(now));
+  return bytes;
+}
+
+const timeStamped: Array<[string, (i: number, now: number) => string, RegExp]> = [
+  ["Apache httpd's nonce", apacheNonce(), /part 1, bytes 0–7, little-endian: a clock in µs/],
+  [
+    "a little-endian time stamp and an HMAC in one hex string",
+    (i, now) => stamp(now, true).toString("hex") + hmac(String(i)),
+    /bytes 0–7, little-endian: a clock in ms/,
+  ],
+  [
+    "an HMAC and a big-endian time stamp in one base64url string",
+    (i, now) => Buffer.concat([Buffer.from(hmac(String(i)), "hex"), stamp(now, false)]).toString("base64url"),
+    /bytes 32–39: a clock in ms/,
+  ],
+  [
+    "the clock in ms in decimal and an HMAC in hex, with nothing between",
+    (i, now) => `${now}${hmac(String(i))}`,
+    /its first 13 digits: a clock in ms/,
+  ],
+];
+
+for (const [name, make, clock] of timeStamped) {
+  test(`${name} passes at 20, 32 and 100 values: the time stamp is set aside, the hash judged bit by bit`, () => {
+    for (const n of [MIN_SAMPLES, 32, 100]) {
+      const judged = judgeSequence(sample(make, n));
+      assert.equal(judged.verdict, "passed", `${n} values: ${judged.summary}\n${judged.details.join("\n")}`);
+      assert.ok(
+        judged.details.some((d) => clock.test(d)),
+        judged.details.join("\n"),
+      );
+    }
+  });
+}
+
+test("Apache's shape with a hash of a counter or cut to 56 bits, and a decimal clock glued to 56 random bits, fail", () => {
+  const counted = judgeSequence(
+    sample(
+      apacheNonce((_, i) => hex("sha1", String(i))),
+      32,
+    ),
+  );
+  assert.equal(counted.verdict, "predictable", counted.summary);
+  const cut = judgeSequence(
+    sample(
+      apacheNonce((stamp) => hex("sha1", `a secret${stamp}`).slice(0, 14)),
+      32,
+    ),
+  );
+  assert.equal(cut.verdict, "weak", cut.summary);
+  assert.match(cut.summary, /^5\d effective bits/);
+  const glued = judgeSequence(sample((_, now) => `${now}${randomBytes(7).toString("hex")}`, 32));
+  assert.equal(glued.verdict, "weak", glued.summary);
+});
+
+/** Bits of `random` random bytes placed at `at` of a 20-byte value whose other bits never change. */
+function scattered(random: number, at: (bit: number) => number): () => string {
+  const filler = randomBytes(20);
+  return () => {
+    const value = Buffer.from(filler);
+    const fresh = randomBytes(random);
+    for (let bit = 0; bit < 8 * random; bit++) {
+      const to = at(bit);
+      const mask = 0x80 >> (to % 8);
+      value[to >> 3] = (fresh[bit >> 3] >> (7 - (bit % 8))) & 1 ? value[to >> 3] | mask : value[to >> 3] & ~mask;
+    }
+    return value.toString("hex");
+  };
+}
+
+/** 48 random bits, and 160 positions that each hold the sum (XOR) of some of them. */
+function summed(): () => string {
+  const masks = Array.from({ length: 160 }, () => randomBytes(6));
+  return () => {
+    const fresh = randomBytes(6);
+    const bits = masks.map((m) => m.reduce((x, b, i) => x ^ popParity(b & fresh[i]), 0));
+    return BigInt(`0b1${bits.join("")}`).toString(16);
+  };
+}
+const popParity = (b: number) => [...b.toString(2)].filter((c) => c === "1").length % 2;
+
+test("72 random bits spread over a value pass, and 56 fail, however they are spread", () => {
+  const spreads: Array<[string, (bit: number) => number]> = [
+    ["in a row", (bit) => bit],
+    ["a bit in every other", (bit) => 2 * bit],
+    ["at random places", shuffledPlaces()],
+  ];
+  for (const n of [MIN_SAMPLES, 32, 100])
+    for (const [how, at] of spreads) {
+      const enough = judgeSequence(sample(scattered(9, at), n));
+      assert.equal(enough.verdict, "passed", `72 bits ${how}, ${n} values: ${enough.summary}`);
+      const few = judgeSequence(sample(scattered(7, at), n));
+      assert.equal(few.verdict, "weak", `56 bits ${how}, ${n} values: ${few.summary}`);
+    }
+});
+
+function shuffledPlaces(): (bit: number) => number {
+  const places = Array.from({ length: 160 }, (_, i) => i).sort(() => Math.random() - 0.5);
+  return (bit) => places[bit];
+}
+
+test("48 random bits written twice, mirrored, or summed into 160 positions are weak", () => {
+  const twice = judgeSequence(
+    sample(() => {
+      const fresh = randomBytes(6);
+      return `${fresh.toString("hex")}.${Buffer.from(fresh.map((b) => 255 - b).reverse()).toString("base64")}`;
+    }, 32),
+  );
+  assert.equal(twice.verdict, "weak", twice.summary);
+  assert.match(twice.details.join("\n"), /48 of them copy or mirror another and count once/);
+  // Sums show only where the sample leaves room beside their rank: 100 values, not 32.
+  const sums = judgeSequence(sample(summed(), 100));
+  assert.equal(sums.verdict, "weak", sums.summary);
+  assert.match(sums.summary, /^48 effective bits/);
+});

@@ -2,19 +2,21 @@
  * The sequencer: judges whether a sample of values (a server's nonces, its tokens) can be
  * predicted. It takes each value apart (sequence-parts.ts), lets the guesser find what an
  * observer can compute (sequence-guess.ts: counters, clocks, hashes of either), and tests the
- * bits left over as Burp's sequencer and FIPS 140-2 do (sequence-stats.ts): each bit position
- * across the sample, then the stream of the positions that passed. The effective bits are the
- * positions that passed: bits no observer derives and no test tells from a fair coin.
+ * bits left over position by position, as Burp's sequencer's bit-level analysis does
+ * (sequence-stats.ts): each bit position across the sample on its own, so that a time stamp's
+ * slow bytes never weigh on a hash's. The effective bits are the positions that pass, less
+ * those that only copy, mirror or sum others: bits no observer derives and no test tells from
+ * a fair coin.
  *
  * A value fails when one repeats, when nothing in it is left that the guesser cannot compute,
- * when fewer than 64 effective bits are left, or when the stream fails a FIPS test. Passing
+ * or when fewer than 64 effective bits are left, wherever in the value they lie. Passing
  * proves nothing absolute: a value can be predictable in a way none of these tries.
  *
  * Example: `judgeSequence(nonces.map((value) => ({ value, dateMs })))`.
  */
 import { type Derivable, guessParts } from "./sequence-guess.ts";
 import { describeParts, type Part, takeApart } from "./sequence-parts.ts";
-import { MIN_STREAM_BITS, positionPasses, type StreamTest, streamTests } from "./sequence-stats.ts";
+import { independentPositions, positionPasses } from "./sequence-stats.ts";
 
 export interface SequenceSample {
   value: string;
@@ -40,8 +42,8 @@ export const MIN_SAMPLES = 20;
 
 /** What the sequencer tries, for a report. */
 export const SEQUENCER_TESTS =
-  "repeats; counters (any step) and clocks near the reply's Date (s, ms, µs) in every part and in 4 or 8 bytes of a decoded one; " +
-  `MD5, SHA-1 and SHA-256 of a counter up to 65,535 or of the clock; per-bit monobit and runs tests; FIPS 140-2 monobit, poker, runs and long run; at least ${NEEDED_BITS} effective bits`;
+  "repeats; counters (any step) and clocks near the reply's Date (s, ms, µs) in every part, in 4 or 8 bytes of a decoded one (either byte order) and in the decimal digits at either end of one; " +
+  `MD5, SHA-1 and SHA-256 of a counter up to 65,535 or of the clock; each bit position on its own: monobit and runs; positions that copy, mirror or sum others counted once; at least ${NEEDED_BITS} effective bits`;
 export const SEQUENCER_CAVEAT =
   "passing says only that these tests found no way to predict the values, not that none exists";
 
@@ -84,28 +86,19 @@ export function judgeSequence(samples: readonly SequenceSample[]): SequenceJudge
       details,
     };
 
-  const passing = parts.map((part, index) => open[index].filter((at) => positionPasses(part.bits.map((b) => b[at]))));
-  const effectiveBits = passing.reduce((sum, positions) => sum + positions.length, 0);
-  const openBits = open.reduce((sum, positions) => sum + positions.length, 0);
-  details.push(`${effectiveBits} of the ${openBits} bits no guess explains pass the per-bit tests over ${n} values`);
-  const stream = samples.flatMap((_, s) =>
-    parts.flatMap((part, index) => passing[index].map((at) => part.bits[s][at])),
+  const passing = parts.flatMap((part, index) =>
+    open[index].map((at) => part.bits.map((b) => b[at])).filter((series) => positionPasses(series)),
   );
-  const tests = stream.length >= MIN_STREAM_BITS ? streamTests(stream) : [];
-  details.push(streamLine(tests, stream.length));
-
-  const failed = tests.filter((t) => !t.passed);
+  const openBits = open.reduce((sum, positions) => sum + positions.length, 0);
+  const { effective: effectiveBits, copies, rank } = independentPositions(passing);
+  details.push(
+    `${passing.length} of the ${openBits} bits no guess explains pass the per-bit tests over ${n} values`,
+    ...dependenceLines(copies, rank, passing.length),
+  );
   if (effectiveBits < NEEDED_BITS)
     return {
       verdict: "weak",
       summary: `${effectiveBits} effective bits, fewer than the ${NEEDED_BITS} no observer may derive`,
-      details,
-      effectiveBits,
-    };
-  if (failed.length > 0)
-    return {
-      verdict: "weak",
-      summary: `the bits no guess explains fail FIPS 140-2's ${failed.map((t) => `${t.name} test (${t.detail})`).join(" and ")}`,
       details,
       effectiveBits,
     };
@@ -129,7 +122,9 @@ function openPositions(part: Part, derivable: readonly Derivable[]): number[] {
   return positions;
 }
 
-function streamLine(tests: readonly StreamTest[], bits: number): string {
-  if (tests.length === 0) return `FIPS 140-2 tests not run: ${bits} bits, fewer than ${MIN_STREAM_BITS}`;
-  return `FIPS 140-2 over ${bits} bits: ${tests.map((t) => `${t.name} ${t.passed ? "passed" : "failed"} (${t.detail})`).join("; ")}`;
+function dependenceLines(copies: number, rank: number | undefined, passed: number): string[] {
+  const lines = copies > 0 ? [`${copies} of them copy or mirror another and count once`] : [];
+  if (rank !== undefined && rank < passed - copies)
+    lines.push(`the rest have rank ${rank} over GF(2): the others are sums of those`);
+  return lines;
 }

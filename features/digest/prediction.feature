@@ -8,10 +8,10 @@ Feature: Nonces no one can predict
   sxd asks for a sample of challenges (--security-samples, 100 by default), a few at a time,
   and judges their nonces: it takes each apart (separators, hex, base64, a time stamp near
   the reply's Date), tries to compute them (a counter with any step, a clock in seconds,
-  milliseconds or microseconds, MD5, SHA-1 or SHA-256 of either), and tests the bits left over
-  as Burp's sequencer and FIPS 140-2 do. No nonce may repeat, and the bits no guess explains
-  must pass the tests and number at least 64. Passing says these tries found no way to predict
-  the nonces, not that none exists.
+  milliseconds or microseconds, MD5, SHA-1 or SHA-256 of either), and tests each bit position
+  left over on its own, as Burp's sequencer does. No nonce may repeat, and at least 64 bit
+  positions no guess explains must pass, wherever in the nonce they lie. Passing says these
+  tries found no way to predict the nonces, not that none exists.
 
   @DIG-13 @should
   Scenario: No one can compute the next nonce from the ones before

@@ -7,8 +7,8 @@ Feature: Tokens no one can predict
   sxd reads the user's contact list as often as the sample needs (--security-samples, 100 by
   default), a few reads at a time, and judges the tokens of the export links as it judges
   nonces (DIG-13): taken apart, tried as counters, clocks near the reply's Date and hashes of
-  either, and the bits left over tested as Burp's sequencer and FIPS 140-2 do. A list that
-  hands out the same token on every read is not what this row is about; one whose token
+  either, and each bit position left over tested on its own as Burp's sequencer does. A list
+  that hands out the same token on every read is not what this row is about; one whose token
   changes now and then fails only where the tokens that differ show a counter or a clock and
   nothing more. Passing says these tries found no way to predict the tokens, not that none
   exists.
