@@ -1,0 +1,115 @@
+/**
+ * The pace sxd keeps to behind a rate limit, as TCP keeps to a congested path: unpaced until
+ * the first refusal (429), then at the rate the accepted requests came to; each later refusal
+ * cuts the rate by a third (once for all the requests sent before the cut), and every request
+ * sent adds a little, so the rate creeps back up to the limit in a few seconds of sending.
+ * Pure: the caller gives every time; harness/rate-limits.ts feeds it the run's shared log.
+ *
+ *   const pacer = new Pacer();              // or new Pacer(20): --rate 20, paced from the start
+ *   const slot = pacer.send(now);           // when this request may go (>= now)
+ *   pacer.refused(sentAt, now);             // it got 429: the rate is cut
+ *   pacer.settled();                        // the pace to pass as --rate next time
+ */
+
+/** A cut keeps this share of the rate (CUBIC's 0.7). */
+export const KEEP_ON_CUT = 0.7;
+/**
+ * Requests per second added per request sent, as a share of the rate before the last cut: the
+ * rate is back there after about 100 requests, at any limit (a second to a minute is too fast
+ * for the slow ones: each climb ends in a refusal).
+ */
+const GROWTH = 0.003;
+/** No slower than one request in ten seconds. */
+const MIN_RATE = 0.1;
+/** The accepted requests of the last second give the first rate. */
+const ESTIMATE_WINDOW_MS = 1000;
+/** A first refusal that comes sooner than this after the first request is judged over this long. */
+const SHORTEST_ESTIMATE_MS = 250;
+/** The cuts the settled pace is taken from. */
+const CUTS_KEPT = 4;
+
+export class Pacer {
+  /** Requests per second; undefined while unpaced. */
+  private rate: number | undefined;
+  /** The earliest time the next slot may take, and the last slot taken. */
+  private next = Number.NEGATIVE_INFINITY;
+  private last = Number.NEGATIVE_INFINITY;
+  /**
+   * A refusal of a request sent before this came from the pace the last cut corrected: one
+   * interval of the new pace after the cut, as the limit's bucket may still be short then.
+   */
+  private settling = Number.NEGATIVE_INFINITY;
+  private growth = 0;
+  /** Slots of the last ESTIMATE_WINDOW_MS, and the first one of all. */
+  private recent: number[] = [];
+  private first: number | undefined;
+  /** The rates just before the last cuts. */
+  private peaks: number[] = [];
+
+  /** `ceiling` (--rate): paced at it from the start, and never above it. */
+  constructor(private readonly ceiling?: number) {
+    this.rate = ceiling;
+  }
+
+  /** The slot of a request asked for at `asked`: no sooner, and one interval after the one before. */
+  send(asked: number): number {
+    let slot = asked;
+    if (this.rate !== undefined) {
+      slot = Math.max(asked, this.next);
+      this.next = slot + 1000 / this.rate;
+      this.rate = Math.min(this.ceiling ?? Number.POSITIVE_INFINITY, this.rate + this.growth);
+    }
+    this.first ??= slot;
+    this.last = slot;
+    this.recent.push(slot);
+    while ((this.recent[0] as number) < slot - ESTIMATE_WINDOW_MS) this.recent.shift();
+    return slot;
+  }
+
+  /** A request sent at `sentAt` was refused at `at`. */
+  refused(sentAt: number, at: number): void {
+    if (this.rate !== undefined && sentAt < this.settling) return;
+    const before = this.rate ?? this.accepted(at);
+    this.peaks = [...this.peaks, before].slice(-CUTS_KEPT);
+    this.rate = Math.max(MIN_RATE, before * KEEP_ON_CUT);
+    this.growth = before * GROWTH;
+    this.settling = at + 1000 / this.rate;
+    // The slots from here are spaced at the new rate, from the last one taken.
+    this.next = Math.max(at, this.last + 1000 / this.rate);
+  }
+
+  /** Requests per second now; undefined while unpaced. */
+  current(): number | undefined {
+    return this.rate;
+  }
+
+  /**
+   * The pace to pass as --rate next time, undefined before any refusal: midway between the
+   * rates of the last cuts and where each cut put it (the first cut's, an estimate, only alone).
+   */
+  settled(): number | undefined {
+    const peaks = this.peaks.length > 1 ? this.peaks.slice(1) : this.peaks;
+    if (peaks.length === 0) return undefined;
+    const mean = peaks.reduce((a, b) => a + b, 0) / peaks.length;
+    return (mean * (1 + KEEP_ON_CUT)) / 2;
+  }
+
+  /** Requests per second sent in the last window, the first refusal's estimate of the limit. */
+  private accepted(at: number): number {
+    const since = Math.min(ESTIMATE_WINDOW_MS, at - (this.first ?? at));
+    const inWindow = this.recent.filter((slot) => slot >= at - ESTIMATE_WINDOW_MS).length;
+    return Math.max(1, inWindow) / (Math.max(SHORTEST_ESTIMATE_MS, since) / 1000);
+  }
+}
+
+/** Wall-clock time covered by waits that may overlap (workers waiting at once count once). */
+export function wallClockMs(waits: ReadonlyArray<readonly [start: number, end: number]>): number {
+  let covered = 0;
+  let reach = Number.NEGATIVE_INFINITY;
+  for (const [start, end] of [...waits].sort((a, b) => a[0] - b[0])) {
+    if (end <= reach) continue;
+    covered += end - Math.max(start, reach);
+    reach = end;
+  }
+  return covered;
+}
