@@ -1,8 +1,9 @@
 /**
  * The pace sxd keeps to behind a rate limit, as TCP keeps to a congested path: unpaced until
- * the first refusal (429), then at the rate the accepted requests came to; each later refusal
- * cuts the rate by a third (once for all the requests sent before the cut), and every request
- * sent adds a little, so the rate creeps back up to the limit in a few seconds of sending.
+ * the first refusal (429), then at the rate its requests of the last second came to, less a
+ * third; each later refusal cuts the rate by a third again (once for the requests sent before
+ * the cut, or within one interval after it), and every request sent adds a little, so the rate
+ * creeps back up to the limit in about a hundred requests, and is cut again just past it.
  * Pure: the caller gives every time; harness/rate-limits.ts feeds it the run's shared log.
  *
  *   const pacer = new Pacer();              // or new Pacer(20): --rate 20, paced from the start
@@ -15,8 +16,8 @@
 export const KEEP_ON_CUT = 0.7;
 /**
  * Requests per second added per request sent, as a share of the rate before the last cut: the
- * rate is back there after about 100 requests, at any limit (a second to a minute is too fast
- * for the slow ones: each climb ends in a refusal).
+ * rate is back there after about 100 requests, at any limit. (Growing per second instead, a
+ * climb that suits 30 a second ends in a refusal every few requests at 2 a second.)
  */
 const GROWTH = 0.003;
 /** No slower than one request in ten seconds. */
@@ -43,8 +44,9 @@ export class Pacer {
   /** Slots of the last ESTIMATE_WINDOW_MS, and the first one of all. */
   private recent: number[] = [];
   private first: number | undefined;
-  /** The rates just before the last cuts. */
+  /** The rates just before the last cuts, and the estimate the first refusal made when unpaced. */
   private peaks: number[] = [];
+  private estimate: number | undefined;
 
   /** `ceiling` (--rate): paced at it from the start, and never above it. */
   constructor(private readonly ceiling?: number) {
@@ -70,7 +72,8 @@ export class Pacer {
   refused(sentAt: number, at: number): void {
     if (this.rate !== undefined && sentAt < this.settling) return;
     const before = this.rate ?? this.accepted(at);
-    this.peaks = [...this.peaks, before].slice(-CUTS_KEPT);
+    if (this.rate === undefined) this.estimate = before;
+    else this.peaks = [...this.peaks, before].slice(-CUTS_KEPT);
     this.rate = Math.max(MIN_RATE, before * KEEP_ON_CUT);
     this.growth = before * GROWTH;
     this.settling = at + 1000 / this.rate;
@@ -85,10 +88,10 @@ export class Pacer {
 
   /**
    * The pace to pass as --rate next time, undefined before any refusal: midway between the
-   * rates of the last cuts and where each cut put it (the first cut's, an estimate, only alone).
+   * rates of the last cuts and where each cut put it (the first refusal's estimate only alone).
    */
   settled(): number | undefined {
-    const peaks = this.peaks.length > 1 ? this.peaks.slice(1) : this.peaks;
+    const peaks = this.peaks.length > 0 ? this.peaks : this.estimate === undefined ? [] : [this.estimate];
     if (peaks.length === 0) return undefined;
     const mean = peaks.reduce((a, b) => a + b, 0) / peaks.length;
     return (mean * (1 + KEEP_ON_CUT)) / 2;
