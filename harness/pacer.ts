@@ -2,15 +2,21 @@
  * The pace sxd keeps to behind a rate limit, as TCP keeps to a congested path: unpaced until
  * the first refusal (429), then at the rate its requests of the last second came to, less a
  * third; each later refusal cuts the rate by a third again (once for the requests sent before
- * the cut, or within one interval after it), and every request sent adds a little, so the rate
+ * the cut, in the order they asked, or sent within one interval after it), and every request sent adds a little, so the rate
  * creeps back up to the limit in about a hundred requests, and is cut again just past it.
  * Pure: the caller gives every time; harness/rate-limits.ts feeds it the run's shared log.
  *
  *   const pacer = new Pacer();              // or new Pacer(20): --rate 20, paced from the start
  *   const slot = pacer.send(now);           // when this request may go (>= now)
- *   pacer.refused(sentAt, now);             // it got 429: the rate is cut
+ *   pacer.refused({ asked: now, sentAt: slot }, later); // it got 429: the rate is cut
  *   pacer.settled();                        // the pace to pass as --rate next time
  */
+
+/** A request's turn: when it asked for its slot, and the slot, when it was sent. */
+export interface Turn {
+  asked: number;
+  sentAt: number;
+}
 
 /** A cut keeps this share of the rate (CUBIC's 0.7). */
 export const KEEP_ON_CUT = 0.7;
@@ -36,9 +42,12 @@ export class Pacer {
   private next = Number.NEGATIVE_INFINITY;
   private last = Number.NEGATIVE_INFINITY;
   /**
-   * A refusal of a request sent before this came from the pace the last cut corrected: one
-   * interval of the new pace after the cut, as the limit's bucket may still be short then.
+   * A refusal of a request that asked for its slot before the last cut, or was sent before
+   * `settling`, came from the pace the cut corrected: its slot was spaced at the old pace (with
+   * many scenarios at once, slots are taken seconds ahead), or it went within one interval of
+   * the new pace after the cut, while the limit's bucket may still be short.
    */
+  private cutAt = Number.NEGATIVE_INFINITY;
   private settling = Number.NEGATIVE_INFINITY;
   private growth = 0;
   /** Slots of the last ESTIMATE_WINDOW_MS, and the first one of all. */
@@ -68,17 +77,24 @@ export class Pacer {
     return slot;
   }
 
-  /** A request sent at `sentAt` was refused at `at`. */
-  refused(sentAt: number, at: number): void {
-    if (this.rate !== undefined && sentAt < this.settling) return;
+  /** A request that asked for its slot at `asked` and was sent at `sentAt` was refused at `at`. */
+  refused({ asked, sentAt }: Turn, at: number): void {
+    if (this.rate !== undefined && (asked < this.cutAt || sentAt < this.settling)) return;
     const before = this.rate ?? this.accepted(at);
     if (this.rate === undefined) this.estimate = before;
     else this.peaks = [...this.peaks, before].slice(-CUTS_KEPT);
     this.rate = Math.max(MIN_RATE, before * KEEP_ON_CUT);
     this.growth = before * GROWTH;
+    this.cutAt = at;
     this.settling = at + 1000 / this.rate;
-    // The slots from here are spaced at the new rate, from the last one taken.
-    this.next = Math.max(at, this.last + 1000 / this.rate);
+    // The schedule starts again at the new rate; a slot taken ahead at the old one is given up
+    // (harness/rate-limits.ts takes another: cutSince).
+    this.next = Math.max(at, Math.min(this.last, at) + 1000 / this.rate);
+  }
+
+  /** Whether the pace was cut after `asked`: a slot taken then was spaced at the old pace. */
+  cutSince(asked: number): boolean {
+    return this.cutAt > asked;
   }
 
   /** Requests per second now; undefined while unpaced. */

@@ -39,10 +39,14 @@ test("without Retry-After the wait is one interval of the slowed pace, doubling 
   const shared = parameters(10);
   const limits = new RateLimits(shared);
   const waits = [0, 1, 2, 3, 4, 5, 6].map((attempt) =>
-    limits.waitBeforeRetry(refusal(429), { sentAt: 0, waitedMs: 0, attempt }),
+    limits.waitBeforeRetry(refusal(429), { turn: { asked: 0, sentAt: 0 }, waitedMs: 0, attempt }),
   );
   assert.deepEqual(waits, [143, 286, 572, 1143, 2286, 4572, 8000], "the requests sent before the cut cut nothing");
-  const other = new RateLimits(shared).waitBeforeRetry(refusal(503, "2"), { sentAt: 0, waitedMs: 0, attempt: 0 });
+  const other = new RateLimits(shared).waitBeforeRetry(refusal(503, "2"), {
+    turn: { asked: 0, sentAt: 0 },
+    waitedMs: 0,
+    attempt: 0,
+  });
   assert.equal(other, 2000, "another scenario, same log");
   const run = readRefusals(shared);
   assert.equal(run.refused, 8);
@@ -51,11 +55,11 @@ test("without Retry-After the wait is one interval of the slowed pace, doubling 
   assert.equal(Math.floor(run.settledRate as number), 8, "midway between 10 and 7");
 });
 
-const first = { sentAt: 0, waitedMs: 0, attempt: 0 };
+const first = { turn: { asked: 0, sentAt: 0 }, waitedMs: 0, attempt: 0 };
 
 test("past the request's budget, or asked to wait too long, the client gives up with the reason", () => {
   const limits = new RateLimits(parameters());
-  const spent = limits.waitBeforeRetry(refusal(429), { sentAt: 0, waitedMs: 23_500, attempt: 5 });
+  const spent = limits.waitBeforeRetry(refusal(429), { turn: { asked: 0, sentAt: 0 }, waitedMs: 23_500, attempt: 5 });
   assert.deepEqual(spent, { reason: "the target kept answering 429 for 24 s (rate-limited; see --rate)" });
   const tooLong = limits.waitBeforeRetry(refusal(503, "3600"), first);
   assert.equal(typeof tooLong, "object");

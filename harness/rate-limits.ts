@@ -5,8 +5,8 @@
  * pace the target allows (harness/pacer.ts), within bounds:
  *
  *   const limits = new RateLimits(parameters);      // one per scenario; the state is the run's
- *   const sentAt = await limits.pace();             // before each request: its slot
- *   const wait = limits.waitBeforeRetry(reply, { sentAt, waitedMs, attempt }); // a number, or why to give up
+ *   const turn = await limits.pace();               // before each request: when it asked, and its slot
+ *   const wait = limits.waitBeforeRetry(reply, { turn, waitedMs, attempt }); // a number, or why to give up
  *
  * Under `--parallel` every worker is a process of its own: they share one pacer through a log in
  * the run's state folder that each appends its requests, refusals and waits to, one line each,
@@ -15,7 +15,7 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { retryAfterMs } from "../lib/http-date.ts";
-import { Pacer, wallClockMs } from "./pacer.ts";
+import { Pacer, type Turn, wallClockMs } from "./pacer.ts";
 
 // The reference's backend request reads Retry-After too: the one parser lives in lib/.
 export { retryAfterMs };
@@ -66,12 +66,19 @@ export class RateLimits {
     this.log = paceLog(parameters);
   }
 
-  /** Waits for this request's slot in the run's pace; at once while unpaced. When it goes. */
-  async pace(): Promise<number> {
-    const now = Date.now();
-    const slot = this.reserveSlot(now);
-    if (slot > now) await sleep(slot - now);
-    return slot;
+  /**
+   * Waits for this request's slot in the run's pace; at once while unpaced. A slot taken ahead
+   * and cut meanwhile is spaced at the old pace: the request takes another.
+   */
+  async pace(): Promise<Turn> {
+    for (;;) {
+      const asked = Date.now();
+      const slot = this.reserveSlot(asked);
+      if (slot <= asked) return { asked, sentAt: slot };
+      await sleep(slot - asked);
+      this.log.catchUp();
+      if (!this.log.pacer.cutSince(asked)) return { asked, sentAt: slot };
+    }
   }
 
   /**
@@ -86,16 +93,16 @@ export class RateLimits {
   }
 
   /**
-   * How long to wait before sending a refused request again, or why not to: the request was
-   * sent at `sentAt` and has waited `waitedMs` so far over `attempt` refusals. The refusal slows
+   * How long to wait before sending a refused request again, or why not to: the request had
+   * its `turn` and has waited `waitedMs` so far over `attempt` refusals. The refusal slows
    * the run's pace; the wait is recorded for the run's bound.
    */
   waitBeforeRetry(
     reply: Reply,
-    { sentAt, waitedMs, attempt }: { sentAt: number; waitedMs: number; attempt: number },
+    { turn, waitedMs, attempt }: { turn: Turn; waitedMs: number; attempt: number },
   ): number | { reason: string } {
     const now = Date.now();
-    this.log.append(`r ${sentAt} ${now}`);
+    this.log.append(`r ${turn.asked} ${turn.sentAt} ${now}`);
     this.log.catchUp();
     const asked = retryAfterMs(reply.headers["retry-after"]?.[0]);
     const interval = 1000 / (this.log.pacer.current() ?? 1);
@@ -143,7 +150,7 @@ export function readRefusals(parameters: RateParameters): Refusals {
 
 /**
  * The run's log as this process has replayed it so far. Lines: `s WHO ASKED` (a request asks
- * for a slot), `r SENT AT` (the request sent at SENT was refused at AT), `w START END` (a wait
+ * for a slot), `r ASKED SENT AT` (the request that asked for its slot at ASKED, sent at SENT, was refused at AT), `w START END` (a wait
  * after a refusal). Appends of a line are atomic, so every reader sees them in one order.
  */
 class PaceLog {
@@ -179,13 +186,13 @@ class PaceLog {
     this.offset += complete;
     let mine: number | undefined;
     for (const line of text.slice(0, complete).split("\n")) {
-      const [kind, first, second] = line.split(" ");
+      const [kind, first, second, third] = line.split(" ");
       if (kind === "s") {
         const slot = this.pacer.send(Number(second));
         if (first === who) mine = slot;
       } else if (kind === "r") {
         this.refused++;
-        this.pacer.refused(Number(first), Number(second));
+        this.pacer.refused({ asked: Number(first), sentAt: Number(second) }, Number(third));
       } else if (kind === "w") {
         this.waits.push([Number(first), Number(second)]);
       }

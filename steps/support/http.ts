@@ -122,14 +122,14 @@ export class HttpClient {
         exchange.error = `not sent: ${refusal}`;
         throw new RequestNotSent(refusal);
       }
-      const sentAt = (await this.options.rate?.pace()) ?? Date.now();
+      const turn = (await this.options.rate?.pace()) ?? { asked: Date.now(), sentAt: Date.now() };
       const reply = await this.attempt(exchange, sent, options);
       const rate = this.options.rate;
       if (!rate || !isRefusal(reply.response, options.unavailableIsAnswer)) {
         return this.checkedAfterRefusals(reply, waitedMs);
       }
       // Not an answer (RFC 6585 §4): the transcript keeps it, and the same request goes again.
-      const wait = rate.waitBeforeRetry(reply.response, { sentAt, waitedMs, attempt });
+      const wait = rate.waitBeforeRetry(reply.response, { turn, waitedMs, attempt });
       const { status, headers } = reply.response;
       exchange.refusals = [
         ...(exchange.refusals ?? []),
