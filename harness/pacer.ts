@@ -30,8 +30,6 @@ const GROWTH = 0.003;
 const MIN_RATE = 0.1;
 /** The accepted requests of the last second give the first rate. */
 const ESTIMATE_WINDOW_MS = 1000;
-/** A first refusal that comes sooner than this after the first request is judged over this long. */
-const SHORTEST_ESTIMATE_MS = 250;
 /** The cuts the settled pace is taken from. */
 const CUTS_KEPT = 4;
 
@@ -50,9 +48,8 @@ export class Pacer {
   private cutAt = Number.NEGATIVE_INFINITY;
   private settling = Number.NEGATIVE_INFINITY;
   private growth = 0;
-  /** Slots of the last ESTIMATE_WINDOW_MS, and the first one of all. */
+  /** Slots of the last ESTIMATE_WINDOW_MS. */
   private recent: number[] = [];
-  private first: number | undefined;
   /** The rates just before the last cuts, and the estimate the first refusal made when unpaced. */
   private peaks: number[] = [];
   private estimate: number | undefined;
@@ -70,7 +67,6 @@ export class Pacer {
       this.next = slot + 1000 / this.rate;
       this.rate = Math.min(this.ceiling ?? Number.POSITIVE_INFINITY, this.rate + this.growth);
     }
-    this.first ??= slot;
     this.last = slot;
     this.recent.push(slot);
     while ((this.recent[0] as number) < slot - ESTIMATE_WINDOW_MS) this.recent.shift();
@@ -113,11 +109,14 @@ export class Pacer {
     return (mean * (1 + KEEP_ON_CUT)) / 2;
   }
 
-  /** Requests per second sent in the last window, the first refusal's estimate of the limit. */
+  /**
+   * Requests sent in the last second, the first refusal's estimate of the limit. A run that
+   * starts with many scenarios at once sends them all in its first moments: counted over the
+   * second, not over those moments, they make no estimate of hundreds a second.
+   */
   private accepted(at: number): number {
-    const since = Math.min(ESTIMATE_WINDOW_MS, at - (this.first ?? at));
     const inWindow = this.recent.filter((slot) => slot >= at - ESTIMATE_WINDOW_MS).length;
-    return Math.max(1, inWindow) / (Math.max(SHORTEST_ESTIMATE_MS, since) / 1000);
+    return Math.max(1, inWindow) / (ESTIMATE_WINDOW_MS / 1000);
   }
 }
 
