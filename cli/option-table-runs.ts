@@ -1,4 +1,5 @@
 /** Part of the option table (cli/option-table.ts): `sxd test`, and what `sxd test-client` shares with it, in help's order. */
+import { DEFAULT_REFUSAL_WAIT_SECONDS } from "../harness/rate-limits.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
 import type { OptionSpec } from "./option-spec.ts";
 import { DEFAULT_PEER_HOST } from "./peer-options.ts";
@@ -155,8 +156,17 @@ export const RUN_OPTIONS = [
     type: "string",
     arg: "N",
     env: "SXD_RATE",
-    defaultText: "no cap",
+    defaultText: "the pace the target allows, found from its 429s",
     help: "at most this many requests per second, across all workers",
+  },
+  {
+    name: "refusal-wait",
+    commands: ["test"],
+    type: "string",
+    arg: "SECONDS",
+    env: "SXD_REFUSAL_WAIT",
+    default: String(DEFAULT_REFUSAL_WAIT_SECONDS),
+    help: "seconds of the run's clock sxd may spend waiting after refusals (429); then the rest is not run",
   },
   {
     name: "docs-url",

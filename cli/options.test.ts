@@ -115,17 +115,30 @@ test("parallel is left to the run (chosen from the probe) unless a flag, variabl
   assert.equal(parallelOf(["--base-url", "http://server.example:8080"], { SXD_PARALLEL: "1" }), 1);
 });
 
-test("--rate comes from flag, SXD_RATE or run.rate; absent, there is no cap; it must be a whole number above 0", () => {
-  const withRun = (path: string) => (path === "r.json" ? '{"run":{"rate":5}}' : read(path));
-  const rateOf = (argv: string[], env: Record<string, string> = {}) => {
+test("--rate and --refusal-wait come from flag, environment or run section; whole numbers above 0", () => {
+  const withRun = (path: string) => (path === "r.json" ? '{"run":{"rate":5,"refusalWait":60}}' : read(path));
+  const settingsOf = (argv: string[], env: Record<string, string> = {}) => {
     const parsed = parseTestArgs(argv, env, withRun);
-    return parsed.ok && "value" in parsed ? parsed.value.rate : parsed.ok ? "help" : parsed.error;
+    return parsed.ok && "value" in parsed ? parsed.value : parsed.ok ? "help" : parsed.error;
   };
-  assert.equal(rateOf([]), undefined);
+  const rateOf = (argv: string[], env: Record<string, string> = {}) => {
+    const settings = settingsOf(argv, env);
+    return typeof settings === "string" ? settings : settings.rate;
+  };
+  const waitOf = (argv: string[], env: Record<string, string> = {}) => {
+    const settings = settingsOf(argv, env);
+    return typeof settings === "string" ? settings : settings.refusalWaitSeconds;
+  };
+  assert.equal(rateOf([]), undefined, "absent: the pace the target allows");
   assert.equal(rateOf(["--config", "r.json"]), 5);
   assert.equal(rateOf(["--config", "r.json"], { SXD_RATE: "7" }), 7);
   assert.equal(rateOf(["--config", "r.json", "--rate", "9"], { SXD_RATE: "7" }), 9);
   assert.match(String(rateOf(["--rate", "0.5"])), /--rate must be a positive whole number of requests per second/);
+  assert.equal(waitOf([]), 300);
+  assert.equal(waitOf(["--config", "r.json"]), 60);
+  assert.equal(waitOf(["--config", "r.json"], { SXD_REFUSAL_WAIT: "90" }), 90);
+  assert.equal(waitOf(["--config", "r.json", "--refusal-wait", "120"], { SXD_REFUSAL_WAIT: "90" }), 120);
+  assert.match(String(waitOf(["--refusal-wait", "0"])), /--refusal-wait must be a positive whole number of seconds/);
 });
 
 test("a switch in the environment takes on/off, true/false, yes/no, 1/0 and refuses the rest", () => {

@@ -49,6 +49,7 @@ const RUN_KEYS: Partial<Record<OptionName, keyof RunSettings>> = {
   "max-body": "maxBody",
   deadline: "deadline",
   rate: "rate",
+  "refusal-wait": "refusalWait",
   "expect-fail": "expectFail",
   har: "har",
   "docs-url": "docsUrl",
@@ -117,6 +118,9 @@ export function parseTestArgs(
   const rate = rateText === undefined ? undefined : positiveInteger(rateText);
   if (rate === undefined && rateText !== undefined)
     return { ok: false, error: "--rate must be a positive whole number of requests per second" };
+  const refusalWaitSeconds = positiveInteger(value("refusal-wait"));
+  if (refusalWaitSeconds === undefined)
+    return { ok: false, error: "--refusal-wait must be a positive whole number of seconds" };
 
   const securitySamples = positiveInteger(value("security-samples"));
   if (securitySamples === undefined)
@@ -177,6 +181,7 @@ export function parseTestArgs(
       securitySamples,
       deadlineSeconds,
       rate,
+      refusalWaitSeconds,
       referenceFaults: given.list("reference-fault"),
       referenceVariant: given.text("reference-variant"),
     },

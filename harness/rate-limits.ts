@@ -1,19 +1,21 @@
 /**
  * Rate limits between sxd and the target. A 429, or a 503 with Retry-After, is a gateway (or
  * the server) saying "not now": the request was not processed (RFC 6585 §4), so it is no
- * answer to judge. The client waits and sends the same request again, within bounds:
+ * answer to judge. The client sends the same request again, and the whole run slows down to the
+ * pace the target allows (harness/pacer.ts), within bounds:
  *
  *   const limits = new RateLimits(parameters);      // one per scenario; the state is the run's
- *   await limits.pace();                            // before each request, under --rate
- *   const wait = limits.waitBeforeRetry(reply, waitedMs, attempt); // a number, or why to give up
+ *   const turn = await limits.pace();               // before each request: when it asked, and its slot
+ *   const wait = limits.waitBeforeRetry(reply, { turn, waitedMs, attempt }); // a number, or why to give up
  *
- * Under `--parallel` every worker is a process of its own: the schedule of `--rate` is a file in
- * the run's state folder that they all append to, and every refusal is appended to a log there
- * (one line with the wait), which the run reads for its summary and its console note.
+ * Under `--parallel` every worker is a process of its own: they share one pacer through a log in
+ * the run's state folder that each appends its requests, refusals and waits to, one line each,
+ * and replays in the same order; the run reads it for its summary and its console note.
  */
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { retryAfterMs } from "../lib/http-date.ts";
+import { Pacer, type Turn, wallClockMs } from "./pacer.ts";
 
 // The reference's backend request reads Retry-After too: the one parser lives in lib/.
 export { retryAfterMs };
@@ -21,18 +23,20 @@ export { retryAfterMs };
 export interface RateParameters {
   /** The run's own folder, shared by every worker (as for run-limits.ts). */
   stateDir: string;
-  /** At most this many requests per second across all workers; absent: no cap. */
+  /** At most this many requests per second across all workers, from the start; absent: found. */
   rate?: number;
+  /** Seconds of the wall clock the run may spend waiting after refusals; absent: the default. */
+  refusalWaitSeconds?: number;
 }
 
 /** Waiting one request may spend on refusals before its scenario is not run. */
 export const REQUEST_WAIT_MS = 30_000;
-/** Waiting the whole run may spend on refusals, summed over its workers. */
-const RUN_WAIT_MS = 300_000;
-/** The first wait when the refusal names none; it doubles up to the last. */
-const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
+/** Seconds of the wall clock the run may spend waiting after refusals, workers waiting at once counted once. */
+export const DEFAULT_REFUSAL_WAIT_SECONDS = 300;
+/** The longest wait after a refusal that names none; the first is one interval of the pace, then it doubles. */
+const LONGEST_BACKOFF_MS = 8000;
 
-const REFUSALS = "refusals";
+const LOG = "pace";
 
 /** Status and headers of a reply; enough to tell a refusal. */
 type Reply = { status: number; headers: Record<string, string[]> };
@@ -52,71 +56,162 @@ export function rateLimitedReason(status: number, waitedMs: number, detail = "")
   return `the target kept answering ${status} for ${Math.round(waitedMs / 1000)} s${detail} (rate-limited; see --rate)`;
 }
 
-/** Tells this process's reservations apart in the shared schedule. */
-let reservations = 0;
+/** Tells this process's requests apart in the shared log. */
+let requests = 0;
 
 export class RateLimits {
-  private readonly log: string;
-  private readonly schedule: string;
+  private readonly log: PaceLog;
 
   constructor(private readonly parameters: RateParameters) {
-    this.log = join(parameters.stateDir, REFUSALS);
-    this.schedule = join(parameters.stateDir, "schedule");
-  }
-
-  /** Waits for this worker's next slot under `--rate`; at once without a cap. */
-  async pace(): Promise<void> {
-    const delay = this.reserveSlot(Date.now());
-    if (delay > 0) await sleep(delay);
+    this.log = paceLog(parameters);
   }
 
   /**
-   * Takes the run's next slot under `--rate`: how long from `now` until it comes. Every worker
-   * appends its reservation (who, and when it asked) to one file; the file's order is the
-   * order of the slots, and each reader derives the same times from it: a slot comes when it
-   * was asked for, but no sooner than one interval after the slot before.
+   * Waits for this request's slot in the run's pace; at once while unpaced. A slot taken ahead
+   * and cut meanwhile is spaced at the old pace: the request takes another.
+   */
+  async pace(): Promise<Turn> {
+    for (;;) {
+      const asked = Date.now();
+      const slot = this.reserveSlot(asked);
+      if (slot <= asked) return { asked, sentAt: slot };
+      await sleep(slot - asked);
+      this.log.catchUp();
+      if (!this.log.pacer.cutSince(asked)) return { asked, sentAt: slot };
+    }
+  }
+
+  /**
+   * Takes the run's next slot: when, from `now` on, this request may go. Every worker appends
+   * its request (who, and when it asked) to the log; the log's order is the order of the slots,
+   * and each worker's replay derives the same times from it.
    */
   reserveSlot(now: number): number {
-    const { rate } = this.parameters;
-    if (rate === undefined) return 0;
-    const me = `${process.pid}.${++reservations}`;
-    appendFileSync(this.schedule, `${me} ${now}\n`);
-    const interval = 1000 / rate;
-    let slot = Number.NEGATIVE_INFINITY;
-    for (const line of readFileSync(this.schedule, "utf8").split("\n")) {
-      const [who, asked] = line.split(" ");
-      slot = Math.max(Number(asked), slot + interval);
-      if (who === me) break;
-    }
-    return Math.max(0, slot - now);
+    const me = `${process.pid}.${++requests}`;
+    this.log.append(`s ${me} ${now}`);
+    return this.log.catchUp(me) ?? now;
   }
 
   /**
-   * How long to wait before sending a refused request again, or why not to: the request has
-   * waited `waitedMs` so far over `attempt` refusals. Records the wait for the run.
+   * How long to wait before sending a refused request again, or why not to: the request had
+   * its `turn` and has waited `waitedMs` so far over `attempt` refusals. The refusal slows
+   * the run's pace; the wait is recorded for the run's bound.
    */
-  waitBeforeRetry(reply: Reply, waitedMs: number, attempt: number): number | { reason: string } {
+  waitBeforeRetry(
+    reply: Reply,
+    { turn, waitedMs, attempt }: { turn: Turn; waitedMs: number; attempt: number },
+  ): number | { reason: string } {
+    const now = Date.now();
+    this.log.append(`r ${turn.asked} ${turn.sentAt} ${now}`);
+    this.log.catchUp();
     const asked = retryAfterMs(reply.headers["retry-after"]?.[0]);
-    const wait = asked ?? BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
-    const run = readRefusals(this.parameters.stateDir);
+    const interval = 1000 / (this.log.pacer.current() ?? 1);
+    const wait = asked ?? Math.min(LONGEST_BACKOFF_MS, Math.ceil(interval * 2 ** attempt));
+    const boundMs = refusalWaitMs(this.parameters);
+    const runWaited = wallClockMs(this.log.waits);
     let detail: string | undefined;
     if (waitedMs + wait > REQUEST_WAIT_MS) {
       detail = asked !== undefined && asked > REQUEST_WAIT_MS ? ` and asked to wait ${asked / 1000} s more` : "";
-    } else if (run.waitedMs + wait > RUN_WAIT_MS) {
-      detail = `, after ${Math.round(run.waitedMs / 1000)} s of waits in this run`;
+    } else if (wallClockMs([...this.log.waits, [now, now + wait]]) > boundMs) {
+      detail = `, after ${Math.round(runWaited / 1000)} s of waits in this run (see --refusal-wait)`;
     }
-    // A refusal the client gives up on is counted too, with no wait.
-    appendFileSync(this.log, `${detail === undefined ? wait : 0}\n`);
-    return detail === undefined ? wait : { reason: rateLimitedReason(reply.status, waitedMs, detail) };
+    if (detail !== undefined) return { reason: rateLimitedReason(reply.status, waitedMs, detail) };
+    this.log.append(`w ${now} ${now + wait}`);
+    return wait;
   }
 }
 
-/** The run's refusals so far: how many, and how long the workers waited in all. */
-export function readRefusals(stateDir: string): { refused: number; waitedMs: number } {
-  const log = join(stateDir, REFUSALS);
-  if (!existsSync(log)) return { refused: 0, waitedMs: 0 };
-  const waits = readFileSync(log, "utf8").split("\n").filter(Boolean).map(Number);
-  return { refused: waits.length, waitedMs: waits.reduce((a, b) => a + b, 0) };
+function refusalWaitMs(parameters: RateParameters): number {
+  return (parameters.refusalWaitSeconds ?? DEFAULT_REFUSAL_WAIT_SECONDS) * 1000;
+}
+
+/** What a run's refusals came to: how many, the wall-clock time spent waiting, and the pace settled on. */
+export interface Refusals {
+  refused: number;
+  waitedMs: number;
+  /** The bound on `waitedMs`. */
+  boundMs: number;
+  /** Requests per second the pacer settled on; absent before any refusal. */
+  settledRate?: number;
+}
+
+/** The run's refusals so far. */
+export function readRefusals(parameters: RateParameters): Refusals {
+  const log = paceLog(parameters);
+  log.catchUp();
+  const settledRate = log.pacer.settled();
+  return {
+    refused: log.refused,
+    waitedMs: wallClockMs(log.waits),
+    boundMs: refusalWaitMs(parameters),
+    ...(settledRate === undefined ? {} : { settledRate }),
+  };
+}
+
+/**
+ * The run's log as this process has replayed it so far. Lines: `s WHO ASKED` (a request asks
+ * for a slot), `r ASKED SENT AT` (the request that asked for its slot at ASKED, sent at SENT, was refused at AT), `w START END` (a wait
+ * after a refusal). Appends of a line are atomic, so every reader sees them in one order.
+ */
+class PaceLog {
+  readonly pacer: Pacer;
+  refused = 0;
+  readonly waits: Array<[number, number]> = [];
+  private offset = 0;
+
+  constructor(
+    private readonly file: string,
+    rate: number | undefined,
+  ) {
+    this.pacer = new Pacer(rate);
+  }
+
+  append(line: string): void {
+    appendFileSync(this.file, `${line}\n`);
+  }
+
+  /** Replays the lines appended since the last call; the slot of request `who` where its line came. */
+  catchUp(who?: string): number | undefined {
+    if (!existsSync(this.file)) return undefined;
+    const fd = openSync(this.file, "r");
+    let text: string;
+    try {
+      const buffer = Buffer.alloc(fstatSync(fd).size - this.offset);
+      readSync(fd, buffer, 0, buffer.length, this.offset);
+      text = buffer.toString("latin1");
+    } finally {
+      closeSync(fd);
+    }
+    const complete = text.lastIndexOf("\n") + 1;
+    this.offset += complete;
+    let mine: number | undefined;
+    for (const line of text.slice(0, complete).split("\n")) {
+      const [kind, first, second, third] = line.split(" ");
+      if (kind === "s") {
+        const slot = this.pacer.send(Number(second));
+        if (first === who) mine = slot;
+      } else if (kind === "r") {
+        this.refused++;
+        this.pacer.refused({ asked: Number(first), sentAt: Number(second) }, Number(third));
+      } else if (kind === "w") {
+        this.waits.push([Number(first), Number(second)]);
+      }
+    }
+    return mine;
+  }
+}
+
+/** One replay per run folder in this process, shared by its scenarios. */
+const logs = new Map<string, PaceLog>();
+
+function paceLog({ stateDir, rate }: RateParameters): PaceLog {
+  const file = join(stateDir, LOG);
+  let log = logs.get(file);
+  if (log === undefined) {
+    log = new PaceLog(file, rate);
+    logs.set(file, log);
+  }
+  return log;
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -17,6 +17,7 @@ import { OutcomeCollector } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES, suiteVersion } from "./package.ts";
 import { type PeerRun, peerLine } from "./peer.ts";
 import { firstUnreachable } from "./probe.ts";
+import type { RateParameters } from "./rate-limits.ts";
 import { firstRefusalNote, rateSummary } from "./rate-report.ts";
 import type { ProgressOptions } from "./report/progress.ts";
 import { uniformReplyLine } from "./report/summary.ts";
@@ -80,8 +81,10 @@ export interface ConformanceRun {
   outageMessagingUrl?: string;
   /** Where sxd plays one side of the export itself (--peer). */
   peer?: PeerRun;
-  /** At most this many requests per second across all workers (--rate); absent: no cap. */
+  /** At most this many requests per second across all workers (--rate); absent: the pace the target allows. */
   rate?: number;
+  /** Wall-clock seconds the run may spend waiting after refusals (--refusal-wait); absent: the default. */
+  refusalWaitSeconds?: number;
   /** Seconds to keep retrying the probe while the target does not answer yet (`--wait`); 0: one try. */
   waitSeconds?: number;
   tls?: TlsSettings;
@@ -159,6 +162,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     // Scenarios under way beside each other, in workers or in this process.
     const concurrent = (run.parallel ?? atOnce) > 1;
     runConfiguration.sources.paths = runOrder(scenarios, concurrent);
+    const rate: RateParameters = { stateDir, rate: run.rate, refusalWaitSeconds: run.refusalWaitSeconds };
     const parameters: WorldParameters = {
       target,
       timeoutMs: run.timeoutMs,
@@ -168,7 +172,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       securitySamples: run.securitySamples ?? DEFAULT_SECURITY_SAMPLES,
       // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
       limits: runLimits(run.deadlineSeconds, stateDir),
-      rate: { stateDir, rate: run.rate },
+      rate,
       tls: run.tls,
       userAgent: `sxd/${suiteVersion()}`,
       earlyResourceFor: earlyResourceFor(planned, concurrent),
@@ -184,7 +188,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       io.stderr.write(`sxd: ${signal}: no further scenario starts; the running ones finish, then the reports\n`);
     });
     const collector = new OutcomeCollector();
-    const noteRefusals = firstRefusalNote(stateDir, io.stderr);
+    const noteRefusals = firstRefusalNote(rate, io.stderr);
     const loaded = session.support ?? (await preloading);
     const result = await runCucumber(
       loaded ? { ...runConfiguration, support: loaded } : runConfiguration,
@@ -214,7 +218,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
         },
         reportDir,
         shownReportDir: run.reportDir,
-        rateLimited: rateSummary(stateDir, Date.parse(startedAt)),
+        rateLimited: rateSummary(rate),
         notes: (judged) => [
           ...(run.peer ? [peerLine(run.peer)] : []),
           ...[uniformReplyLine(judged)].filter((line) => line !== undefined),

@@ -38,6 +38,7 @@ const SHAPE: { [key: string]: Shape } = {
     maxBody: "count",
     deadline: "count",
     rate: "count",
+    refusalWait: "count",
     expectFail: "string",
     har: "string",
     allowIncomplete: "boolean",

@@ -27,6 +27,7 @@ const GOOD = [
   {},
   { $schema: "./node_modules/sxd/schema/target.schema.json", $comment: "our staging servers" },
   { baseUrl: "https://api.example.org", run: { parallel: 4, strict: true, $comment: "CI" } },
+  { run: { rate: 10, refusalWait: 900 } },
   { digest: { noncePolicy: { uses: 3 } }, export: { result: false } },
   { digest: { noncePolicy: "unlimited" }, export: { result: "/api/users/{user}/contacts" } },
   {
@@ -62,6 +63,7 @@ const BAD = [
   { export: { result: true } },
   { export: { outage: { stop: "x" } } },
   { run: { parallel: 1.5 } },
+  { run: { refusalWait: 0 } },
   { run: { strict: "yes" } },
   { $comment: 7 },
   { digest: { $schema: "nested" } },

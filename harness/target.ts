@@ -23,6 +23,8 @@ export interface RunSettings {
   deadline?: number;
   /** Requests per second at most, across all workers. */
   rate?: number;
+  /** Seconds of the run's clock it may spend waiting after refusals (429). */
+  refusalWait?: number;
   expectFail?: string;
   har?: string;
   allowIncomplete?: boolean;

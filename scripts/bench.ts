@@ -2,10 +2,11 @@
 // asserted: timing depends on the machine). Sections: snapshots (does a long chain slow
 // anything down?), digest (requests/s against a bare node:http server and Apache httpd),
 // network (the suite over a 50 ms round trip at several --parallel values), storage (a flood
-// of PUTs against the default limits under a 1 GiB heap), gateway (the suite behind a rate-limiting
-// proxy, with and without --rate), clients (sxd test-client on a slow-starting client, one run
-// at a time against the default runs at once), interop (`sxd interop` on 4 clients by 4 servers,
-// one cell at a time against the default cells at once). Default: all.
+// of PUTs against the default limits under a 1 GiB heap), gateway (the suite behind a
+// rate-limiting proxy of 10 and of 30 requests a second, at the pace sxd finds), clients (sxd
+// test-client on a slow-starting client, one run at a time against the default runs at once),
+// interop (`sxd interop` on 4 clients by 4 servers, one cell at a time against the default
+// cells at once). Default: all.
 import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 

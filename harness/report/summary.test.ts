@@ -75,17 +75,23 @@ test("an incomplete run says why it exits 3, and that --allow-incomplete accepts
   );
 });
 
-test("a rate-limited run counts the refusals and the waits and suggests a --rate; it is incomplete, not empty", () => {
+test("a rate-limited run counts the refusals, its waits against their bound, and the pace it settled on; it is incomplete, not empty", () => {
   const reason = "GET http://t/: the target kept answering 429 for 24 s (rate-limited; see --rate)";
   const refusedAlways = { ...scenario("The list is served", "EXP-1", "not run", reason), rateLimited: true };
   const judgement = judge(rows, [refusedAlways], { strict: false });
   const text = summaryText(judgement, "http://t", "reports", {
-    rateLimited: { refused: 12, waitedMs: 31_500, suggestedRate: 4 },
+    rateLimited: { refused: 12, waitedMs: 31_500, boundMs: 300_000, suggestedRate: 4 },
   });
   assert.match(text, /NOT RUN: EXP-1 \(MUST\) GET http:\/\/t\/: the target kept answering 429 for 24 s/);
-  assert.match(text, /rate-limited: 12 requests were refused .*; sxd waited 31\.5 s in all .*; --rate 4 may stay/);
+  assert.match(
+    text,
+    /rate-limited: 12 requests were refused .*; sxd settled on 4 requests a second \(--rate 4 may stay/,
+  );
+  assert.match(text, /the run spent 31\.5 s waiting after refusals, of the 300 s it may \(--refusal-wait\)/);
   assert.equal(judgement.exitCode, 3, "the scenario ran into the gateway: incomplete, not 'no scenario executed'");
   assert.doesNotMatch(summaryText(judgement, "http://t", "reports"), /rate-limited:/);
-  const none = summaryText(judgement, "http://t", "reports", { rateLimited: { refused: 3, waitedMs: 1000 } });
-  assert.match(none, /sxd waited 1\.0 s in all before sending again; no request got through/);
+  const none = summaryText(judgement, "http://t", "reports", {
+    rateLimited: { refused: 3, waitedMs: 1000, boundMs: 60_000 },
+  });
+  assert.match(none, /and sent again; no request got through; the run spent 1\.0 s waiting .* of the 60 s/);
 });

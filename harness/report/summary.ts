@@ -16,8 +16,10 @@ const LISTED: RowVerdict[] = ["failed", "warning", "expected failure"];
 /** How often the target refused with 429 (or 503 and Retry-After), and what sxd did about it. */
 export interface RateSummary {
   refused: number;
+  /** Wall-clock time the run spent waiting after refusals, and how much it may. */
   waitedMs: number;
-  /** Requests per second the accepted requests came to; absent when none got through. */
+  boundMs: number;
+  /** Requests per second sxd settled on; absent when none got through. */
   suggestedRate?: number;
 }
 
@@ -73,12 +75,16 @@ function gate(judgement: Judgement): string[] {
     : ["exit 3: a MUST or MAY row above could not be run (--allow-incomplete accepts that)"];
 }
 
-function rateLine({ refused, waitedMs, suggestedRate }: RateSummary): string {
+function rateLine({ refused, waitedMs, boundMs, suggestedRate }: RateSummary): string {
   const requests = refused === 1 ? "1 request was" : `${refused} requests were`;
+  const pace =
+    suggestedRate === undefined
+      ? "no request got through"
+      : `sxd settled on ${suggestedRate} requests a second (--rate ${suggestedRate} may stay under the limit)`;
   return (
-    `rate-limited: ${requests} refused (429, or 503 with Retry-After); sxd waited ` +
-    `${(waitedMs / 1000).toFixed(1)} s in all before sending again; ` +
-    (suggestedRate === undefined ? "no request got through" : `--rate ${suggestedRate} may stay under the limit`)
+    `rate-limited: ${requests} refused (429, or 503 with Retry-After) and sent again; ${pace}; ` +
+    `the run spent ${(waitedMs / 1000).toFixed(1)} s waiting after refusals, of the ${Math.round(boundMs / 1000)} s ` +
+    "it may (--refusal-wait)"
   );
 }
 

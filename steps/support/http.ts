@@ -26,7 +26,7 @@ export interface HttpClientOptions {
    * target). Told after each one whether the target answered.
    */
   guard?: { refusal(): string | undefined; record(answered: boolean): void; stop?(reason: string): void };
-  /** Paces requests under --rate and decides the waits after a 429 (harness/rate-limits.ts). */
+  /** Paces requests to what the target allows and decides the waits after a 429 (harness/rate-limits.ts). */
   rate?: Pick<RateLimits, "pace" | "waitBeforeRetry">;
   tls?: TlsSettings;
   /** Headers the target needs on every request to a URL (a gateway key); a scenario's own win. */
@@ -122,14 +122,14 @@ export class HttpClient {
         exchange.error = `not sent: ${refusal}`;
         throw new RequestNotSent(refusal);
       }
-      await this.options.rate?.pace();
+      const turn = (await this.options.rate?.pace()) ?? { asked: Date.now(), sentAt: Date.now() };
       const reply = await this.attempt(exchange, sent, options);
       const rate = this.options.rate;
       if (!rate || !isRefusal(reply.response, options.unavailableIsAnswer)) {
         return this.checkedAfterRefusals(reply, waitedMs);
       }
       // Not an answer (RFC 6585 §4): the transcript keeps it, and the same request goes again.
-      const wait = rate.waitBeforeRetry(reply.response, waitedMs, attempt);
+      const wait = rate.waitBeforeRetry(reply.response, { turn, waitedMs, attempt });
       const { status, headers } = reply.response;
       exchange.refusals = [
         ...(exchange.refusals ?? []),

@@ -61,7 +61,10 @@ export interface GatedRun extends SuiteRun {
   seconds: number;
 }
 
-export async function runBehind(gateway: Gateway, options: { rate?: number; tags?: string } = {}): Promise<GatedRun> {
+export async function runBehind(
+  gateway: Gateway,
+  options: { rate?: number; tags?: string; securitySamples?: number } = {},
+): Promise<GatedRun> {
   let output = "";
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -80,7 +83,7 @@ export async function runBehind(gateway: Gateway, options: { rate?: number; tags
       reportDir,
       timeoutMs: 5000,
       parallel: 2,
-      securitySamples: TEST_SECURITY_SAMPLES,
+      securitySamples: options.securitySamples ?? TEST_SECURITY_SAMPLES,
       harFile: undefined,
       deadlineSeconds: 600,
       rate: options.rate,

@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { KEEP_ON_CUT, Pacer, type Turn, wallClockMs } from "./pacer.ts";
+
+/** The turn of a request sent as soon as it asked. */
+const turn = (at: number) => ({ asked: at, sentAt: at });
+
+/** A gateway's token bucket on a fake clock: `perSecond` tokens a second, at most `burst`. */
+function tokenBucket(perSecond: number, burst: number): (at: number) => boolean {
+  let tokens = burst;
+  let last = 0;
+  return (at) => {
+    tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
+    last = at;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+}
+
+/**
+ * `workers` clients sending one request after another, 2 ms apart when answered, through one
+ * pacer to a token bucket, for `seconds` of fake time: each asks for a slot, sleeps until it and
+ * learns the answer then, so with many workers slots are taken ahead. A refused request asks
+ * again after one interval of the pace. What got through, what was refused, and the pacer.
+ */
+function simulate(limit: number, workers: number, seconds: number, pacer = new Pacer()) {
+  const take = tokenBucket(limit, 10);
+  type Event = { at: number; turn?: Turn };
+  const events: Event[] = Array.from({ length: workers }, () => ({ at: 0 }));
+  let accepted = 0;
+  let refused = 0;
+  for (;;) {
+    const event = events.reduce((soonest, e) => (e.at < soonest.at ? e : soonest));
+    if (event.at > seconds * 1000) break;
+    if (event.turn === undefined) {
+      // It asks for its slot, and goes then.
+      const sentAt = pacer.send(event.at);
+      event.turn = { asked: event.at, sentAt };
+      event.at = sentAt;
+    } else if (pacer.cutSince(event.turn.asked)) {
+      // Its slot was taken at the old pace: it asks again.
+      event.turn = undefined;
+    } else if (take(event.at)) {
+      accepted++;
+      event.turn = undefined;
+      event.at += 2;
+    } else {
+      refused++;
+      pacer.refused(event.turn, event.at + 1);
+      event.turn = undefined;
+      event.at += 1 + 1000 / (pacer.current() as number);
+    }
+  }
+  return { accepted, refused, pacer };
+}
+
+/** Long enough for the slowest limit to see a dozen cuts. */
+const SECONDS = 600;
+
+for (const limit of [2, 10, 30, 100]) {
+  test(`behind a ${limit}-a-second token bucket the pace settles near the limit, and few requests are refused`, () => {
+    const { accepted, refused, pacer } = simulate(limit, 2, SECONDS);
+    const settled = pacer.settled() as number;
+    assert.ok(settled > 0.8 * limit && settled < 1.25 * limit, `settled on ${settled.toFixed(1)} a second`);
+    assert.ok(accepted / SECONDS > 0.85 * limit, `${(accepted / SECONDS).toFixed(1)} a second got through`);
+    assert.ok(refused < 0.05 * (accepted + refused), `${refused} of ${accepted + refused} refused`);
+  });
+}
+
+test("with 64 scenarios at once (slots taken seconds ahead, given up at a cut) the pace settles near the limit", () => {
+  const { accepted, refused, pacer } = simulate(30, 64, SECONDS);
+  const settled = pacer.settled() as number;
+  assert.ok(settled > 0.8 * 30 && settled < 1.25 * 30, `settled on ${settled.toFixed(1)} a second`);
+  assert.ok(accepted / SECONDS > 0.85 * 30, `${(accepted / SECONDS).toFixed(1)} a second got through`);
+  assert.ok(refused < 0.1 * (accepted + refused), `${refused} of ${accepted + refused} refused`);
+});
+
+test("unpaced until the first refusal; then at the rate the requests of the last second came to", () => {
+  const pacer = new Pacer();
+  assert.deepEqual(
+    [0, 0, 5, 5].map((at) => pacer.send(at)),
+    [0, 0, 5, 5],
+    "nothing waits",
+  );
+  assert.equal(pacer.current(), undefined);
+  for (let at = 10; at < 1000; at += 10) pacer.send(at);
+  // 103 requests in the first second; the cut keeps 0.7 of that.
+  pacer.refused(turn(990), 1000);
+  const interval = 1000 / (103 * KEEP_ON_CUT);
+  assert.equal(pacer.current(), 103 * KEEP_ON_CUT);
+  assert.equal(pacer.send(1000), 990 + interval, "one interval of the new pace after the last slot");
+  assert.equal(pacer.send(1000), 990 + 2 * interval);
+});
+
+test("requests sent before a cut, or within one interval after it, are refused without cutting again", () => {
+  const pacer = new Pacer(40);
+  for (let at = 0; at < 500; at += 25) pacer.send(at);
+  pacer.refused(turn(450), 500);
+  const afterCut = pacer.current() as number;
+  assert.equal(afterCut, 28);
+  pacer.refused(turn(475), 510);
+  assert.equal(pacer.current(), afterCut, "sent at 475, before the cut at 500");
+  pacer.refused(turn(520), 530);
+  assert.equal(pacer.current(), afterCut, "sent at 520, before the bucket had one interval (36 ms) to refill");
+  pacer.refused(turn(540), 541);
+  assert.ok((pacer.current() as number) < afterCut, "sent at 540, after it");
+});
+
+test("--rate is where the pacer starts and a ceiling it never creeps past", () => {
+  const pacer = new Pacer(20);
+  assert.deepEqual(
+    [1000, 1000, 1000].map((at) => pacer.send(at)),
+    [1000, 1050, 1100],
+  );
+  pacer.refused(turn(1100), 1101);
+  assert.equal(pacer.current(), 14);
+  for (let i = 0; i < 10_000; i++) pacer.send(0);
+  assert.equal(pacer.current(), 20);
+});
+
+test("a target that refuses everything drives the pace down to one request in ten seconds", () => {
+  const pacer = new Pacer();
+  let at = 0;
+  for (let i = 0; i < 200; i++) {
+    const slot = pacer.send(at);
+    pacer.refused({ asked: at, sentAt: slot }, slot + 1);
+    at = slot + 1;
+  }
+  assert.equal((pacer.current() as number).toFixed(2), "0.10");
+  assert.equal(new Pacer().settled(), undefined, "no refusal, no pace to suggest");
+});
+
+test("waits of workers that overlap count once, as the wall clock ran", () => {
+  assert.equal(wallClockMs([]), 0);
+  assert.equal(
+    wallClockMs([
+      [0, 1000],
+      [500, 1500],
+      [2000, 2500],
+      [2100, 2200],
+    ]),
+    2000,
+  );
+});
