@@ -1,26 +1,68 @@
 /**
- * Contacts compared by what they say, not how they are written down: the spec shows no fields
- * of a contact and leaves the data format between the servers to them, so a server (or a
- * client uploading them) may re-namespace a contact, reorder its fields or decorate them with
- * attributes. What must arrive is each field's text under its name. Pure.
+ * Contacts compared as XML elements: a contact is its whole element, the names of it and its
+ * fields with their namespaces, their attributes and their text, in their order. What XML
+ * holds insignificant makes no difference: namespace prefixes, the order of attributes, and
+ * the indentation (whitespace is collapsed, and whitespace between fields dropped), so a
+ * server may re-serialize a contact, but not strip, rename or re-namespace what it says. Pure.
  */
 import type { Result } from "./result.ts";
-import { ATOM_NS, attribute, childElements, parseXml, type XmlElement } from "./xml.ts";
+import { ATOM_NS, attribute, childElements, escapeXml, parseXml, type XmlElement } from "./xml.ts";
 
 /**
- * A contact as the sorted fields it carries: each leaf element below it (the contact itself
- * when it has none) by local name and text with its whitespace collapsed. Namespaces,
- * prefixes, attributes, field order and nesting make no difference.
+ * A contact in one canonical form, itself XML: each element declares its namespace where it
+ * differs from its parent's (the contact where it has one), attributes are sorted by namespace
+ * and name (namespaced ones on prefixes n0, n1, … in that order), text is collapsed.
  */
 export function canonicalContact(contact: XmlElement): string {
+  return canonicalElement(contact, undefined);
+}
+
+const XML_NS = "http://www.w3.org/XML/1998/namespace";
+
+function canonicalElement(element: XmlElement, parentNs: string | undefined): string {
+  const declarations = element.ns === parentNs ? [] : [` xmlns="${escapeXml(element.ns ?? "")}"`];
+  const prefixes = new Map<string, string>([[XML_NS, "xml"]]);
+  const sorted = [...element.attributes].sort((a, b) => compare(a.ns ?? "", b.ns ?? "") || compare(a.local, b.local));
+  const attributes = sorted.map(({ ns, local, value }) => {
+    if (ns === undefined) return ` ${local}="${escapeXml(value)}"`;
+    if (!prefixes.has(ns)) {
+      prefixes.set(ns, `n${prefixes.size - 1}`);
+      declarations.push(` xmlns:${prefixes.get(ns)}="${escapeXml(ns)}"`);
+    }
+    return ` ${prefixes.get(ns)}:${local}="${escapeXml(value)}"`;
+  });
+  const text = escapeXml(collapseWhitespace(element.text));
+  const inner = element.children.map((child) => canonicalElement(child, element.ns)).join("") + text;
+  return `<${element.local}${declarations.join("")}${attributes.join("")}>${inner}</${element.local}>`;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * What a canonical contact says, leaving out how: its leaf fields by local name and text,
+ * sorted. Two contacts alike by this yet unequal differ in attributes, namespaces, order or
+ * nesting: what a failure can name where a contact arrived changed.
+ */
+export function contactFields(canonical: string): string {
+  const parsed = parseXml(canonical);
+  if (!parsed.ok) return canonical;
   const fields: string[] = [];
   const walk = (element: XmlElement) => {
     if (element.children.length === 0) {
       fields.push(`${element.local}=${JSON.stringify(collapseWhitespace(element.text))}`);
     } else element.children.forEach(walk);
   };
-  walk(contact);
+  walk(parsed.root);
   return fields.sort().join(" ");
+}
+
+/** A contact `held` lacks, named with the held contact that says the same in another form, if one does. */
+export function describeMissing(contact: string, held: readonly string[]): string {
+  const fields = contactFields(contact);
+  const changed = held.find((other) => contactFields(other) === fields);
+  return changed === undefined
+    ? contact
+    : `${contact}, held only as ${changed} (its attributes, namespaces or order changed)`;
 }
 
 /** XML's whitespace (space, tab, CR, LF) collapsed and trimmed; other spaces, like U+00A0, are data. */

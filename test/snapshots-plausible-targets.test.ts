@@ -1,12 +1,14 @@
 // Snapshot rows on plausible servers that are not the bundled reference: a server whose
-// collection is fixed (no creation; the description names existing resources instead), and a
-// server that refuses every update (its refusals of bad updates prove nothing: not run).
+// collection is fixed (no creation; the description names existing resources instead), a
+// server that refuses every update (its refusals of bad updates prove nothing: not run), and
+// one whose ETags never match (the spec asks for If-Unmodified-Since only).
 // Each is the reference behind a small proxy that changes what the test is about.
 import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
+import { observationsOf } from "../harness/outcomes.ts";
 import { type FixedResource, resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
 import { startReference } from "../reference/index.ts";
@@ -17,6 +19,8 @@ interface ProxyRules {
   refuseCreation?: boolean;
   /** Every other PUT answers 412, as from a broken precondition check. */
   refuseUpdates?: boolean;
+  /** The ETags served are not the reference's, so no If-Match ever matches (ETags are not in the spec). */
+  etagsNeverMatch?: boolean;
 }
 
 const ERROR_TYPE = "application/xml;charset=UTF-8";
@@ -77,6 +81,7 @@ async function forward(
     if (!["connection", "content-length", "transfer-encoding", "keep-alive"].includes(name)) {
       replyHeaders[name] = value.replaceAll(upstream, url);
     }
+    if (name === "etag" && rules.etagsNeverMatch) replyHeaders[name] = value.replace(/"$/, '-proxied"');
   });
   response.writeHead(reply.status, replyHeaders);
   response.end((await reply.text()).replaceAll(upstream, url));
@@ -178,6 +183,21 @@ test("on a server that refuses every update, bad and stale updates are not run, 
         `${id}: no case passed`,
       );
     }
+  } finally {
+    await server.close();
+  }
+});
+
+test("on a server whose ETags never match, the chains are built with If-Unmodified-Since alone, as the spec asks", async () => {
+  const server = await proxiedReference({ etagsNeverMatch: true });
+  try {
+    const run = await runAgainstTarget(describe(server.url), { tags: "@SNAP-2 or @SNAP-6", strict: true });
+    assert.deepEqual(rowsWith(run, "passed"), ["SNAP-2", "SNAP-6"]);
+    const walk = run.judgement.rows.find((r) => r.row.id === "SNAP-6")?.scenarios[0];
+    assert.match(
+      observationsOf(walk?.attachments ?? []).join("\n"),
+      /refused sxd's update with If-Match .* sxd's later updates of \S+ send no If-Match/,
+    );
   } finally {
     await server.close();
   }

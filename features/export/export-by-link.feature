@@ -3,9 +3,10 @@ Feature: Following the export link makes the messaging server fetch the contacts
   messaging server then fetches the contacts from the contacts server by itself and answers
   303 See Other with the export result, {messaging_url}/user/<user>, in Location. The
   client carries no duty of concurrency control or atomicity: sending the link again, or
-  several times at once, still leaves one consistent copy of the contacts. The data format
-  between the servers is theirs: a contact is there when its fields are, by name and text,
-  whatever namespace, order or attributes the messaging server gives them.
+  several times at once, still leaves one consistent copy of the contacts. A contact is there
+  when its whole element is: its fields with their namespaces, attributes and text, in their
+  order. What XML holds insignificant does not count: namespace prefixes, the order of
+  attributes, indentation. Two contacts that differ only in an attribute are two contacts.
 
   How a client sees what the messaging server holds is the server's choice. The suite reads
   the export result where the target description says (export.result): by default with GET

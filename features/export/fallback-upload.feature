@@ -5,7 +5,8 @@ Feature: Fallback: the client carries the contacts over itself
   and the content type (application/xml;charset=UTF-8 unless it says otherwise), and the
   suite sends the contact list exactly as the contacts server served it, under a fresh user
   name so that no export made elsewhere can put the contacts where it looks. A contact has
-  arrived when its fields arrived, whatever namespace, order or attributes they now have.
+  arrived when its whole element arrived: fields, namespaces, attributes and text, whatever
+  prefixes, attribute order or indentation it now has.
   A description that does not name the upload leaves the row not run; one that states
   export.upload false says the server takes none, and the row does not apply.
 

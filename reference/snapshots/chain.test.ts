@@ -52,11 +52,15 @@ describe("links", () => {
     assert.equal(chainLinks(BASE, snapshot(3), 3, STANDARD).next, `${BASE}/entries/a`);
   });
 
-  it("the oldest snapshot links to nothing before it, or to itself where the variant says so", () => {
+  it("the oldest snapshot links to nothing before it, or to s0 where the variant says so, or back to the resource (a fault)", () => {
     assert.equal(chainLinks(BASE, snapshot(1), 2, STANDARD).previous, undefined);
     assert.equal(
-      chainLinks(BASE, snapshot(1), 2, { ...STANDARD, oldestPrevious: "self" }).previous,
-      `${BASE}/entries/a/s1`,
+      chainLinks(BASE, snapshot(1), 2, { ...STANDARD, oldestPrevious: "unserved" }).previous,
+      `${BASE}/entries/a/s0`,
+    );
+    assert.equal(
+      chainLinks(BASE, snapshot(1), 2, { ...STANDARD, oldestPreviousLoops: true }).previous,
+      `${BASE}/entries/a`,
     );
   });
 

@@ -34,8 +34,10 @@ export interface ChainShape {
   /** From s3 on, a snapshot's previous link jumps to s1 (a fault). */
   previousSkipsToOldest: boolean;
   snapshotsLinkNext: boolean;
-  /** The oldest snapshot's previous link: none, or itself (the spec leaves it open). */
-  oldestPrevious: "none" | "self";
+  /** The oldest snapshot's previous link (SNAP-5 leaves it open): none, or s0, an address no snapshot has. */
+  oldestPrevious: "none" | "unserved";
+  /** The oldest snapshot's previous link leads back to the current resource: a loop (a fault). */
+  oldestPreviousLoops: boolean;
 }
 
 /** The shape SPEC.md describes, but for the choice it leaves open. */
@@ -46,6 +48,7 @@ export const STANDARD_CHAIN: Omit<ChainShape, "oldestPrevious"> = {
   relativeSnapshotLinks: false,
   previousSkipsToOldest: false,
   snapshotsLinkNext: true,
+  oldestPreviousLoops: false,
 };
 
 export interface Address {
@@ -96,13 +99,19 @@ export function chainLinks(base: string, address: Address, count: number, shape:
   }
   const relative = shape.relativeSnapshotLinks;
   const before = n >= 3 && shape.previousSkipsToOldest ? 1 : n - 1;
-  const previous = n > 1 ? snapshot(before) : shape.oldestPrevious === "self" ? snapshot(1) : undefined;
+  const previous = n > 1 ? snapshot(before) : oldestPrevious(shape, snapshot(0), current);
   const next = n < count ? snapshot(n + 1) : current;
   return {
     self: absolute(snapshot(n), relative),
     previous: previous === undefined ? undefined : absolute(previous, relative),
     next: shape.snapshotsLinkNext ? absolute(next, relative) : undefined,
   };
+}
+
+/** Where s1's previous link leads: nowhere, to s0 (where a walk back ends on a 404), or (a fault) back to the resource. */
+function oldestPrevious(shape: ChainShape, beforeFirst: string, current: string): string | undefined {
+  if (shape.oldestPreviousLoops) return current;
+  return shape.oldestPrevious === "unserved" ? beforeFirst : undefined;
 }
 
 /** The Last-Modified a reply shows for a stored date: never later than now. */

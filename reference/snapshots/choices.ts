@@ -8,7 +8,7 @@ import type { ReferenceContext, Variant } from "../context.ts";
 import type { ChainShape } from "./chain.ts";
 
 export interface SnapshotChoices {
-  /** The oldest snapshot's previous link: none, or itself. */
+  /** The oldest snapshot's previous link: none, or one to s0, where no snapshot is (never back into the chain). */
   oldestPrevious: ChainShape["oldestPrevious"];
   /** The status of a resource, or one of its snapshots, that DELETE removed: 404, or 410 Gone. */
   deletedStatus: 404 | 410;
@@ -20,7 +20,7 @@ export interface SnapshotChoices {
 
 const SNAPSHOT_CHOICES: Record<Variant, SnapshotChoices> = {
   standard: { oldestPrevious: "none", deletedStatus: 404, modifiedSinceStatus: 412, deleteReply: "no-content" },
-  alternative: { oldestPrevious: "self", deletedStatus: 410, modifiedSinceStatus: 409, deleteReply: "message" },
+  alternative: { oldestPrevious: "unserved", deletedStatus: 410, modifiedSinceStatus: 409, deleteReply: "message" },
 };
 
 export function snapshotChoices(context: Pick<ReferenceContext, "variant">): SnapshotChoices {

@@ -46,6 +46,10 @@ export const snapshotFaults = {
     breaks: ["SNAP-6"],
     description: "from s3 on, a snapshot's previous link jumps to s1",
   },
+  "snap-oldest-previous-loop": {
+    breaks: ["SNAP-5", "SNAP-6"],
+    description: "the oldest snapshot's previous link leads back to the current resource: a walk back never ends",
+  },
   "snap-id-changes": {
     breaks: ["SNAP-7"],
     description: "snapshots are served with an id of their own instead of the entry's id",
@@ -147,6 +151,7 @@ export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
       relativeSnapshotLinks: on("snap-snapshot-relative-links"),
       previousSkipsToOldest: on("snap-previous-skips"),
       snapshotsLinkNext: !on("snap-snapshot-no-next"),
+      oldestPreviousLoops: on("snap-oldest-previous-loop"),
     },
     currentType: on("snap-current-wrong-type") ? XML_TYPE : ATOM_ENTRY_TYPE,
     currentLastModified: on("snap-future-last-modified")

@@ -144,6 +144,25 @@ test("CDIG-4: auth-int must hash the body sent; a client on qop auth is not conc
   assert.match(gradeBodyDigest([good, forced], user).reason, /^request 1 \(staged: auth-int-only\): with qop=auth-int/);
 });
 
+test("CDIG-4: a wrong secret fails CDIG-2 alone; CDIG-4 is not run, pointing at it", () => {
+  const body = "x".repeat(50);
+  const wrongSecret = run([request(answer({ nonce: "n1", qop: "auth-int", password: "nope" }, body), OK, body)]);
+  assert.equal(gradeResponse([wrongSecret], user).status, "failed");
+  const grade = gradeBodyDigest([wrongSecret], user);
+  assert.equal(grade.status, "not run");
+  assert.match(
+    grade.reason,
+    /^request 1: no answer of the client is the digest of the user's secret, so whether its auth-int response covers the 50 byte\(s\) sent cannot be shown \(see CDIG-2\)$/,
+  );
+  // Where another answer shows the secret right, a response that misses the body misses it for the body.
+  const otherBody = run([request(answer({ nonce: "n1", qop: "auth-int", hashedBody: "y" }, body), OK, body)]);
+  assert.match(
+    gradeBodyDigest([good, otherBody], user).reason,
+    /^request 1: with qop=auth-int the response does not cover the 50 byte\(s\) sent$/,
+  );
+  assert.equal(gradeBodyDigest([good, otherBody], user).status, "failed");
+});
+
 test("CDIG-5: a nonce reused with the same nc fails", () => {
   const repeated = run([
     request(undefined, challenge("n1")),

@@ -188,13 +188,25 @@ export function gradeBodyDigest(runs: readonly TaskRun[], user: ClientUser): Gra
     return { status: "not applicable", reason: `the client answered with qop ${chosen}, never auth-int` };
   }
   if (user.password === undefined) return notRun(SECRET_UNKNOWN);
+  // Coverage shows only against the client's A1: where no answer is the digest of the user's
+  // secret, a response that misses the body may miss it for the secret alone (CDIG-2's failure).
+  const secretShown = answers.some(({ answer }) => provesSecret(answer, user));
+  let unjudged: SentAnswer | undefined;
   for (const sent of authInt) {
     const { answer } = sent;
     if (provesSecret(answer, user, "sent")) continue;
-    const emptyBody = answer.request.body !== "" && provesSecret(answer, user);
-    return failed(
-      `${placeOfAnswer(sent)}: with qop=auth-int the response ${emptyBody ? "covers an empty body, not" : "does not cover"} the ${Buffer.byteLength(answer.request.body)} byte(s) sent`,
-    );
+    const bytes = Buffer.byteLength(answer.request.body);
+    if (answer.request.body !== "" && provesSecret(answer, user))
+      return failed(
+        `${placeOfAnswer(sent)}: with qop=auth-int the response covers an empty body, not the ${bytes} byte(s) sent`,
+      );
+    if (secretShown)
+      return failed(`${placeOfAnswer(sent)}: with qop=auth-int the response does not cover the ${bytes} byte(s) sent`);
+    unjudged ??= sent;
   }
+  if (unjudged)
+    return notRun(
+      `${placeOfAnswer(unjudged)}: no answer of the client is the digest of the user's secret, so whether its auth-int response covers the ${Buffer.byteLength(unjudged.answer.request.body)} byte(s) sent cannot be shown (see CDIG-2)`,
+    );
   return passed(`${authInt.length} auth-int answer(s), each covering the body sent`);
 }

@@ -15,6 +15,7 @@ import {
   type ContactList,
   contactsAnywhere,
   countOccurrences,
+  describeMissing,
   findExportLink,
   type ListLink,
   readContactList,
@@ -241,10 +242,10 @@ export function expectMissingNone(
   expected: string,
 ): void {
   const missing = [...countOccurrences(contacts, reading.contacts)].filter(([, n]) => n === 0).map(([c]) => c);
-  expectThat(
-    missing.length === 0,
+  if (missing.length === 0) return;
+  fail(
     expected,
-    `${missing.length} of ${contacts.length} missing, e.g. ${missing[0]}`,
+    `${missing.length} of ${contacts.length} missing, e.g. ${describeMissing(missing[0], reading.contacts)}`,
     reading.exchange,
   );
 }

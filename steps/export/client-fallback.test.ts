@@ -48,9 +48,10 @@ function run(requests: RecordedRequest[], condition: TaskRun["condition"] = "no-
 
 test("the list read and every contact uploaded once passes, whatever the upload's form", () => {
   assert.equal(gradeFallbackRun(run([readList, upload(list(BOB, CAROL))])).status, "passed");
-  // One contact a request, re-namespaced and reordered: the same fields arrive.
-  const reordered = '<c:contact xmlns:c="urn:x"><c:email>bob@example.org</c:email><c:name>Bob</c:name></c:contact>';
-  const grade = gradeFallbackRun(run([readList, upload(reordered), upload(CAROL)]));
+  // One contact a request, in a document of the client's own, re-indented: the same contact arrives.
+  const wrapped =
+    '<u:upload xmlns:u="urn:x"><contact>\n  <name>Bob</name>\n  <email>bob@example.org</email>\n</contact></u:upload>';
+  const grade = gradeFallbackRun(run([readList, upload(wrapped), upload(CAROL)]));
   assert.equal(grade.status, "passed", grade.reason);
   assert.match(grade.reason, /its 2 contact\(s\) uploaded once each in request\(s\) 2, 3/);
 });
@@ -65,6 +66,16 @@ test("none, part, twice, or a contact the list does not hold fails", () => {
       /1 contact\(s\) the list does not hold/,
     ],
     [[upload(list(BOB, CAROL))], /did not download the contact list/],
+    // A contact is its whole element: re-namespaced, it is not the one the list holds.
+    [
+      [
+        readList,
+        upload(
+          list('<c:contact xmlns:c="urn:x"><c:name>Bob</c:name><c:email>bob@example.org</c:email></c:contact>', CAROL),
+        ),
+      ],
+      /1 of the list's 2 contact\(s\) never uploaded, 1 contact\(s\) the list does not hold/,
+    ],
   ];
   for (const [requests, reason] of cases) {
     const grade = gradeFallbackRun(run(requests));

@@ -4,7 +4,7 @@
  * fallback downloads the whole list from /user/<user>/contacts and uploads every contact to
  * the messaging server itself, once. Judged against the list as sxd served it in that run:
  * each of its contacts must be in what the client sent the messaging server exactly once
- * (compared by their fields, whatever the upload's form); none, part, a contact twice or one
+ * (compared as whole elements, whatever document carries them); none, part, a contact twice or one
  * the list does not hold fails.
  */
 

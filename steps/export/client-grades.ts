@@ -61,18 +61,30 @@ export function gradeNoBody(run: TaskRun): Grade {
   return passed(`${posts.length} export POST(s), none with a body`);
 }
 
-/** CEXP-3: the 303 is followed with GET on its Location, and the POST is not sent again. */
+/**
+ * CEXP-3: the 303 is followed with GET on its Location, and the POST is not sent again. A 303
+ * is one to follow wherever the POST went: to the link as served, or to an address the client
+ * built (CEXP-1's failure). Sent again: to the same address, or to an export link as served.
+ */
 export function gradeSeeOther(run: TaskRun): Grade {
-  const posts = exportPosts(run).filter((post) => post.asServed);
+  const posts = exportPosts(run);
   const answered = posts.find((post) => post.request.reply.status === 303);
-  if (!answered) return notRun(`no export POST got a 303 (${endOf(run)}): nothing to follow (see CEXP-1)`);
+  if (!answered)
+    return notRun(`no POST to the messaging server got a 303 (${endOf(run)}): nothing to follow (see CEXP-1)`);
   const given = fieldOf({ ...answered.request, headers: answered.request.reply.headers }, "location") ?? "";
   const location = URL.canParse(given, urlOf(answered.request)) ? new URL(given, urlOf(answered.request)).href : given;
   const later = run.requests.slice(answered.number);
-  const again = posts.find((post) => post.number > answered.number);
+  const again = posts.find(
+    (post) => post.number > answered.number && (post.asServed || urlOf(post.request) === urlOf(answered.request)),
+  );
   if (again)
     return failed(`request ${again.number}: the export POST sent again after the 303 of request ${answered.number}`);
   const followed = later.findIndex((request) => request.method === "GET" && urlOf(request) === location);
+  const otherwise = later.findIndex((request) => urlOf(request) === location);
+  if (followed < 0 && otherwise >= 0)
+    return failed(
+      `request ${answered.number + otherwise + 1}: ${later[otherwise]?.method} on the Location ${location} of the 303 of request ${answered.number}, not GET`,
+    );
   if (followed < 0)
     return failed(
       `after the 303 of request ${answered.number}, the client did not GET its Location ${location} (${endOf(run)})`,

@@ -3,10 +3,9 @@
  * contacts in whatever document a messaging server shows them. Pure, so it is tested
  * without a server.
  *
- * Contacts are compared by what they say, not how it is written down: the spec shows no
- * fields of a contact and leaves the data format between the servers to them, so a
- * messaging server may re-namespace a contact, reorder its fields or decorate them with
- * attributes. What must arrive is each field's text under its name.
+ * A contact is its whole element: its fields, their namespaces, attributes and text, in their
+ * order (lib/contacts.ts). What XML holds insignificant (prefixes, the order of attributes,
+ * indentation) makes no difference, so a server may re-serialize a contact as it likes.
  */
 
 import { canonicalContact } from "../../lib/contacts.ts";
@@ -14,7 +13,7 @@ import type { Result } from "../../lib/result.ts";
 import { isAbsoluteUri, withoutTrailingSlashes } from "../../lib/uri.ts";
 import { ATOM_NS, attribute, parseXml, type XmlElement } from "../../lib/xml.ts";
 
-export { canonicalContact, contactsAnywhere, countOccurrences } from "../../lib/contacts.ts";
+export { canonicalContact, contactsAnywhere, countOccurrences, describeMissing } from "../../lib/contacts.ts";
 
 export interface ListLink {
   rel: string | undefined;

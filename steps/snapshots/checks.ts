@@ -133,12 +133,12 @@ export async function walk(world: SxdWorld, rel: string, from: string, stops: st
     }
     here = await fetchEntry(world, link.url as string);
     expectVersion(here.entry, resource, Number(stop.replace(/^s/, "")), here.reply, "identified");
-    walkEnds.set(world, here.reply.url);
+    walkEnds.set(world, here.reply);
   }
 }
 
 /** Where each scenario's last walk ended, so the next walk can turn round there. */
-const walkEnds = new WeakMap<SxdWorld, string>();
+const walkEnds = new WeakMap<SxdWorld, Answered>();
 
 export async function expectGone(
   world: SxdWorld,
@@ -158,7 +158,47 @@ export async function expectGone(
   );
 }
 
-/** Where the scenario's last walk along the links ended. */
-export function lastWalkEnd(world: SxdWorld): string | undefined {
+/** The reply of the version where the scenario's last walk along the links ended. */
+export function lastWalkEnd(world: SxdWorld): Answered | undefined {
   return walkEnds.get(world);
+}
+
+/** A version of the scenario's chain: a snapshot it made, or the resource. */
+export interface ChainStop {
+  name: string;
+  url: string;
+}
+
+/** The scenario's chain: the snapshots its updates made, oldest first, then the resource. */
+export function chainStops(resource: ScratchResource): ChainStop[] {
+  const snapshots = snapshotUrls(resource).map((url, i) => ({ name: `snapshot s${i + 1}`, url }));
+  return [...snapshots, { name: "the resource", url: resource.url }];
+}
+
+/**
+ * SNAP-5, SNAP-6: the version of the chain that a previous link of its oldest snapshot leads
+ * back to (itself, a later snapshot, the resource), if any. The spec leaves open whether s1
+ * has a previous link, not where one leads: previous names the snapshot immediately before,
+ * and a link back into the chain is a loop that a client walking back never leaves.
+ */
+export function loopBack(
+  previous: readonly EntryLink[],
+  chain: readonly ChainStop[],
+): { link: EntryLink; stop: ChainStop } | undefined {
+  for (const link of previous) {
+    const stop = chain.find(({ url }) => sameUri(link.url, url));
+    if (stop) return { link, stop };
+  }
+  return undefined;
+}
+
+/** Fails the step where the oldest snapshot, as read in `reply`, has a previous link back into the chain. */
+export function expectNoLoopBack(world: SxdWorld, reply: Answered): void {
+  const found = loopBack(linksByRel(entryIn(reply), "previous"), chainStops(resourceOf(world)));
+  if (found)
+    fail(
+      "no previous link from the oldest snapshot back into the chain (a walk back must end there)",
+      `a previous link to ${found.stop.name}: href="${found.link.href}", a loop`,
+      reply,
+    );
 }

@@ -11,6 +11,7 @@ import type { SxdWorld } from "../support/world.ts";
 import {
   expectGone,
   expectLink,
+  expectNoLoopBack,
   expectVersion,
   lastWalkEnd,
   singleLink,
@@ -144,14 +145,18 @@ Then(
   },
 );
 
-Then("the oldest snapshot's previous link is reported", function (this: SxdWorld) {
-  const previous = linksByRel(entryIn(this.reply), "previous");
-  this.observe(
-    previous.length === 0
-      ? "The oldest snapshot carries no previous link (the spec leaves this open)."
-      : `The oldest snapshot carries a previous link to ${previous[0].href} (the spec leaves this open).`,
-  );
-});
+Then(
+  "the oldest snapshot's previous link, if it has one, leads back to none of the later versions",
+  function (this: SxdWorld) {
+    expectNoLoopBack(this, this.reply);
+    const previous = linksByRel(entryIn(this.reply), "previous");
+    this.observe(
+      previous.length === 0
+        ? "The oldest snapshot carries no previous link (the spec leaves this open)."
+        : `The oldest snapshot carries a previous link to ${previous[0].href}, outside the chain (the spec leaves this open).`,
+    );
+  },
+);
 
 Then(
   "snapshots s1 to s{int} hold the versions before each update, in order",
@@ -182,7 +187,16 @@ Then(
   async function (this: SxdWorld, rel: string, stops: DataTable) {
     const from = lastWalkEnd(this);
     if (!from) throw new Error("no earlier walk in this scenario to start from");
-    await walk(this, rel, from, stops.raw().flat());
+    await walk(this, rel, from.url, stops.raw().flat());
+  },
+);
+
+Then(
+  "the walk back ends at s1: its previous link, if it has one, leads back to none of the versions walked",
+  function (this: SxdWorld) {
+    const end = lastWalkEnd(this);
+    if (!end) throw new Error("no earlier walk in this scenario to end");
+    expectNoLoopBack(this, end);
   },
 );
 

@@ -6,6 +6,8 @@
  *
  *   const pair = await startExportPair({ boundToUser: false });
  *   pair.description // contactsUrl, messagingUrl and the export users, for the suite
+ *
+ * `ContactRules` say what the lists hold and what the messaging server keeps of them.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type ServerResponse } from "node:http";
@@ -26,20 +28,31 @@ export interface TokenRules {
   boundToUser: boolean;
 }
 
-const CONTACTS: Record<string, string[]> = {
+const STANDARD_CONTACTS: Record<string, string[]> = {
   ada: ["<contact><name>Grace Hopper</name><email>grace@example.org</email></contact>"],
   lin: ["<contact><name>Alan Kay</name><email>alan@example.org</email></contact>"],
 };
 
 export const EXPORT_REL = "urn:example:rel:export";
 
+export interface ContactRules {
+  /** User name → the contact elements of the user's list. */
+  contacts: Record<string, string[]>;
+  /** What the messaging server keeps of the contacts of a list it imports. */
+  keep: (contacts: readonly string[]) => string[];
+}
+
 export interface ExportPair {
   description: Pick<TargetDescription, "contactsUrl" | "messagingUrl"> & { export: TargetDescription["export"] };
   close(): Promise<void>;
 }
 
-export async function startExportPair(overrides: Partial<TokenRules> = {}): Promise<ExportPair> {
+export async function startExportPair(
+  overrides: Partial<TokenRules> = {},
+  contactRules: Partial<ContactRules> = {},
+): Promise<ExportPair> {
   const rules: TokenRules = { issue: "per-read", singleUse: true, boundToUser: true, ...overrides };
+  const { contacts: lists, keep }: ContactRules = { contacts: STANDARD_CONTACTS, keep: (c) => [...c], ...contactRules };
   const tokens = new Map<string, { user: string; spent: boolean }>();
   const held = new Map<string, string[]>();
   let messagingUrl = "";
@@ -56,14 +69,14 @@ export async function startExportPair(overrides: Partial<TokenRules> = {}): Prom
 
   const contacts = await listen((url, method, response) => {
     const user = /^\/user\/([a-z]+)\/contacts$/.exec(url.pathname)?.[1];
-    if (method !== "GET" || !user || !CONTACTS[user]) return refuse(response, 404, "no such list");
+    if (method !== "GET" || !user || !lists[user]) return refuse(response, 404, "no such list");
     const readBefore = [...tokens.values()].some((t) => t.user === user);
     if (rules.issue === "first-read-only" && readBefore)
       return response
         .writeHead(200, { "content-type": XML_TYPE })
-        .end(contactListXml(url.href, undefined, CONTACTS[user]));
+        .end(contactListXml(url.href, undefined, lists[user]));
     const href = `${messagingUrl}/user/${user}/import;t=${tokenFor(user)}`;
-    response.writeHead(200, { "content-type": XML_TYPE }).end(contactListXml(url.href, href, CONTACTS[user]));
+    response.writeHead(200, { "content-type": XML_TYPE }).end(contactListXml(url.href, href, lists[user]));
   });
 
   const messaging = await listen((url, method, response) => {
@@ -82,7 +95,7 @@ export async function startExportPair(overrides: Partial<TokenRules> = {}): Prom
     if (rules.boundToUser && known.user !== user) return refuse(response, 403, "token of another user");
     known.spent = true;
     // Not bound: the token opens the user of the address, as a server that signs only the token's own id.
-    held.set(user, [...(CONTACTS[user] ?? [])]);
+    held.set(user, keep(lists[user] ?? []));
     response.writeHead(303, { location: `${messagingUrl}/user/${user}`, "content-type": XML_TYPE }).end("<exported/>");
   });
   messagingUrl = messaging.url;
