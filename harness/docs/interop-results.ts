@@ -47,7 +47,11 @@ export function standingOn(
     return { text: "does not take part", css: "not-applicable", title: "it does none of the tasks of this behaviour" };
   if (verdict.failedRows.includes(rowId)) return { text: "fails", css: "failed", title };
   if (verdict.warnedRows.includes(rowId)) return { text: "warns", css: "warning", title };
-  if (verdict.verdict === "conformant" || verdict.verdict === "non-conformant")
+  // Each row as its run judged it: a row passed is passed, though the run is incomplete elsewhere.
+  const judged = verdict.judged?.[rowId];
+  if (judged === "passed") return { text: "passes", css: "passed", title };
+  if (judged !== undefined) return { text: judged, css: judged.replace(/ /g, "-"), title };
+  if (verdict.judged === undefined && (verdict.verdict === "conformant" || verdict.verdict === "non-conformant"))
     return { text: "passes", css: "passed", title };
   return { text: `not known (${verdict.verdict})`, css: "not-run", title };
 }

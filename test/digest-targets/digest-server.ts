@@ -76,6 +76,8 @@ export interface Quirks {
   checksResponse: boolean;
   /** How the challenge writes an algorithm it offers: RFC 7616 §3.3 has a bare token, as registered. */
   algorithmDirective(name: string): Directive;
+  /** A 401 with an HTML page for a body, as most real servers send, not the spec's XML error (DIG-2). */
+  htmlChallengeBody: boolean;
 }
 
 /** Nonces the server keeps in memory: random, recognised only when issued here. */
@@ -107,6 +109,7 @@ export const RFC7616: Omit<Quirks, "nonces"> = {
   countsUsesWithoutQop: true,
   checksResponse: true,
   algorithmDirective: (name) => ({ name: "algorithm", value: name, quoted: false }),
+  htmlChallengeBody: false,
 };
 
 export interface DigestServer {
@@ -219,6 +222,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
       return send(response, 200, "", `<account><user>${USER.username}</user></account>`);
     }
     if (outcome.status === 401) response.setHeader("www-authenticate", challenge(request, response, outcome.stale));
+    if (outcome.status === 401 && quirks.htmlChallengeBody) return sendHtml(response, outcome.message);
     send(response, outcome.status, outcome.message);
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
@@ -237,4 +241,11 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
 function send(response: ServerResponse, status: number, message: string, body = errorDocument(message)): void {
   response.writeHead(status, { "content-type": XML_TYPE });
   response.end(body);
+}
+
+function sendHtml(response: ServerResponse, message: string): void {
+  response.writeHead(401, { "content-type": "text/html; charset=utf-8" });
+  response.end(
+    `<!DOCTYPE html><html><head><title>401 Unauthorized</title></head><body><p>${message}</p></body></html>`,
+  );
 }
