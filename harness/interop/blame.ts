@@ -5,8 +5,8 @@
  * `alsoBroken`, with its reason, never blamed. A limit of the run (the client killed for time)
  * is nobody's fault, and a task the server answers 405 or 501 is one it does not serve.
  *
- *   splitByCause(rows, { at: "an answer refused", explaining: ["CDIG-5"] })
- *   // → { rows: { client: [CDIG-5], server: [] }, alsoBroken: { client: [], server: [DIG-2, DIG-4?] } }
+ *   splitByCause(rows, { at: "an answer refused", explaining: [idOfTheClientsBadCount] })
+ *   // → { rows: that client row, alsoBroken: every other row, e.g. the server's 401 body }
  */
 import type { RecordedRequest } from "../../lib/recording.ts";
 import type { Blame, BrokenRow, InteropTask } from "./document.ts";
