@@ -78,6 +78,8 @@ export interface Quirks {
   algorithmDirective(name: string): Directive;
   /** A 401 with an HTML page for a body, as most real servers send, not the spec's XML error (DIG-2). */
   htmlChallengeBody: boolean;
+  /** The methods the protected resource takes; another gets 405 (default: every method). */
+  methods?: readonly string[];
 }
 
 /** Nonces the server keeps in memory: random, recognised only when issued here. */
@@ -212,6 +214,10 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const path = new URL(request.url ?? "/", "http://target").pathname;
     if (path !== PROTECTED_PATH) return send(response, 404, "no such resource");
+    if (quirks.methods && !quirks.methods.includes(request.method ?? "")) {
+      response.setHeader("allow", quirks.methods.join(", "));
+      return send(response, 405, `${request.method} is not served here`);
+    }
     const outcome = judge(request, Buffer.concat(chunks)) ?? {
       status: 401,
       message: "log in with Digest",
