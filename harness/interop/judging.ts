@@ -53,6 +53,12 @@ export interface Stop {
   explaining: readonly string[];
 }
 
+/** Of the rows a judge names for a point of the exchange, those broken in it: `brokenAmong(broken)(rowsOfThatPoint)`. */
+export function brokenAmong(broken: SidesBroken): (rows: readonly string[]) => string[] {
+  const ids = new Set([...broken.client, ...broken.server].map((row) => row.id));
+  return (rows) => rows.filter((id) => ids.has(id));
+}
+
 /** What each judge module exports. */
 export interface ServerJudgeModule {
   judgeServerExchange(exchange: ServerExchange): RowBreak[];

@@ -16,7 +16,7 @@
  * challenge offered (none where it offered none), the request's own target as uri, and the
  * nonce count CDIG-5 asks for (00000001 on a nonce's first use, one more on each reuse).
  */
-import type { SidesBroken, Stop } from "../../harness/interop/judging.ts";
+import { brokenAmong, type SidesBroken, type Stop } from "../../harness/interop/judging.ts";
 import type { AuthItem } from "../../lib/auth-params.ts";
 import { challengesByNonce, type DigestAnswer, digestAnswers, fieldOf } from "../../lib/digest-answers.ts";
 import { parseAlgorithm } from "../../lib/digest-math.ts";
@@ -77,8 +77,7 @@ function qopAsOffered(answer: DigestAnswer, challenge: AuthItem, nc: string | un
 
 /** Where a failed digest task's exchange stopped, and the rows that explain it. */
 export function digestStop(requests: readonly RecordedRequest[], path: string, broken: SidesBroken): Stop {
-  const ids = new Set([...broken.client, ...broken.server].map((row) => row.id));
-  const explaining = (rows: readonly string[]) => rows.filter((id) => ids.has(id));
+  const explaining = brokenAmong(broken);
   const answers = digestAnswers(requests).filter((answer) => answer.request.target.split("?")[0] === path);
   if (answers.some((answer) => granted(answer.request)))
     return { at: "a grant the client did not accept", explaining: explaining(AT_GRANT) };

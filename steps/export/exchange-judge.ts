@@ -5,7 +5,13 @@
  * a failed export stopped (no export POST, the POST refused, the contacts missing after a 303)
  * and the rows that explain it: stopOf.
  */
-import type { RowBreak, ServerExchange, SidesBroken, Stop } from "../../harness/interop/judging.ts";
+import {
+  brokenAmong,
+  type RowBreak,
+  type ServerExchange,
+  type SidesBroken,
+  type Stop,
+} from "../../harness/interop/judging.ts";
 import { sameOriginNames } from "../../harness/interop/origins.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
@@ -94,8 +100,7 @@ export function judgeServerExchange({
 /** Where a failed export stopped, and the rows of either side that explain it. */
 export function stopOf({ task, requests }: ServerExchange, broken: SidesBroken): Stop | undefined {
   if (task !== "export") return undefined;
-  const ids = new Set([...broken.client, ...broken.server].map((row) => row.id));
-  const explaining = (rows: string[]) => rows.filter((id) => ids.has(id));
+  const explaining = brokenAmong(broken);
   const posts = requests.filter((r) => r.server === "messaging" && r.method === "POST");
   if (posts.length === 0)
     return { at: "no export POST", explaining: explaining(["EXP-1", "EXP-2", "EXP-3", "CEXP-1", "CEXP-4"]) };

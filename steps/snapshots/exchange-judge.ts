@@ -6,7 +6,13 @@
  * Where a failed task stopped: an update never sent, one refused, one granted that did not
  * take, or versions not walked; the rows whose breach there explains it (stopOf).
  */
-import type { RowBreak, ServerExchange, SidesBroken, Stop } from "../../harness/interop/judging.ts";
+import {
+  brokenAmong,
+  type RowBreak,
+  type ServerExchange,
+  type SidesBroken,
+  type Stop,
+} from "../../harness/interop/judging.ts";
 import { readAtomEntry } from "../../lib/atom.ts";
 import { ATOM_ENTRY_TYPE, mediaTypeMatches } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
@@ -90,8 +96,7 @@ const ok = (request: RecordedRequest) => request.reply.status >= 200 && request.
 /** Where a failed update or history stopped, and the rows of either side that explain it. */
 export function stopOf({ task, requests, subjectPath }: ServerExchange, broken: SidesBroken): Stop | undefined {
   if (task !== "update" && task !== "history") return undefined;
-  const ids = new Set([...broken.client, ...broken.server].map((row) => row.id));
-  const explaining = (rows: string[]) => rows.filter((id) => ids.has(id));
+  const explaining = brokenAmong(broken);
   if (task === "history")
     return { at: "the versions not walked", explaining: explaining(["SNAP-1", "SNAP-4", "SNAP-5", "CSNAP-5"]) };
   const puts = requests.filter((r) => r.server === "base" && r.method === "PUT" && pathOf(r) === subjectPath);
