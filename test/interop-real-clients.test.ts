@@ -1,11 +1,12 @@
 // `sxd interop` with real clients: curl, wget, Python requests and urllib, and nc-zero (a client
 // of the tests' own that counts from nc=00000000), against the reference, the reference with two
-// faults, and six small servers of the tests' own unlike it, two answering 401 with an HTML page
-// (test/fixtures/interop/matrix.json). Each cell's result and blame, the rows that explain where
+// faults, and six small servers of the tests' own unlike it, two answering 401 with an HTML page,
+// one taking GET only (test/fixtures/interop/matrix.json). Each cell's result and blame, the rows that explain where
 // each failure stopped and those also broken, must be what test/fixtures/interop/expected.json
 // says, whose results were observed by running each client directly against each server, without
 // sxd (observe.ts there): a cell blamed on a row shows that row, a 401's HTML body is also broken
-// and never blamed, a refusal of nc=00000000 is no DIG-4, and no algorithm in common is `neither`.
+// and never blamed, a refusal of nc=00000000 is no DIG-4, no algorithm in common is `neither`,
+// and a POST answered 405 is a task not served (not applicable).
 // One run of the matrix serves every assertion. The own verdicts are given (conformance.json
 // written from expected.json's), so the run is the cells alone; the small servers start from
 // one compiled bundle rather than through tsx. A client this machine lacks is skipped, by name.
@@ -243,7 +244,9 @@ test("a client's fault and a server's are each shown with the row and the exchan
   }
   // urllib gives up on SHA-256 first (CDIG-7, blamed); the 401's HTML body is on the page, also broken.
   if (!missing.has("urllib")) {
-    const cell = doc.cells.find((c) => c.client === "urllib" && c.server === "html-body" && c.task === "digest-get");
+    const cell = doc.cells.find(
+      (c) => c.client === "urllib" && c.server === "html-body-get-only" && c.task === "digest-get",
+    );
     assert.ok(cell);
     const page = readFileSync(join(report, cell.evidence, "index.html"), "utf8");
     const [blamed, alsoBroken] = page.split('id="also-broken"');
