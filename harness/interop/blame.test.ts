@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RecordedRequest } from "../../lib/recording.ts";
-import { blameOf, nothingExplains, notServed, splitByCause } from "./blame.ts";
+import { blameOf, type CellFindings, nothingExplains, notServed, outcomeOf, splitByCause } from "./blame.ts";
 import type { BrokenRow, InteropCell } from "./document.ts";
 import { sameOriginNames } from "./origins.ts";
 import { failureGroups, tasksText } from "./report.ts";
@@ -30,6 +30,40 @@ describe("blame by cause", () => {
   });
   it("a cell that succeeded, or one a limit of the run ended, blames no row", () => {
     assert.deepEqual(nothingExplains(rows).rows, { client: [], server: [] });
+  });
+});
+
+describe("a cell's outcome", () => {
+  const found: CellFindings = {
+    run: { exitCode: 1, timedOut: false },
+    limit: "30000 ms (10000 ms by --task-timeout, stretched by a load of 6.0 on 2 cores)",
+    effectProblem: undefined,
+    notes: [undefined, undefined],
+    unserved: undefined,
+    stop: { at: "no answer to the challenge", explaining: ["CDIG-7"] },
+    rows,
+  };
+  it("a failure is blamed on the breach where the exchange stopped", () => {
+    const outcome = outcomeOf(found);
+    assert.deepEqual(
+      [outcome.result, outcome.blame, outcome.stopped],
+      ["failed", "client", "no answer to the challenge"],
+    );
+  });
+  it("a client killed for time, even after a grant, is nobody's fault: every breach is also broken", () => {
+    const outcome = outcomeOf({ ...found, run: { exitCode: null, timedOut: true } });
+    assert.deepEqual([outcome.result, outcome.blame], ["failed", null]);
+    assert.match(outcome.why, /still running after 30000 ms \(10000 ms by --task-timeout, .*\).*nobody's fault/);
+    assert.deepEqual(outcome.alsoBroken, rows);
+  });
+  it("a 405 to the task's method is not applicable; an exit 0 with the effect there succeeded, blaming nothing", () => {
+    const unserved = outcomeOf({ ...found, unserved: "the server answers POST /p with 405" });
+    assert.deepEqual([unserved.result, unserved.blame], ["not applicable", null]);
+    const succeeded = outcomeOf({ ...found, run: { exitCode: 0, timedOut: false } });
+    assert.deepEqual(
+      [succeeded.result, succeeded.blame, succeeded.rows],
+      ["succeeded", null, { client: [], server: [] }],
+    );
   });
 });
 

@@ -9,7 +9,7 @@
  *   // → { rows: that client row, alsoBroken: every other row, e.g. the server's 401 body }
  */
 import type { RecordedRequest } from "../../lib/recording.ts";
-import type { Blame, BrokenRow, InteropTask } from "./document.ts";
+import type { Blame, BrokenRow, InteropCell, InteropTask } from "./document.ts";
 import type { Stop } from "./judging.ts";
 
 export interface Sides {
@@ -78,4 +78,43 @@ export function notServed(
   );
   if (!refused) return undefined;
   return `the server answers ${method} ${subjectPath} with ${refused.reply.status}: it does not serve ${task}`;
+}
+
+export interface CellFindings {
+  run: { exitCode: number | null; timedOut: boolean };
+  /** The time the client had, in words, for a run killed for time. */
+  limit: string;
+  /** Where the task's effect is missing after an exit 0, why. */
+  effectProblem: string | undefined;
+  /** What else the reader of a failure needs: client rows not counted, requests sxd did not see. */
+  notes: readonly (string | undefined)[];
+  /** Why the server does not serve the task, where it answered 405 or 501. */
+  unserved: string | undefined;
+  stop: Stop | undefined;
+  rows: Sides;
+}
+
+/** A run cell's result, blame, why and rows, from what was found (an exit 127 is decided before). */
+export function outcomeOf(
+  found: CellFindings,
+): Pick<InteropCell, "result" | "blame" | "why" | "stopped" | "rows" | "alsoBroken"> {
+  const { run, rows, stop } = found;
+  const why = run.timedOut
+    ? `the client was still running after ${found.limit} and was killed: a limit of the run, nobody's fault`
+    : run.exitCode !== 0
+      ? `the client exited ${run.exitCode ?? "on a signal"}`
+      : found.effectProblem;
+  const [excused, past] = found.notes;
+  if (why === undefined)
+    return {
+      result: "succeeded",
+      blame: null,
+      why: ["exit 0, and the effect is there", past].filter(Boolean).join("; "),
+      ...nothingExplains(rows),
+    };
+  const note = [why, excused, past].filter(Boolean).join("; ");
+  if (run.timedOut) return { result: "failed", blame: null, why: note, ...nothingExplains(rows) };
+  if (found.unserved) return { result: "not applicable", blame: null, why: found.unserved, ...nothingExplains(rows) };
+  const split = splitByCause(rows, stop);
+  return { result: "failed", blame: blameOf(split.rows), why: note, ...(stop ? { stopped: stop.at } : {}), ...split };
 }

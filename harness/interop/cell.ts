@@ -16,7 +16,7 @@ import { gradeClientRuns } from "../client/run.ts";
 import { type TaskSubject, taskEnvironment } from "../client/tasks.ts";
 import type { SuiteSession } from "../run.ts";
 import type { TargetDescription } from "../target.ts";
-import { blameOf, nothingExplains, notServed, splitByCause } from "./blame.ts";
+import { nothingExplains, notServed, outcomeOf } from "./blame.ts";
 import type { BrokenRow, InteropCell, InteropTask } from "./document.ts";
 import { excusedClientRows, type ServerExchange, serverRowsBroken, stopOf } from "./judging.ts";
 import type { MatrixClient } from "./matrix-file.ts";
@@ -141,38 +141,21 @@ export async function runCell(
   };
   const excused = await excusedClientRows(judged, rows.server);
   if (excused) rows.client = rows.client.filter((row) => !excused.rows.includes(row.id));
-  const unanswerable = excused?.why;
-  const why = run.timedOut
-    ? `the client was still running after ${settings.timeoutMs} ms (${settings.limitText}) and was killed: a limit of the run, nobody's fault`
-    : run.exitCode !== 0
-      ? `the client exited ${run.exitCode ?? "on a signal"}`
-      : effectProblem;
   // Requests the client sent past sxd: its rows cannot be judged from what sxd saw.
   const unseen = unseenOrigins(exchange, server.urls, proxy.urls);
   const past = unseen.length > 0 ? unseenNote(unseen, [...new Set(rows.client.map((row) => row.id))]) : undefined;
   if (past) rows.client = [];
-  const note = [why, why ? unanswerable : undefined, past].filter(Boolean).join("; ") || undefined;
-  if (why === undefined)
-    return {
-      ...base,
-      result: "succeeded",
-      blame: null,
-      why: ["exit 0, and the effect is there", past].filter(Boolean).join("; "),
-      ...nothingExplains(rows),
-    };
-  const unserved = run.timedOut ? undefined : notServed(task, exchange, judged.subjectPath);
-  if (unserved) return { ...base, result: "not applicable", blame: null, why: unserved, ...nothingExplains(rows) };
-  if (run.timedOut) return { ...base, result: "failed", blame: null, why: note ?? why, ...nothingExplains(rows) };
   const stop = await stopOf({ ...judged, ...(effectProblem ? { effectProblem } : {}) }, rows);
-  const split = splitByCause(rows, stop);
-  return {
-    ...base,
-    result: "failed",
-    blame: blameOf(split.rows),
-    why: note ?? why,
-    ...(stop ? { stopped: stop.at } : {}),
-    ...split,
-  };
+  const outcome = outcomeOf({
+    run,
+    limit: `${settings.timeoutMs} ms (${settings.limitText})`,
+    effectProblem,
+    notes: [excused?.why, past],
+    unserved: notServed(task, exchange, judged.subjectPath),
+    stop,
+    rows,
+  });
+  return { ...base, ...outcome };
 }
 
 /** A command run from a folder, as the matrix file's paths are read. */
