@@ -1,9 +1,12 @@
-// `sxd interop` with real clients: curl, wget, Python requests and urllib against the
-// reference, the reference with two faults, and five small servers of the tests' own unlike it
-// (test/fixtures/interop/matrix.json). Each cell's result and blame, and the rows that explain
-// each failure, must be what test/fixtures/interop/expected.json says, which was observed by
-// running each client directly against each server, without sxd (observe.ts there): a cell
-// blamed on a row shows that row, and the pairs with no algorithm in common are `neither`.
+// `sxd interop` with real clients: curl, wget, Python requests and urllib, and nc-zero (a client
+// of the tests' own that counts from nc=00000000), against the reference, the reference with two
+// faults, and six small servers of the tests' own unlike it, two answering 401 with an HTML page,
+// one taking GET only (test/fixtures/interop/matrix.json). Each cell's result and blame, the rows that explain where
+// each failure stopped and those also broken, must be what test/fixtures/interop/expected.json
+// says, whose results were observed by running each client directly against each server, without
+// sxd (observe.ts there): a cell blamed on a row shows that row, a 401's HTML body is also broken
+// and never blamed, a refusal of nc=00000000 is no DIG-4, no algorithm in common is `neither`,
+// and a POST answered 405 is a task not served (not applicable).
 // One run of the matrix serves every assertion. The own verdicts are given (conformance.json
 // written from expected.json's), so the run is the cells alone; the small servers start from
 // one compiled bundle rather than through tsx. A client this machine lacks is skipped, by name.
@@ -26,6 +29,8 @@ interface ExpectedCell {
   result: string;
   blame: string | null;
   rows: { client: string[]; server: string[] };
+  alsoBroken?: { client: string[]; server: string[] };
+  notBroken?: string[];
   reason?: string;
 }
 interface Expected {
@@ -154,6 +159,7 @@ async function document(): Promise<InteropDocument> {
 
 const key = (cell: { client: string; server: string; task: string }) => `${cell.client} × ${cell.server} ${cell.task}`;
 const ids = (cell: InteropCell, side: "client" | "server") => cell.rows[side].map((row) => row.id);
+const also = (cell: InteropCell, side: "client" | "server") => cell.alsoBroken[side].map((row) => row.id);
 
 for (const name of expected.clients)
   test(`${name}: each cell's result, blame and explaining rows, against every server, as observed without sxd`, async (t) => {
@@ -166,11 +172,19 @@ for (const name of expected.clients)
     for (const want of mine) {
       const cell = found.get(key(want));
       assert.ok(cell, `${key(want)}: no such cell`);
-      const seen = `${key(want)}: ${cell.result}, blame ${cell.blame}, client [${ids(cell, "client")}], server [${ids(cell, "server")}] (${cell.why})`;
+      const seen = `${key(want)}: ${cell.result}, blame ${cell.blame}, client [${ids(cell, "client")}], server [${ids(cell, "server")}], also broken [${[...also(cell, "client"), ...also(cell, "server")]}] (${cell.why})`;
       assert.equal(cell.result, want.result, seen);
       assert.equal(cell.blame, want.blame, seen);
-      for (const side of ["client", "server"] as const)
+      for (const side of ["client", "server"] as const) {
         for (const id of want.rows[side]) assert.ok(ids(cell, side).includes(id), `${seen}: no ${side} row ${id}`);
+        for (const id of want.alsoBroken?.[side] ?? []) {
+          assert.ok(also(cell, side).includes(id), `${seen}: ${side} row ${id} is not also broken`);
+          assert.ok(!ids(cell, side).includes(id), `${seen}: ${side} row ${id} is blamed`);
+        }
+      }
+      for (const id of want.notBroken ?? [])
+        for (const side of ["client", "server"] as const)
+          assert.ok(![...ids(cell, side), ...also(cell, side)].includes(id), `${seen}: ${id} is broken`);
       // neither: no row of either side in the exchange, and the cell says why none counts.
       if (want.blame === "neither") {
         assert.deepEqual([ids(cell, "client"), ids(cell, "server")], [[], []], seen);
@@ -197,8 +211,13 @@ test("the matrix holds every pair and task once, and each implementation's given
   }
   for (const client of doc.clients)
     assert.deepEqual(broken(client.verdict), [...(expected.verdicts.clients[client.name] ?? [])].sort(), client.name);
-  // The gaps come first in the summary: a neither cell is marked N.
-  if (clients.includes("requests")) assert.match(readFileSync(join(report, "summary.md"), "utf8"), /N/);
+  // The summary leads with the matrix (a neither cell is marked N); the gaps follow, one line per pair and reason.
+  if (clients.includes("requests")) {
+    const summary = readFileSync(join(report, "summary.md"), "utf8");
+    assert.match(summary, /\| requests \|.*`NN`/);
+    assert.ok(summary.indexOf("| client \\ server |") < summary.indexOf("### "), summary);
+    assert.match(summary, /requests × sha-512-256-only, digest-get and digest-post: /);
+  }
 });
 
 test("a client's fault and a server's are each shown with the row and the exchange in the cell's page", async (t) => {
@@ -222,5 +241,16 @@ test("a client's fault and a server's are each shown with the row and the exchan
     assert.equal(page.match(requestLine)?.length, 2, `${cell.evidence}index.html shows both requests`);
     assert.match(page, /401/);
     assert.match(page, /Authorization: Digest|authorization: Digest/i);
+  }
+  // urllib gives up on SHA-256 first (CDIG-7, blamed); the 401's HTML body is on the page, also broken.
+  if (!missing.has("urllib")) {
+    const cell = doc.cells.find(
+      (c) => c.client === "urllib" && c.server === "html-body-get-only" && c.task === "digest-get",
+    );
+    assert.ok(cell);
+    const page = readFileSync(join(report, cell.evidence, "index.html"), "utf8");
+    const [blamed, alsoBroken] = page.split('id="also-broken"');
+    assert.match(blamed ?? "", /CDIG-7/);
+    assert.match(alsoBroken ?? "", /DIG-2[\s\S]*text\/html/);
   }
 });

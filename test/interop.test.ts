@@ -104,6 +104,7 @@ test("each cell's result and blame, rows and own verdicts, in interop.json, juni
     verdict: "non-conformant",
     failedRows: [],
     warnedRows: ["DIG-14"],
+    judged: { "DIG-14": "warning" },
     report: "servers/ref/conformance.json",
   });
   // The evidence: the exchange as sxd saw it, the client's output, never the password.
@@ -130,7 +131,9 @@ test("each cell's result and blame, rows and own verdicts, in interop.json, juni
   assert.match(readFileSync(join(evidence, "index.html"), "utf8"), /CDIG-2/);
   const summary = readFileSync(join(dir, "whole", "summary.md"), "utf8");
   assert.match(summary, /^\| wrong \| `CC` \| `SS` \| `xx` \|$/m);
-  assert.match(summary, /- wrong × ref, digest-get: client \(client CDIG-2/);
+  // The failures follow the matrix, one line per pair and reason.
+  assert.ok(summary.indexOf("| wrong |") < summary.indexOf("### "));
+  assert.match(summary, /- wrong × ref, digest-get: client \(client CDIG-2\): /);
 });
 
 test("shards 1/2 and 2/2, merged by sxd report merge, are the whole matrix; a cell in two shards is an error", async () => {

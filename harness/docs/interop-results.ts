@@ -6,7 +6,13 @@
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import { type Row, sideOf } from "../catalogue.ts";
-import { INTEROP_KIND, INTEROP_VERSION, type InteropDocument, type OwnVerdict } from "../interop/document.ts";
+import {
+  INTEROP_KIND,
+  INTEROP_VERSION,
+  type InteropCell,
+  type InteropDocument,
+  type OwnVerdict,
+} from "../interop/document.ts";
 import { interopScores, scoreText, type TaskGroup, taskGroupOf } from "../interop-score.ts";
 
 export interface InteropResults {
@@ -47,7 +53,11 @@ export function standingOn(
     return { text: "does not take part", css: "not-applicable", title: "it does none of the tasks of this behaviour" };
   if (verdict.failedRows.includes(rowId)) return { text: "fails", css: "failed", title };
   if (verdict.warnedRows.includes(rowId)) return { text: "warns", css: "warning", title };
-  if (verdict.verdict === "conformant" || verdict.verdict === "non-conformant")
+  // Each row as its run judged it: a row passed is passed, though the run is incomplete elsewhere.
+  const judged = verdict.judged?.[rowId];
+  if (judged === "passed") return { text: "passes", css: "passed", title };
+  if (judged !== undefined) return { text: judged, css: judged.replace(/ /g, "-"), title };
+  if (verdict.judged === undefined && (verdict.verdict === "conformant" || verdict.verdict === "non-conformant"))
     return { text: "passes", css: "passed", title };
   return { text: `not known (${verdict.verdict})`, css: "not-run", title };
 }
@@ -73,17 +83,22 @@ function oneRunHtml(row: Row, group: TaskGroup | undefined, { doc, label }: Inte
       return `<tr><th scope="row">${escapeHtml(name)}</th><td title="${escapeHtml(standing.title)}"><span class="verdict ${standing.css}">${escapeHtml(standing.text)}</span></td></tr>`;
     })
     .join("\n");
-  const broke = doc.cells.filter((cell) => cell.result === "failed" && cell.rows[side].some((r) => r.id === row.id));
+  // The cells whose failure the row explains, then those where it was broken without stopping the exchange.
+  const explains = (cell: InteropCell) => cell.rows[side].some((r) => r.id === row.id);
+  const breachOf = (cell: InteropCell) =>
+    cell.rows[side].find((r) => r.id === row.id) ?? cell.alsoBroken?.[side].find((r) => r.id === row.id);
+  const broke = doc.cells.filter((cell) => breachOf(cell) !== undefined);
+  broke.sort((a, b) => Number(explains(b)) - Number(explains(a)));
   const pairs = broke
     .map((cell) => {
-      const reason = cell.rows[side].find((r) => r.id === row.id)?.reason ?? "";
-      return `<li>${escapeHtml(cell.client)} × ${escapeHtml(cell.server)}, ${escapeHtml(cell.task)} (blame: ${escapeHtml(cell.blame ?? "none")}): ${escapeHtml(reason)} <small>evidence: <code>${escapeHtml(cell.evidence)}</code></small></li>`;
+      const how = explains(cell) ? `blame: ${cell.blame ?? "none"}` : `${cell.result}, also broken`;
+      return `<li>${escapeHtml(cell.client)} × ${escapeHtml(cell.server)}, ${escapeHtml(cell.task)} (${escapeHtml(how)}): ${escapeHtml(breachOf(cell)?.reason ?? "")} <small>evidence: <code>${escapeHtml(cell.evidence)}</code></small></li>`;
     })
     .join("\n");
   const pairsHtml =
     broke.length === 0
-      ? `<p class="pairs none">No pair's failed cell broke ${row.id} in ${escapeHtml(label)}.</p>`
-      : `<p>Pairs whose failed cells broke ${row.id}:</p><ul class="pairs">${pairs}</ul>`;
+      ? `<p class="pairs none">No pair's cell broke ${row.id} in ${escapeHtml(label)}.</p>`
+      : `<p>Pairs whose cells broke ${row.id}, those it explains a failure of first:</p><ul class="pairs">${pairs}</ul>`;
   return `<div class="interop" data-run="${escapeHtml(label)}">
 <table class="results"><caption>Who passes ${row.id} in ${escapeHtml(label)}, by each ${side}'s own verdict</caption>
 <tr><th scope="col">${side}</th><th scope="col">on ${row.id}</th></tr>

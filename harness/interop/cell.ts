@@ -3,7 +3,8 @@
  * The client runs once, with the environment of `sxd test-client`; the cell succeeded only
  * where it exited 0 and the effect is there. Every cell lists the rows each side broke in the
  * exchange: the client's as `sxd test-client` grades a recording of it, the server's from the
- * judges of its replies; a failed cell's blame follows from who broke one.
+ * judges of its replies; a failed cell's blame follows from who broke a row that explains where
+ * the exchange stopped (blame.ts), and a client killed for time is nobody's fault.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,8 +16,9 @@ import { gradeClientRuns } from "../client/run.ts";
 import { type TaskSubject, taskEnvironment } from "../client/tasks.ts";
 import type { SuiteSession } from "../run.ts";
 import type { TargetDescription } from "../target.ts";
-import type { Blame, BrokenRow, InteropCell, InteropTask } from "./document.ts";
-import { excusedClientRows, serverRowsBroken } from "./judging.ts";
+import { nothingExplains, notServed, outcomeOf } from "./blame.ts";
+import type { BrokenRow, InteropCell, InteropTask } from "./document.ts";
+import { excusedClientRows, type ServerExchange, serverRowsBroken, stopOf } from "./judging.ts";
 import type { MatrixClient } from "./matrix-file.ts";
 import { type ProxyLimits, startRecordingProxy } from "./proxy.ts";
 import type { ServerUrls } from "./servers.ts";
@@ -29,7 +31,11 @@ export interface CellSettings extends ProxyLimits {
   folder: string;
   /** Shared by every cell of the run: the client steps load once. */
   session: SuiteSession;
+  /** How `timeoutMs` was set, for a cell killed for time: the given limit and the load it was stretched by. */
+  limitText: string;
 }
+
+const noRows = () => ({ client: [], server: [] });
 
 export interface CellServer {
   name: string;
@@ -54,7 +60,7 @@ export function cellWithout(
     result,
     blame: null,
     why,
-    rows: { client: [], server: [] },
+    ...nothingExplains(noRows()),
     evidence: evidenceOf(client, server, task),
   };
 }
@@ -102,7 +108,7 @@ export async function runCell(
       result: "unsupported",
       blame: null,
       why: "the client does not do this task (exit 127)",
-      rows: { client: [], server: [] },
+      ...nothingExplains(noRows()),
     };
   const effectProblem =
     run.exitCode === 0
@@ -122,59 +128,39 @@ export async function runCell(
     ...(subject.expectedOutput ? { expectedOutput: subject.expectedOutput } : {}),
   };
   const graded = await clientRowsBroken(taskRun, server.target, client, join(folder, "client-rows"), settings.session);
+  const judged: ServerExchange = {
+    task,
+    requests: exchange,
+    target: server.target,
+    subjectPath: new URL(prepared.subject.url).pathname,
+    proxied: proxy.urls,
+  };
   const rows = {
     client: graded,
-    server: await serverRowsBroken({
-      task,
-      requests: exchange,
-      target: server.target,
-      subjectPath: new URL(prepared.subject.url).pathname,
-      proxied: proxy.urls,
-      ...(effectProblem ? { effectProblem } : {}),
-    }),
+    server: await serverRowsBroken({ ...judged, ...(effectProblem ? { effectProblem } : {}) }),
   };
-  const excused = await excusedClientRows(
-    {
-      task,
-      requests: exchange,
-      target: server.target,
-      subjectPath: new URL(prepared.subject.url).pathname,
-      proxied: proxy.urls,
-    },
-    rows.server,
-  );
+  const excused = await excusedClientRows(judged, rows.server);
   if (excused) rows.client = rows.client.filter((row) => !excused.rows.includes(row.id));
-  const unanswerable = excused?.why;
-  const why = run.timedOut
-    ? `the client was still running after ${settings.timeoutMs} ms and was killed`
-    : run.exitCode !== 0
-      ? `the client exited ${run.exitCode ?? "on a signal"}`
-      : effectProblem;
   // Requests the client sent past sxd: its rows cannot be judged from what sxd saw.
   const unseen = unseenOrigins(exchange, server.urls, proxy.urls);
   const past = unseen.length > 0 ? unseenNote(unseen, [...new Set(rows.client.map((row) => row.id))]) : undefined;
   if (past) rows.client = [];
-  const note = [why, why ? unanswerable : undefined, past].filter(Boolean).join("; ") || undefined;
-  if (why === undefined)
-    return {
-      ...base,
-      result: "succeeded",
-      blame: null,
-      why: ["exit 0, and the effect is there", past].filter(Boolean).join("; "),
-      rows,
-    };
-  return { ...base, result: "failed", blame: blameOf(rows), why: note ?? why, rows };
+  const stop = await stopOf({ ...judged, ...(effectProblem ? { effectProblem } : {}) }, rows);
+  const outcome = outcomeOf({
+    run,
+    limit: `${settings.timeoutMs} ms (${settings.limitText})`,
+    effectProblem,
+    notes: [excused?.why, past],
+    unserved: notServed(task, exchange, judged.subjectPath),
+    stop,
+    rows,
+  });
+  return { ...base, ...outcome };
 }
 
 /** A command run from a folder, as the matrix file's paths are read. */
 export function inFolder(command: string, folder: string): string {
   return `cd '${folder.replaceAll("'", "'\\''")}' && ${command}`;
-}
-
-export function blameOf(rows: { client: BrokenRow[]; server: BrokenRow[] }): Blame {
-  if (rows.client.length > 0 && rows.server.length > 0) return "both";
-  if (rows.client.length > 0) return "client";
-  return rows.server.length > 0 ? "server" : "neither";
 }
 
 /** The subject's URL on the proxy in front of the server it is on. */

@@ -12,7 +12,7 @@ export const INTEROP_TASKS = ["digest-get", "digest-post", "update", "history", 
 export type InteropTask = (typeof INTEROP_TASKS)[number];
 
 export type CellResult = "succeeded" | "failed" | "unsupported" | "not applicable";
-/** Whoever broke a row in the cell's exchange; `neither` where no row explains a failure. */
+/** Whoever broke a row that explains where a failed exchange stopped; `neither` where none does (a gap). */
 export type Blame = "client" | "server" | "both" | "neither";
 
 /** An implementation's own verdict: its `sxd test` or `sxd test-client` run, run here or given. */
@@ -22,6 +22,8 @@ export interface OwnVerdict {
   verdict: "conformant" | "non-conformant" | "incomplete" | "not run";
   failedRows: string[];
   warnedRows: string[];
+  /** Each row's verdict as its run judged it (passed, not run, ...), in an incomplete run too; absent in older documents. */
+  judged?: Record<string, string>;
   /** Its conformance.json, relative to the report directory; absent where none was written. */
   report?: string;
   /** Why there is no verdict, or what went wrong computing it. */
@@ -56,11 +58,16 @@ export interface InteropCell {
   server: string;
   task: InteropTask;
   result: CellResult;
-  /** Only for a failed cell. */
+  /** Only for a failed cell the pair ran to its end; null where a limit of the run ended it (no one's fault). */
   blame: Blame | null;
-  /** One line: what happened (the exit code, the effect missing, why not applicable). */
+  /** One line: what happened (the exit code, the effect missing, a time limit, why not applicable). */
   why: string;
+  /** For a failed cell the judges read: where its exchange stopped (no answer to the challenge, an answer refused, ...). */
+  stopped?: string;
+  /** The breaches that explain where the failed exchange stopped: the blame is who broke them. */
   rows: { client: BrokenRow[]; server: BrokenRow[] };
+  /** Every other breach of the exchange, with its reason: counted in each side's own verdict, never in the blame. */
+  alsoBroken: { client: BrokenRow[]; server: BrokenRow[] };
   /** The cell's evidence folder, relative to the report directory (exchange.json, client.json, index.html). */
   evidence: string;
 }

@@ -2,7 +2,8 @@
  * What a cell's exchange is judged with. The server's side: the judges of each behaviour
  * (steps/<behaviour>/exchange-judge.ts, loaded by name from harness/package.ts, never imported
  * here), pure functions of what the server answered. The harness names no row: it takes the
- * rows the judges say were broken and gives each its level from the catalogue.
+ * rows the judges say were broken and gives each its level from the catalogue, and asks them
+ * where a failed exchange stopped and which breaches there explain it (the rest never blame).
  */
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { rowsById } from "../catalogue.ts";
@@ -36,11 +37,35 @@ export interface Excused {
   why: string;
 }
 
+/** The rows each side broke in a cell's exchange. */
+export interface SidesBroken {
+  client: readonly BrokenRow[];
+  server: readonly BrokenRow[];
+}
+
+/**
+ * Where a failed exchange stopped (no answer to the challenge, an answer refused, a grant the
+ * client did not accept, the effect missing), in words, and the rows, of either side, whose
+ * breach at that point explains it. Every other breach of the exchange is "also broken".
+ */
+export interface Stop {
+  at: string;
+  explaining: readonly string[];
+}
+
+/** Of the rows a judge names for a point of the exchange, those broken in it: `brokenAmong(broken)(rowsOfThatPoint)`. */
+export function brokenAmong(broken: SidesBroken): (rows: readonly string[]) => string[] {
+  const ids = new Set([...broken.client, ...broken.server].map((row) => row.id));
+  return (rows) => rows.filter((id) => ids.has(id));
+}
+
 /** What each judge module exports. */
 export interface ServerJudgeModule {
   judgeServerExchange(exchange: ServerExchange): RowBreak[];
   /** Where the server left the client nothing it could do right, the client rows that demanded it. */
   excusedClientRows?(exchange: ServerExchange, serverRows: readonly BrokenRow[]): Excused | undefined;
+  /** Where the task's exchange stopped, for a failed cell of the judge's behaviour; undefined for another task. */
+  stopOf?(exchange: ServerExchange, broken: SidesBroken): Stop | undefined;
 }
 
 let loaded: Promise<ServerJudgeModule[]> | undefined;
@@ -74,6 +99,15 @@ export async function excusedClientRows(
   for (const judge of await judges()) {
     const excused = judge.excusedClientRows?.(exchange, serverRows);
     if (excused) return excused;
+  }
+  return undefined;
+}
+
+/** Where a failed cell's exchange stopped, as the judge of its behaviour says; undefined where none does. */
+export async function stopOf(exchange: ServerExchange, broken: SidesBroken): Promise<Stop | undefined> {
+  for (const judge of await judges()) {
+    const stop = judge.stopOf?.(exchange, broken);
+    if (stop) return stop;
   }
   return undefined;
 }

@@ -38,6 +38,8 @@ export interface MatrixClient {
   run: string;
   description: ClientDescription;
   conformance?: string;
+  /** Milliseconds a run of a task may take on a quiet machine, for this client (else --task-timeout). */
+  timeoutMs?: number;
 }
 
 export interface MatrixFile {
@@ -149,16 +151,21 @@ function serverOf(name: string, entry: Json, context: Context): MatrixServer {
 }
 
 function clientOf(name: string, entry: Json, context: Context): MatrixClient {
-  const { text, file } = entryOf("client", name, entry, ["run", "config", "conformance"], context);
+  const known = ["run", "config", "conformance", "timeout"];
+  const { entry: fields, text, file } = entryOf("client", name, entry, known, context);
   const run = text("run");
   if (run === undefined) throw context.problem(`client "${name}" needs "run", its command`);
   const config = file("config");
   const conformance = file("conformance");
+  const timeout = fields.timeout;
+  if (timeout !== undefined && (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1))
+    throw context.problem(`client "${name}": timeout must be a whole number of milliseconds, above 0`);
   return {
     name,
     run,
     description: config ? readClientDescription(config) : {},
     ...(conformance ? { conformance } : {}),
+    ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
   };
 }
 

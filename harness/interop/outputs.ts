@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeInteropHtml } from "../report/interop-html.ts";
-import type { InteropDocument } from "./document.ts";
-import { interopJunit, markOf } from "./report.ts";
+import type { BrokenRow, InteropDocument } from "./document.ts";
+import { type FailureGroup, failureGroups, interopJunit, markOf, tasksText } from "./report.ts";
 
 export const INTEROP_FILES = ["interop.json", "junit.xml", "interop.html", "summary.md"] as const;
 
@@ -28,7 +28,20 @@ export function interopMarkdown(doc: InteropDocument): string {
       .replaceAll(" ", "·");
   const cellText = (text: string) => text.replaceAll("|", "\\|");
   const failed = doc.cells.filter((c) => c.result === "failed");
-  const neither = failed.filter((c) => c.blame === "neither");
+  const groups = failureGroups(doc.cells);
+  const neither = groups.filter((g) => g.blame === "neither");
+  const blamed = groups.filter((g) => g.blame !== "neither");
+  const groupLine = (group: FailureGroup) => {
+    const [first] = group.cells;
+    const named = (rows: BrokenRow[], side: string) => rows.map((r) => `${side} ${r.id}`);
+    const rows = first ? [...named(first.rows.client, "client"), ...named(first.rows.server, "server")] : [];
+    const also = first
+      ? [...named(first.alsoBroken?.client ?? [], "client"), ...named(first.alsoBroken?.server ?? [], "server")]
+      : [];
+    const blame = group.blame ?? "nobody (a limit of the run)";
+    const explained = [rows.join(", "), also.length > 0 ? `also broken: ${also.join(", ")}` : ""].filter(Boolean);
+    return `- ${cellText(group.client)} × ${cellText(group.server)}, ${tasksText(group.cells)}: ${blame}${explained.length > 0 ? ` (${explained.join("; ")})` : ""}: ${cellText(group.why)}`;
+  };
   const count = (result: string) => doc.cells.filter((c) => c.result === result).length;
   return [
     `## sxd interop: ${failed.length === 0 ? "every pair that can run succeeded" : `${failed.length} failed cells`}`,
@@ -40,32 +53,14 @@ export function interopMarkdown(doc: InteropDocument): string {
         `| ${cellText(client.name)} | ${doc.servers.map((server) => `\`${cell(client.name, server.name)}\``).join(" | ")} |`,
     ),
     "",
-    `Tasks in each cell: ${doc.tasks.join(", ")}. \`+\` succeeded; failed, blamed on \`C\` client, \`S\` server, \`B\` both, \`N\` neither; \`x\` no pair ran; \`u\` unsupported; \`.\` not applicable.`,
+    `Tasks in each cell: ${doc.tasks.join(", ")}. \`+\` succeeded; failed, blamed on \`C\` client, \`S\` server, \`B\` both, \`N\` neither; \`x\` nobody (a limit of the run: the client killed for time, or the server not up); \`u\` unsupported; \`.\` not applicable.`,
     "",
     `${doc.cells.length} cells: ${count("succeeded")} succeeded, ${failed.length} failed, ${count("unsupported")} unsupported, ${count("not applicable")} not applicable.`,
     ...(neither.length > 0
-      ? [
-          "",
-          "### Failed with no row broken: gaps in the spec or in sxd's rows",
-          "",
-          ...neither.map((c) => `- ${cellText(c.client)} × ${cellText(c.server)}, ${c.task}: ${cellText(c.why)}`),
-        ]
+      ? ["", "### Failed with no row broken: gaps in the spec or in sxd's rows", "", ...neither.map(groupLine)]
       : []),
-    ...(failed.length > neither.length
-      ? [
-          "",
-          "### Failed, and who broke which row",
-          "",
-          ...failed
-            .filter((c) => c.blame !== "neither")
-            .map((c) => {
-              const rows = [
-                ...c.rows.client.map((r) => `client ${r.id}`),
-                ...c.rows.server.map((r) => `server ${r.id}`),
-              ];
-              return `- ${cellText(c.client)} × ${cellText(c.server)}, ${c.task}: ${c.blame ?? "no pair ran"}${rows.length > 0 ? ` (${rows.join(", ")})` : ""}: ${cellText(c.why)}`;
-            }),
-        ]
+    ...(blamed.length > 0
+      ? ["", "### Failed, and whose breach stopped the exchange", "", ...blamed.map(groupLine)]
       : []),
     "",
   ].join("\n");

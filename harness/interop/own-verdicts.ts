@@ -28,6 +28,7 @@ export function verdictOfReport(
       verdict,
       failedRows: doc.rows.filter((row) => row.verdict === "failed").map((row) => row.id),
       warnedRows: doc.rows.filter((row) => row.verdict === "warning").map((row) => row.id),
+      judged: Object.fromEntries(doc.rows.map((row) => [row.id, row.verdict])),
       report,
     };
   } catch (error) {

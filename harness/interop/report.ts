@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { escapeXml } from "../../lib/xml.ts";
 import {
+  type Blame,
   INTEROP_KIND,
   INTEROP_VERSION,
   type InteropCell,
@@ -69,10 +70,39 @@ export function summaryTable(doc: InteropDocument): string {
     ...rows,
     "",
     `tasks in each cell: ${doc.tasks.join(", ")}`,
-    "+ succeeded; failed, blamed on: C client, S server, B both, N neither (a gap in the spec or in sxd's rows), x no pair ran; u unsupported; . not applicable",
+    "+ succeeded; failed, blamed on: C client, S server, B both, N neither (a gap in the spec or in sxd's rows), x nobody (a limit of the run); u unsupported; . not applicable",
     `${doc.cells.length} cells: ${counts("succeeded")} succeeded, ${counts("failed")} failed, ${counts("unsupported")} unsupported, ${counts("not applicable")} not applicable`,
     "",
   ].join("\n");
+}
+
+/** A pair's failed cells that share their blame, the rows that explain it and the why: one entry of a report. */
+export interface FailureGroup {
+  client: string;
+  server: string;
+  blame: Blame | null;
+  why: string;
+  /** The cells, in the document's order; their tasks name the group. */
+  cells: InteropCell[];
+}
+
+/** The failed cells grouped by pair and reason, in the order each group's first cell comes. */
+export function failureGroups(cells: readonly InteropCell[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const cell of cells.filter((c) => c.result === "failed")) {
+    const rows = [...cell.rows.client, ...cell.rows.server].map((row) => row.id);
+    const key = [cell.client, cell.server, cell.blame, cell.why, ...rows].join("\u0000");
+    const group = groups.get(key);
+    if (group) group.cells.push(cell);
+    else groups.set(key, { client: cell.client, server: cell.server, blame: cell.blame, why: cell.why, cells: [cell] });
+  }
+  return [...groups.values()];
+}
+
+/** "digest-get and digest-post": the tasks of a group in words. */
+export function tasksText(cells: readonly InteropCell[]): string {
+  const tasks = cells.map((cell) => cell.task);
+  return tasks.length < 2 ? tasks.join("") : `${tasks.slice(0, -1).join(", ")} and ${tasks.at(-1)}`;
 }
 
 /** junit.xml: a test case per cell, named by its task, in a class per pair. */
@@ -83,6 +113,8 @@ export function interopJunit(doc: InteropDocument): string {
     const rows = [
       ...cell.rows.client.map((r) => `client ${r.id}: ${r.reason}`),
       ...cell.rows.server.map((r) => `server ${r.id}: ${r.reason}`),
+      ...(cell.alsoBroken?.client ?? []).map((r) => `also broken, client ${r.id}: ${r.reason}`),
+      ...(cell.alsoBroken?.server ?? []).map((r) => `also broken, server ${r.id}: ${r.reason}`),
     ];
     const detail = attribute([cell.why, ...rows].join("\n"));
     if (cell.result === "failed")

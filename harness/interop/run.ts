@@ -25,6 +25,7 @@ import { writeInteropReports } from "./outputs.ts";
 import { givenVerdict, notRun, serverVerdict, verdictOfReport } from "./own-verdicts.ts";
 import { type Shard, shardOf, summaryTable } from "./report.ts";
 import { bringUp, type ServerUrls, servedTasks } from "./servers.ts";
+import { currentLoad, scaledLimitMs } from "./time-limit.ts";
 
 export interface InteropRun {
   matrix: MatrixFile;
@@ -143,19 +144,20 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
     }
     try {
       const target: CellServer = { name: server.name, urls: up.server.urls, target: up.server.target };
-      const settings = {
-        reportDir,
-        folder: run.matrix.folder,
-        timeoutMs: run.taskTimeoutMs,
-        maxBodyBytes: run.maxBodyBytes,
-        session: cellSession,
-      };
       const lane = async (mine: PlannedCell[]) => {
         for (const cell of mine) {
           const client = run.clients.find((c) => c.name === cell.client) as MatrixClient;
           await slots.take();
           try {
-            const done = await boundedCell(runCell(client, target, cell.task, settings), cell, run.taskTimeoutMs);
+            const settings = {
+              reportDir,
+              folder: run.matrix.folder,
+              maxBodyBytes: run.maxBodyBytes,
+              session: cellSession,
+            };
+            const limit = cellLimit(client.timeoutMs ?? run.taskTimeoutMs, client.timeoutMs !== undefined);
+            const started = runCell(client, target, cell.task, { ...settings, ...limit });
+            const done = await boundedCell(started, cell, limit.timeoutMs);
             cells.push(reported(done, progress));
           } finally {
             slots.give();
@@ -211,6 +213,17 @@ async function clientVerdict(
   const { clientRun } = run;
   const exitCode = await inTurn(() => clientRun(client, join(reportDir, folder), session));
   return verdictOfReport(reportDir, `${folder}conformance.json`, "computed", exitCode);
+}
+
+/** A cell's time limit: the given one, stretched by the machine's load when the cell starts (time-limit.ts). */
+function cellLimit(givenMs: number, ownTimeout: boolean): { timeoutMs: number; limitText: string } {
+  const load = currentLoad();
+  const timeoutMs = scaledLimitMs(givenMs, load);
+  const source = ownTimeout ? "the client's timeout in the matrix file" : "--task-timeout";
+  return {
+    timeoutMs,
+    limitText: `${givenMs} ms by ${source}, stretched by a load of ${load.runnable.toFixed(1)} on ${load.cores} cores`,
+  };
 }
 
 /** A cell that outlives its bound (the proxy and the client are bounded; this is the last guard) fails with the reason. */

@@ -7,8 +7,10 @@
  * followed past it, so it takes the exchange as incomplete when both hold: a reply links to a
  * real origin, to a resource sxd saw no request for, and the client sent nothing through the
  * forward proxy (where it honours http_proxy, a link it followed would be in the exchange).
+ * A real origin is recognised under each name a client resolves to it (origins.ts).
  */
 import type { RecordedRequest } from "../../lib/recording.ts";
+import { sameOriginNames } from "./origins.ts";
 import type { ServerUrls } from "./servers.ts";
 
 const originOf = (url: string | undefined) => {
@@ -33,9 +35,10 @@ export function unseenOrigins(exchange: readonly RecordedRequest[], real: Server
   if (exchange.some((request) => request.origin !== undefined)) return [];
   const proxies = new Set(Object.values(proxied).map(originOf));
   const seen = new Set(exchange.map((request) => pathOf(request.target)));
-  const origins = [...new Set(Object.values(real).map(originOf))].filter(
-    (origin): origin is string => origin !== undefined && !proxies.has(origin),
-  );
+  // A real origin under each name a client resolves to it (localhost and 127.0.0.1 alike).
+  const origins = [...new Set(Object.values(real).map(originOf))]
+    .filter((origin): origin is string => origin !== undefined && !proxies.has(origin))
+    .flatMap(sameOriginNames);
   const unseen = origins.filter((origin) =>
     exchange.some(
       (request) =>

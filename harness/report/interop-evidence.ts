@@ -95,9 +95,12 @@ export function evidenceHtml(cell: InteropCell, evidence: Evidence, matrixHref: 
 <tr><th scope="row">result</th><td class="${cssResult(cell)}" id="result">${escapeHtml(resultText(cell))}</td></tr>
 ${blame}<tr><th scope="row">what happened</th><td>${escapeHtml(cell.why)}</td></tr>
 </table>
-<h2>Rows broken in this exchange</h2>
-${brokenRowsHtml("the client", cell.rows.client)}
+<h2>${cell.result === "failed" ? "The breaches that explain the failure" : "Rows that explain a failure"}</h2>
+${cell.stopped ? `<p id="stopped">The exchange stopped at: ${escapeHtml(cell.stopped)}.</p>\n` : ""}${brokenRowsHtml("the client", cell.rows.client)}
 ${brokenRowsHtml("the server", cell.rows.server)}
+<h2 id="also-broken">Also broken (never blamed: these did not stop the exchange)</h2>
+${brokenRowsHtml("the client", cell.alsoBroken?.client ?? [])}
+${brokenRowsHtml("the server", cell.alsoBroken?.server ?? [])}
 <h2 id="exchange">The exchange, in order</h2>
 ${exchangeSectionHtml(evidence.exchange)}
 <h2 id="client">The client's run</h2>

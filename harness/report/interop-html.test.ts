@@ -1,5 +1,6 @@
 // interop.html and the cells' evidence pages from a hand-made interop.json: what comes from a
-// target is escaped, the failures no row explains come first, every mark links to its cell's
+// target is escaped, the matrix comes first and the failures no row explains follow it, grouped
+// by pair and reason, every mark links to its cell's
 // evidence, the score counts only the cells where both sides do the task, and the filter's
 // state survives a trip through the URL.
 import assert from "node:assert/strict";
@@ -81,16 +82,29 @@ test("what came from a target is escaped, on the matrix and on the evidence page
   assert.match(page, /no client\.json was written for this cell/);
 });
 
-test("the failures no row explains come first, with their rows and a link to their exchange", () => {
-  const html = interopHtml(sampleInterop());
+test("the failures no row explains follow the matrix, a pair's alike tasks as one, with what else broke", () => {
+  const doc = sampleInterop();
+  const html = interopHtml(doc);
   const gaps = html.indexOf('id="gaps"');
-  assert.ok(gaps > 0 && gaps < html.indexOf('id="matrix"'), "the gaps come before the matrix");
+  assert.ok(gaps > html.indexOf('id="matrix"'), "the matrix comes before the gaps");
   const items = [...html.matchAll(/<li class="gap[^>]*>([\s\S]*?)<\/li>/g)].map((m) => m[0]);
   assert.equal(items.length, 1, "one neither cell, and only it");
   assert.match(items[0] ?? "", /curl × quoting<\/b>, digest-get/);
   assert.match(items[0] ?? "", /href="cells\/curl\/quoting\/digest-get\/index\.html#exchange"/);
-  assert.match(items[0] ?? "", /the server: no row broken/);
+  assert.match(items[0] ?? "", /also broken by the server: no row broken/);
   assert.match(interopHtml(interopDocument()), /id="no-gaps"/);
+  // The same pair failing two tasks for one reason is one entry naming both, linking to each exchange.
+  const body = { id: "DIG-2", level: "must", reason: "the 401 body is text/html" };
+  const twice = ["digest-get", "digest-post"] as const;
+  const grouped = interopHtml({
+    ...doc,
+    cells: twice.map((task) => cell("urllib", "sha", task, "failed", "neither", {}, { server: [body] })),
+  });
+  const [entry, ...others] = [...grouped.matchAll(/<li class="gap[^>]*>([\s\S]*?)<\/li>/g)].map((m) => m[0]);
+  assert.equal(others.length, 0);
+  assert.match(entry ?? "", /urllib × sha<\/b>, digest-get and digest-post: /);
+  assert.match(entry ?? "", /DIG-2[\s\S]*text\/html/);
+  assert.equal(entry?.match(/#exchange"/g)?.length, 2);
 });
 
 test("every task of a pair is a mark linking to its cell's evidence, in the document's task order", () => {

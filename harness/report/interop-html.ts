@@ -1,14 +1,15 @@
 /**
  * interop.html: every client against every server, clients as rows and servers as columns, a
  * mark per task in each cell linking to the cell's evidence page; beside each name its own
- * verdict. The cells no row explains (`neither`) come first, as gaps in the spec or in sxd's
- * rows; an interop score per behaviour follows. Filters (task, result, blame, client, server)
+ * verdict. The matrix comes first; the failed cells no row explains (`neither`) follow, as gaps
+ * in the spec or in sxd's rows, one entry per pair and reason; an interop score per behaviour. Filters (task, result, blame, client, server)
  * keep their state in the URL's fragment; without JavaScript the page shows everything.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import type { CellResult, InteropCell, InteropDocument, OwnVerdict } from "../interop/document.ts";
+import { failureGroups, tasksText } from "../interop/report.ts";
 import { interopScores, scoreText } from "../interop-score.ts";
 import { brokenRowsHtml, evidenceHtml, readEvidence } from "./interop-evidence.ts";
 import { INTEROP_CSS, markText, resultText } from "./interop-style.ts";
@@ -63,8 +64,8 @@ export function interopHtml(doc: InteropDocument, options: InteropHtmlOptions = 
 <h1>sxd interop</h1>
 <div class="meta">${doc.clients.length} clients × ${doc.servers.length} servers, ${doc.cells.length} cells · ${escapeHtml(doc.startedAt)} to ${escapeHtml(doc.finishedAt)}${shard}</div>
 ${filtersHtml(doc)}
-${gapsHtml(doc)}
 ${matrixHtml(doc, options)}
+${gapsHtml(doc)}
 ${scoresHtml(doc)}
 ${LEGEND}
 <script>${FILTER_SCRIPT}</script>
@@ -81,7 +82,9 @@ const LEGEND = `<h2>How to read it</h2>
 <p>Each cell is one client against one server, a line per task: ✓ the task succeeded (the client exited 0 and the
 effect is on the server); ✗ it failed, followed by whom sxd blames: <b>client</b> or <b>server</b> (that side broke
 a row in the exchange sxd saw between them), <b>both</b>, or <b>neither</b> (no row explains the failure: the spec or
-sxd's rows miss something); <b>unsupported</b>, the client does not do the task (it exited 127); <b>n/a</b>, the
+sxd's rows miss something); blame goes to the breach that stopped the exchange, and other breaches are listed on
+the cell's page as <i>also broken</i>; a failure with no blame is a limit of the run (the client killed for time, the
+server not up); <b>unsupported</b>, the client does not do the task (it exited 127); <b>n/a</b>, the
 server does not serve it. Beside each name is that implementation's own verdict, from its own <code>sxd test</code>
 or <code>sxd test-client</code> run: a failure blamed on an implementation that is already non-conformant is
 a known fault; one blamed on a conformant implementation, or on neither, is a surprise worth reading.</p>`;
@@ -117,21 +120,25 @@ ${fieldset(
 <noscript><p class="meta">The filters need JavaScript; every cell is shown.</p></noscript>`;
 }
 
-/** The failed cells no row explains, first: where the spec, or sxd's rows, miss something. */
+/** The failed cells no row explains, after the matrix, grouped by pair and reason: where the spec, or sxd's rows, miss something. */
 function gapsHtml(doc: InteropDocument): string {
-  const gaps = doc.cells.filter((cell) => cell.result === "failed" && cell.blame === "neither");
+  const gaps = failureGroups(doc.cells).filter((group) => group.blame === "neither");
   const intro = `<h2 id="gaps">Gaps in the spec or in sxd's rows</h2>
-<p>Pairs that failed although neither side broke a row sxd checks in their exchange.</p>`;
+<p>Pairs that failed although neither side broke a row that explains where their exchange stopped.</p>`;
   if (gaps.length === 0)
     return `${intro}\n<p class="no-rows" id="no-gaps">None: every failure is explained by a row.</p>`;
   const items = gaps
-    .map(
-      (
-        cell,
-      ) => `<li class="gap filterable" ${dataAttributes(cell)}><b>${escapeHtml(cell.client)} × ${escapeHtml(cell.server)}</b>, ${escapeHtml(cell.task)}: ${escapeHtml(cell.why)}
-${brokenRowsHtml("the client", cell.rows.client)}${brokenRowsHtml("the server", cell.rows.server)}
-<a href="${escapeHtml(evidenceHref(cell))}#exchange">the exchange</a></li>`,
-    )
+    .map((group) => {
+      const [first] = group.cells as [InteropCell];
+      const tasks =
+        group.cells.length === 1 ? dataAttributes(first) : dataAttributes(first).replace(/data-task="[^"]*" /, "");
+      const links = group.cells
+        .map((cell) => `<a href="${escapeHtml(evidenceHref(cell))}#exchange">${escapeHtml(cell.task)}'s exchange</a>`)
+        .join(" · ");
+      return `<li class="gap filterable" ${tasks}><b>${escapeHtml(group.client)} × ${escapeHtml(group.server)}</b>, ${escapeHtml(tasksText(group.cells))}: ${escapeHtml(group.why)}
+${brokenRowsHtml("also broken by the client", first.alsoBroken?.client ?? [])}${brokenRowsHtml("also broken by the server", first.alsoBroken?.server ?? [])}
+${links}</li>`;
+    })
     .join("\n");
   return `${intro}\n<ul class="gaps">${items}</ul>`;
 }

@@ -2,11 +2,12 @@
  * The digest rows a server broke in an exchange sxd saw between it and a real client
  * (`sxd interop`), judged from its replies alone, each digest recomputed from the description's
  * credentials: a challenge that is missing or malformed (DIG-1, DIG-14), its body (DIG-2), a
- * right answer refused (DIG-4), a wrong one granted (DIG-6), a grant without Authentication-Info
- * (DIG-5) or with an rspauth that does not prove the secret (DIG-11).
+ * right answer refused (DIG-4: one that broke no client MUST row, see exchange-cause.ts), a wrong
+ * one granted (DIG-6), a grant without Authentication-Info (DIG-5) or with an rspauth that does
+ * not prove the secret (DIG-11). Where a failed task stopped, and so its blame: exchange-cause.ts.
  */
 import type { BrokenRow } from "../../harness/interop/document.ts";
-import type { Excused, RowBreak, ServerExchange } from "../../harness/interop/judging.ts";
+import type { Excused, RowBreak, ServerExchange, SidesBroken, Stop } from "../../harness/interop/judging.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
 import { challengesByNonce, digestAnswers, fieldOf, issuedChallenges } from "../../lib/digest-answers.ts";
 import { hashA1, hashOf, parseAlgorithm, type Qop, rspauthDigest } from "../../lib/digest-math.ts";
@@ -15,6 +16,7 @@ import type { RecordedRequest } from "../../lib/recording.ts";
 import { childElement, parseXml } from "../../lib/xml.ts";
 import { challengeFormProblems } from "./checks.ts";
 import { provesSecret } from "./client-grades.ts";
+import { digestStop, rightAnswers } from "./exchange-cause.ts";
 
 const granted = (request: RecordedRequest) => request.reply.status >= 200 && request.reply.status < 300;
 const place = (requests: readonly RecordedRequest[], request: RecordedRequest) =>
@@ -55,18 +57,20 @@ export function judgeServerExchange({ task, requests, target }: ServerExchange):
     }
   }
   const issued = issuedChallenges(requests);
+  const rightOnes = rightAnswers(requests, user);
   for (const { request, params, problem } of digestAnswers(requests)) {
     if (problem) continue;
     const where = place(requests, request);
     const nonce = params.get("nonce");
+    // The secret, to a nonce the server issued: what DIG-6 and DIG-11 judge a grant by.
     const right =
       nonce !== undefined &&
       issued.has(nonce) &&
       provesSecret({ number: 0, request, params, quoted: new Map() }, user, "sent");
-    if (right && (request.reply.status === 401 || request.reply.status === 403))
+    if (rightOnes.has(request) && (request.reply.status === 401 || request.reply.status === 403))
       broken.push({
         id: "DIG-4",
-        reason: `${where}: a right answer (the digest of ${user.username}'s secret, to a nonce the server issued) was refused with ${request.reply.status}`,
+        reason: `${where}: a right answer (the digest of ${user.username}'s secret, to a nonce the server issued, with its challenge's algorithm and qop and the next nc) was refused with ${request.reply.status}`,
       });
     if (!right && granted(request) && !provesSecret({ number: 0, request, params, quoted: new Map() }, user))
       broken.push({
@@ -134,6 +138,9 @@ function errorBodyProblem(request: RecordedRequest): string | undefined {
  */
 const ANSWERING = ["CDIG-1", "CDIG-2", "CDIG-4", "CDIG-5", "CDIG-7", "CDIG-9", "CDIG-10"];
 
+/** The server rows about the challenge itself: a client may not be able to answer one that breaks them. */
+const CHALLENGE_ROWS = ["DIG-1", "DIG-14"];
+
 /**
  * Where a client sent no Digest answer in a digest task because there was nothing it could
  * answer: the server issued no Digest challenge, or its challenges broke a row, or it offered
@@ -151,9 +158,10 @@ export function excusedClientRows(
   });
   const challenges = [...challengesByNonce(requests).values()].flat();
   if (challenges.length === 0) return excused("the server issued no Digest challenge");
-  if (serverRows.length > 0)
+  const challengeRows = serverRows.filter((row) => CHALLENGE_ROWS.includes(row.id));
+  if (challengeRows.length > 0)
     return excused(
-      `the client answered none of the server's challenges, which broke ${serverRows.map((row) => row.id).join(", ")}`,
+      `the client answered none of the server's challenges, which broke ${challengeRows.map((row) => row.id).join(", ")}`,
     );
   const offered = [...new Set(challenges.map((c) => (c.params.get("algorithm") ?? "MD5").toUpperCase()))];
   if (!offered.includes("MD5"))
@@ -161,4 +169,10 @@ export function excusedClientRows(
       `the server offered ${offered.join(", ")} and no MD5 (the algorithm the spec has every client compute), and the client answered none: no algorithm in common, which no row of either side demands`,
     );
   return undefined;
+}
+
+/** Where a failed digest task stopped, and the rows whose breach there explains it (exchange-cause.ts). */
+export function stopOf({ task, requests, target }: ServerExchange, broken: SidesBroken): Stop | undefined {
+  if (task !== "digest-get" && task !== "digest-post") return undefined;
+  return digestStop(requests, target.digest.path, broken);
 }

@@ -1,9 +1,18 @@
 /**
  * The export rows a server broke in an exchange sxd saw between it and a real client
  * (`sxd interop`): the contact list it served (EXP-1, EXP-2, EXP-3), its answer to the export
- * POST (EXP-4), and, after a 303, the contacts missing on the messaging server (EXP-5).
+ * POST (EXP-4), and, after a 303, the contacts missing on the messaging server (EXP-5). Where
+ * a failed export stopped (no export POST, the POST refused, the contacts missing after a 303)
+ * and the rows that explain it: stopOf.
  */
-import type { RowBreak, ServerExchange } from "../../harness/interop/judging.ts";
+import {
+  brokenAmong,
+  type RowBreak,
+  type ServerExchange,
+  type SidesBroken,
+  type Stop,
+} from "../../harness/interop/judging.ts";
+import { sameOriginNames } from "../../harness/interop/origins.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";
@@ -25,10 +34,15 @@ export function judgeServerExchange({
   if (task !== "export") return [];
   const broken: RowBreak[] = [];
   const user = target.export.user;
-  const messaging = [target.messagingUrl, proxied.messaging].filter((url): url is string => url !== undefined);
+  // The messaging server under each name a client resolves to it (localhost:PORT is 127.0.0.1:PORT).
+  const messaging = [target.messagingUrl, proxied.messaging]
+    .filter((url): url is string => url !== undefined)
+    .flatMap(sameOriginNames);
   const listReads = requests.filter(
     (r) => r.server === "contacts" && r.method === "GET" && r.target.split("?")[0] === subjectPath,
   );
+  // The export links as served: a right export POST (no client MUST row broken, CEXP-1) goes to one of them.
+  const served = new Set<string>();
   for (const read of listReads) {
     const where = `GET ${read.target}`;
     if (read.reply.status !== 200) {
@@ -46,6 +60,8 @@ export function judgeServerExchange({
     if (!isAbsoluteUri(self?.href))
       broken.push({ id: "EXP-2", reason: `${where}: no rel=self link with an absolute href` });
     const link = messaging.map((url) => findExportLink(list.value.links, url, target.export.rel)).find(Boolean);
+    const linked = link?.href === undefined ? undefined : safePath(link.href, true);
+    if (linked !== undefined) served.add(linked);
     const onMessaging =
       link?.href !== undefined &&
       messaging.some((url) => isOnServer(link.href, url) && importToken(link.href as string, url, user).ok);
@@ -56,7 +72,12 @@ export function judgeServerExchange({
       });
   }
   const exports = requests.filter(
-    (r) => r.server === "messaging" && r.method === "POST" && r.target.includes("/import;t=") && r.body === "",
+    (r) =>
+      r.server === "messaging" &&
+      r.method === "POST" &&
+      r.target.includes("/import;t=") &&
+      r.body === "" &&
+      (served.size === 0 || served.has(r.target)),
   );
   for (const post of exports) {
     const where = `POST ${post.target}`;
@@ -76,9 +97,23 @@ export function judgeServerExchange({
   return broken;
 }
 
-function safePath(location: string): string | undefined {
+/** Where a failed export stopped, and the rows of either side that explain it. */
+export function stopOf({ task, requests }: ServerExchange, broken: SidesBroken): Stop | undefined {
+  if (task !== "export") return undefined;
+  const explaining = brokenAmong(broken);
+  const posts = requests.filter((r) => r.server === "messaging" && r.method === "POST");
+  if (posts.length === 0)
+    return { at: "no export POST", explaining: explaining(["EXP-1", "EXP-2", "EXP-3", "CEXP-1", "CEXP-4"]) };
+  if (!posts.some((post) => post.reply.status === 303))
+    return { at: "the export POST refused", explaining: explaining(["CEXP-1", "CEXP-2", "EXP-4"]) };
+  return { at: "the contacts missing after a 303", explaining: explaining(["EXP-5", "CEXP-2", "CEXP-3"]) };
+}
+
+/** The path of a URL (with its query where `withQuery`), or undefined where it is no URL. */
+function safePath(location: string, withQuery = false): string | undefined {
   try {
-    return new URL(location, "http://placeholder").pathname;
+    const url = new URL(location, "http://placeholder");
+    return withQuery ? `${url.pathname}${url.search}` : url.pathname;
   } catch {
     return undefined;
   }

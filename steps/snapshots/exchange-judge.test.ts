@@ -108,6 +108,10 @@ describe("the snapshots judge of sxd interop", () => {
     assert.deepEqual(judged("update", [current(), put(412, "New")]), []);
     // Not conditional on the date the server sent: the server may refuse it as it likes.
     assert.deepEqual(judged("update", [current(), put(428, "New", "", { "if-unmodified-since": "" })]), []);
+    // An entry whose id is not the one read breaks CSNAP-3: refusing it is right; the same with the id kept is not.
+    const changedId = { ...put(409, "New"), body: entry({ title: "New" }).replace("urn:uuid:1", "urn:uuid:2") };
+    assert.deepEqual(judged("update", [current(), changedId]), []);
+    assert.deepEqual(judged("update", [current(), put(409, "New")]), ["SNAP-2"]);
   });
 
   it("SNAP-8: a read after a granted PUT serves the title put", () => {

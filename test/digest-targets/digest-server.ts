@@ -80,6 +80,10 @@ export interface Quirks {
   rspauth(input: ResponseInput, requestBody: Buffer, replyBody: Buffer): string;
   /** The body of a grant, as sent. */
   granted: Buffer;
+  /** A 401 with an HTML page for a body, as most real servers send, not the spec's XML error (DIG-2). */
+  htmlChallengeBody: boolean;
+  /** The methods the protected resource takes; another gets 405 (default: every method). */
+  methods?: readonly string[];
 }
 
 /** Nonces the server keeps in memory: random, recognised only when issued here. */
@@ -113,6 +117,7 @@ export const RFC7616: Omit<Quirks, "nonces"> = {
   algorithmDirective: (name) => ({ name: "algorithm", value: name, quoted: false }),
   rspauth: (input, _requestBody, replyBody) => rspauthDigest(input, replyBody),
   granted: Buffer.from(`<account><user>${USER.username}</user></account>`),
+  htmlChallengeBody: false,
 };
 
 export interface DigestServer {
@@ -218,6 +223,10 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const path = new URL(request.url ?? "/", "http://target").pathname;
     if (path !== PROTECTED_PATH) return send(response, 404, "no such resource");
+    if (quirks.methods && !quirks.methods.includes(request.method ?? "")) {
+      response.setHeader("allow", quirks.methods.join(", "));
+      return send(response, 405, `${request.method} is not served here`);
+    }
     const outcome = judge(request, Buffer.concat(chunks)) ?? {
       status: 401,
       message: "log in with Digest",
@@ -228,6 +237,7 @@ export async function startDigestServer(overrides: Partial<Quirks> = {}, port = 
       return send(response, 200, "", quirks.granted);
     }
     if (outcome.status === 401) response.setHeader("www-authenticate", challenge(request, response, outcome.stale));
+    if (outcome.status === 401 && quirks.htmlChallengeBody) return sendHtml(response, outcome.message);
     send(response, outcome.status, outcome.message);
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
@@ -251,4 +261,11 @@ function send(
 ): void {
   response.writeHead(status, { "content-type": XML_TYPE });
   response.end(body);
+}
+
+function sendHtml(response: ServerResponse, message: string): void {
+  response.writeHead(401, { "content-type": "text/html; charset=utf-8" });
+  response.end(
+    `<!DOCTYPE html><html><head><title>401 Unauthorized</title></head><body><p>${message}</p></body></html>`,
+  );
 }

@@ -36,6 +36,7 @@ export function cell(
   result: InteropCell["result"],
   blame: InteropCell["blame"] = null,
   rows: { client?: BrokenRow[]; server?: BrokenRow[] } = {},
+  alsoBroken: { client?: BrokenRow[]; server?: BrokenRow[] } = {},
 ): InteropCell {
   return {
     client: clientName,
@@ -45,6 +46,7 @@ export function cell(
     blame,
     why: result === "failed" ? "the client exited 1" : result,
     rows: { client: rows.client ?? [], server: rows.server ?? [] },
+    alsoBroken: { client: alsoBroken.client ?? [], server: alsoBroken.server ?? [] },
     evidence: `cells/${clientName}/${serverName}/${task}/`,
   };
 }

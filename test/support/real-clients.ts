@@ -36,6 +36,8 @@ export const REAL_CLIENTS = {
   requests: client("clients/python-requests.py", ["python3", "-c", "import requests"]),
   /** Python's urllib.request with HTTPDigestAuthHandler. */
   urllib: client("clients/python-urllib.py", ["python3", "--version"]),
+  /** A client of the tests' own that counts from nc=00000000 and answers MD5 to any challenge. */
+  "nc-zero": client("clients/nc-zero.py", ["python3", "--version"]),
 } satisfies Record<string, RealClient>;
 
 export type RealClientName = keyof typeof REAL_CLIENTS;
