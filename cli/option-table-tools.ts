@@ -163,6 +163,14 @@ export const TOOL_OPTIONS = [
     help: "a header carrying the token to the contacts server",
   },
   {
+    name: "backend-token-value",
+    commands: ["serve"],
+    type: "string",
+    arg: "TEMPLATE",
+    defaultText: "{token}",
+    help: "that header's value, with {token}, e.g. 'Bearer {token}'",
+  },
+  {
     name: "export-rel",
     commands: ["serve"],
     type: "string",

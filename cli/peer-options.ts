@@ -46,6 +46,8 @@ export function peerLayers(
   flags: { side?: string; port?: string; host?: string },
   layers: Partial<TargetDescription>[],
   tags: string | undefined,
+  /** The URLs given by flag or environment, which a description's yield to. */
+  givenUrls: Partial<TargetDescription> = {},
 ): Result<{ peer?: PeerSetting; layers: Partial<TargetDescription>[]; tags: string | undefined }> {
   const { side, port: portText, host = DEFAULT_PEER_HOST } = flags;
   if (side === undefined) {
@@ -71,8 +73,15 @@ export function peerLayers(
   const flag = (key: string) => (key === "contactsUrl" ? "--contacts-url" : "--messaging-url");
   const teamUrl = layers.map((l) => l[team]).findLast((url) => url !== undefined);
   if (teamUrl === undefined) return { ok: false, error: `--peer ${played}: give the team's server with ${flag(team)}` };
-  if (layers.some((l) => l[own] !== undefined))
-    return { ok: false, error: `--peer ${played}: sxd plays the ${played} server; leave out ${flag(own)}` };
+  // A description's URL of that side yields to sxd's server, as a description's keys yield to
+  // flags; a flag or variable naming it contradicts --peer.
+  if (givenUrls[own] !== undefined) {
+    const variable = own === "contactsUrl" ? "SXD_CONTACTS_URL" : "SXD_MESSAGING_URL";
+    return {
+      ok: false,
+      error: `--peer ${played}: sxd plays the ${played} server; leave out ${flag(own)} and ${variable}`,
+    };
+  }
   const hasBase = layers.some((l) => l.baseUrl !== undefined);
   const exportRows = loadRows()
     .filter((row) => row.id.startsWith("EXP-"))
