@@ -3,8 +3,12 @@
  * `sxd report`, `sxd docs`, in the order their help lists them. Part of the option table
  * (cli/option-table.ts).
  */
-import { REFERENCE_DEFAULTS } from "../harness/target.ts";
-import { DEFAULT_MAX_CONNECTIONS, DEFAULT_PORTS, DEFAULT_STORAGE_LIMITS } from "../reference/index.ts";
+import {
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_PORTS,
+  DEFAULT_STORAGE_LIMITS,
+  REFERENCE_DESCRIPTION,
+} from "../reference/index.ts";
 import type { OptionSpec } from "./option-spec.ts";
 
 /** How long `sxd serve`, on SIGTERM, lets requests in flight run before their connections are closed. */
@@ -222,7 +226,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PATH",
-    default: REFERENCE_DEFAULTS.snapshots.collection,
+    default: REFERENCE_DESCRIPTION.snapshots.collection,
     help: "collection where the suite may create scratch resources",
   },
   {
@@ -230,7 +234,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PATH",
-    default: REFERENCE_DEFAULTS.digest.path,
+    default: REFERENCE_DESCRIPTION.digest.path,
     help: "path of a resource protected by Digest",
   },
   {
@@ -238,7 +242,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "USER",
-    default: REFERENCE_DEFAULTS.digest.username,
+    default: REFERENCE_DESCRIPTION.digest.username,
     help: "a user of that resource",
   },
   {
@@ -246,7 +250,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PASSWORD",
-    default: REFERENCE_DEFAULTS.digest.password,
+    default: REFERENCE_DESCRIPTION.digest.password,
     help: "that user's password",
   },
   {
@@ -254,7 +258,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "USER",
-    default: REFERENCE_DEFAULTS.export.user,
+    default: REFERENCE_DESCRIPTION.export.user,
     help: "a user whose contacts the contacts server serves",
   },
   {

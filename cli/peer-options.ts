@@ -8,6 +8,7 @@ import { loadRows } from "../harness/catalogue.ts";
 import { PEER_SIDES, type PeerSide } from "../harness/peer.ts";
 import type { TargetDescription } from "../harness/target.ts";
 import type { Result } from "../lib/result.ts";
+import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 
 export interface PeerSetting {
   side: PeerSide;
@@ -35,6 +36,14 @@ function isHost(text: string): boolean {
     (isIP(text) !== 0 && !text.includes("%")) ||
     /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(text)
   );
+}
+
+/**
+ * Where sxd plays the contacts server, the export user may be one of its own: the lists are
+ * sxd's, and the team's messaging server learns the user from the link. A description's user wins.
+ */
+function ownUser(played: PeerSide): Partial<TargetDescription>[] {
+  return played === "contacts" ? [{ export: { user: REFERENCE_DESCRIPTION.export.user } }] : [];
 }
 
 /**
@@ -91,7 +100,12 @@ export function peerLayers(
     ok: true,
     value: {
       peer: { side: played, port, host },
-      layers: [...(hasBase ? [] : [{ baseUrl: teamUrl }]), ...layers, { [own]: peerUrl(port, host) }],
+      layers: [
+        ...(hasBase ? [] : [{ baseUrl: teamUrl }]),
+        ...ownUser(played),
+        ...layers,
+        { [own]: peerUrl(port, host) },
+      ],
       tags: hasBase ? tags : tags === undefined ? exportRows : `(${tags}) and (${exportRows})`,
     },
   };

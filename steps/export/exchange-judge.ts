@@ -4,6 +4,7 @@
  * POST (EXP-4), and, after a 303, the contacts missing on the messaging server (EXP-5).
  */
 import type { RowBreak, ServerExchange } from "../../harness/interop/judging.ts";
+import { stated } from "../../harness/target.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";
@@ -24,7 +25,7 @@ export function judgeServerExchange({
 }: ServerExchange): RowBreak[] {
   if (task !== "export") return [];
   const broken: RowBreak[] = [];
-  const user = target.export.user;
+  const { user } = stated(target, "export");
   const messaging = [target.messagingUrl, proxied.messaging].filter((url): url is string => url !== undefined);
   const listReads = requests.filter(
     (r) => r.server === "contacts" && r.method === "GET" && r.target.split("?")[0] === subjectPath,
