@@ -88,7 +88,8 @@ test("requests carry User-Agent, X-Sxd-Scenario and the extra headers; secret va
   const { server, url, requests } = await recordingServer();
   const dir = tempDir();
   const config = join(dir, "target.json");
-  writeFileSync(config, JSON.stringify({ baseUrl: url, headers: { base: { "X-Tenant": "acme" } } }));
+  const described = { baseUrl: url, snapshots: { collection: "/entries/" }, headers: { base: { "X-Tenant": "acme" } } };
+  writeFileSync(config, JSON.stringify(described));
   try {
     const run = await sxd([
       "test",

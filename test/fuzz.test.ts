@@ -235,10 +235,22 @@ describe("sxd fuzz, on a server of the test's own that takes a DOCTYPE", () => {
 
 describe("sxd fuzz, its limits", () => {
   it("an unreachable target is one line on stderr and exit 2, nothing else", async () => {
-    const run = fuzz(["--base-url", "http://127.0.0.1:1", "--seed", "1"]);
+    const run = fuzz([...DESCRIBED, "--base-url", "http://127.0.0.1:1", "--seed", "1"]);
     await assert.rejects(run, (error: Error) => {
       assert.match(error.message, /^the target did not answer: .*connection refused/);
       assert.doesNotMatch(error.message, /\n/);
+      return true;
+    });
+  });
+
+  it("a base URL alone names no resource to fuzz: it says which keys to state, before a request", async () => {
+    const run = fuzz(["--base-url", "http://127.0.0.1:1", "--seed", "1"]);
+    await assert.rejects(run, (error: Error) => {
+      assert.match(
+        error.message,
+        /^nothing to fuzz: credentials: .*state digest\.path, digest\.username, digest\.password; /,
+      );
+      assert.match(error.message, /updates: .*state snapshots\.collection$/);
       return true;
     });
   });
