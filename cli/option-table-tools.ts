@@ -3,12 +3,7 @@
  * `sxd report`, `sxd docs`, in the order their help lists them. Part of the option table
  * (cli/option-table.ts).
  */
-import {
-  DEFAULT_MAX_CONNECTIONS,
-  DEFAULT_PORTS,
-  DEFAULT_STORAGE_LIMITS,
-  REFERENCE_DESCRIPTION,
-} from "../reference/index.ts";
+import * as reference from "../reference/index.ts";
 import type { OptionSpec } from "./option-spec.ts";
 
 /** How long `sxd serve`, on SIGTERM, lets requests in flight run before their connections are closed. */
@@ -32,7 +27,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "PORT",
-    default: String(DEFAULT_PORTS.base),
+    default: String(reference.DEFAULT_PORTS.base),
     help: "port of the base server (0 picks a free one, as for each port)",
   },
   {
@@ -40,7 +35,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "PORT",
-    default: String(DEFAULT_PORTS.contacts),
+    default: String(reference.DEFAULT_PORTS.contacts),
     help: "port of the contacts server",
   },
   {
@@ -48,7 +43,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "PORT",
-    default: String(DEFAULT_PORTS.messaging),
+    default: String(reference.DEFAULT_PORTS.messaging),
     help: "port of the messaging server",
   },
   {
@@ -109,7 +104,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "N",
-    default: String(DEFAULT_STORAGE_LIMITS.maxBytes),
+    default: String(reference.DEFAULT_STORAGE_LIMITS.maxBytes),
     help: "bytes the snapshot store may hold in all; beyond, 507",
   },
   {
@@ -117,7 +112,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "N",
-    default: String(DEFAULT_STORAGE_LIMITS.maxResources),
+    default: String(reference.DEFAULT_STORAGE_LIMITS.maxResources),
     help: "resources the snapshot store may hold",
   },
   {
@@ -125,7 +120,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "N",
-    default: String(DEFAULT_STORAGE_LIMITS.maxSnapshots),
+    default: String(reference.DEFAULT_STORAGE_LIMITS.maxSnapshots),
     help: "snapshots one resource may keep",
   },
   {
@@ -133,7 +128,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "N",
-    default: String(DEFAULT_MAX_CONNECTIONS),
+    default: String(reference.DEFAULT_MAX_CONNECTIONS),
     help: "connections each server keeps open at once",
   },
   {
@@ -171,8 +166,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "TEMPLATE",
-    defaultText: "{token}",
-    help: "that header's value, with {token}, e.g. 'Bearer {token}'",
+    help: "that header's value, with {token}, e.g. 'Bearer {token}' (default: the bare token)",
   },
   {
     name: "export-rel",
@@ -226,7 +220,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PATH",
-    default: REFERENCE_DESCRIPTION.snapshots.collection,
+    default: reference.REFERENCE_DESCRIPTION.snapshots.collection,
     help: "collection where the suite may create scratch resources",
   },
   {
@@ -234,7 +228,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PATH",
-    default: REFERENCE_DESCRIPTION.digest.path,
+    default: reference.REFERENCE_DESCRIPTION.digest.path,
     help: "path of a resource protected by Digest",
   },
   {
@@ -242,7 +236,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "USER",
-    default: REFERENCE_DESCRIPTION.digest.username,
+    default: reference.REFERENCE_DESCRIPTION.digest.username,
     help: "a user of that resource",
   },
   {
@@ -250,7 +244,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PASSWORD",
-    default: REFERENCE_DESCRIPTION.digest.password,
+    default: reference.REFERENCE_DESCRIPTION.digest.password,
     help: "that user's password",
   },
   {
@@ -258,7 +252,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "USER",
-    default: REFERENCE_DESCRIPTION.export.user,
+    default: reference.REFERENCE_DESCRIPTION.export.user,
     help: "a user whose contacts the contacts server serves",
   },
   {
