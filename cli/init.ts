@@ -58,7 +58,7 @@ function starterDescription(answers: Answers, schemaRef: string): Record<string,
     },
     export: {
       $comment:
-        'Used only with contactsUrl and messagingUrl. The server may also take: "otherUser" (a second user, for the token check), "rel" (the export relation URI), "upload" (the fallback upload, or false if it takes none; until you say, that row is not run), "result" (where to read the imported contacts), "outage" (commands that stop and start the contacts server), "backend" (how the messaging server asks the contacts server for the list, e.g. { "path": "/internal/export/{user}?t={token}" }, with "method" and "tokenHeader" if needed: what sxd serves or asks when it plays one side, --peer).',
+        'Used only with contactsUrl and messagingUrl. The server may also take: "otherUser" (a second user, for the token check), "rel" (the export relation URI), "upload" (the fallback upload, or false if it takes none; until you say, that row is not run), "result" (where to read the imported contacts), "outage" (commands that stop and start the contacts server), "backend" (how the messaging server asks the contacts server for the list, e.g. { "path": "/internal/export/{user}?t={token}" }, with "method", "tokenHeader" and "tokenValue" ("Bearer {token}") if needed: what sxd serves or asks when it plays one side, --peer).',
       user: answers["export-user"],
       backend: answers["export-backend"] === "" ? undefined : { path: answers["export-backend"] },
     },

@@ -3,8 +3,7 @@
  * `sxd report`, `sxd docs`, in the order their help lists them. Part of the option table
  * (cli/option-table.ts).
  */
-import { REFERENCE_DEFAULTS } from "../harness/target.ts";
-import { DEFAULT_MAX_CONNECTIONS, DEFAULT_PORTS, DEFAULT_STORAGE_LIMITS } from "../reference/index.ts";
+import * as reference from "../reference/index.ts";
 import type { OptionSpec } from "./option-spec.ts";
 
 /** How long `sxd serve`, on SIGTERM, lets requests in flight run before their connections are closed. */
@@ -28,7 +27,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "PORT",
-    default: String(DEFAULT_PORTS.base),
+    default: String(reference.DEFAULT_PORTS.base),
     help: "port of the base server (0 picks a free one, as for each port)",
   },
   {
@@ -36,7 +35,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "PORT",
-    default: String(DEFAULT_PORTS.contacts),
+    default: String(reference.DEFAULT_PORTS.contacts),
     help: "port of the contacts server",
   },
   {
@@ -44,7 +43,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "PORT",
-    default: String(DEFAULT_PORTS.messaging),
+    default: String(reference.DEFAULT_PORTS.messaging),
     help: "port of the messaging server",
   },
   {
@@ -105,7 +104,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "N",
-    default: String(DEFAULT_STORAGE_LIMITS.maxBytes),
+    default: String(reference.DEFAULT_STORAGE_LIMITS.maxBytes),
     help: "bytes the snapshot store may hold in all; beyond, 507",
   },
   {
@@ -113,7 +112,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "N",
-    default: String(DEFAULT_STORAGE_LIMITS.maxResources),
+    default: String(reference.DEFAULT_STORAGE_LIMITS.maxResources),
     help: "resources the snapshot store may hold",
   },
   {
@@ -121,7 +120,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "N",
-    default: String(DEFAULT_STORAGE_LIMITS.maxSnapshots),
+    default: String(reference.DEFAULT_STORAGE_LIMITS.maxSnapshots),
     help: "snapshots one resource may keep",
   },
   {
@@ -129,7 +128,7 @@ export const TOOL_OPTIONS = [
     commands: ["serve"],
     type: "string",
     arg: "N",
-    default: String(DEFAULT_MAX_CONNECTIONS),
+    default: String(reference.DEFAULT_MAX_CONNECTIONS),
     help: "connections each server keeps open at once",
   },
   {
@@ -161,6 +160,13 @@ export const TOOL_OPTIONS = [
     type: "string",
     arg: "NAME",
     help: "a header carrying the token to the contacts server",
+  },
+  {
+    name: "backend-token-value",
+    commands: ["serve"],
+    type: "string",
+    arg: "TEMPLATE",
+    help: "that header's value, with {token}, e.g. 'Bearer {token}' (default: the bare token)",
   },
   {
     name: "export-rel",
@@ -214,7 +220,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PATH",
-    default: REFERENCE_DEFAULTS.snapshots.collection,
+    default: reference.REFERENCE_DESCRIPTION.snapshots.collection,
     help: "collection where the suite may create scratch resources",
   },
   {
@@ -222,7 +228,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PATH",
-    default: REFERENCE_DEFAULTS.digest.path,
+    default: reference.REFERENCE_DESCRIPTION.digest.path,
     help: "path of a resource protected by Digest",
   },
   {
@@ -230,7 +236,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "USER",
-    default: REFERENCE_DEFAULTS.digest.username,
+    default: reference.REFERENCE_DESCRIPTION.digest.username,
     help: "a user of that resource",
   },
   {
@@ -238,7 +244,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PASSWORD",
-    default: REFERENCE_DEFAULTS.digest.password,
+    default: reference.REFERENCE_DESCRIPTION.digest.password,
     help: "that user's password",
   },
   {
@@ -246,7 +252,7 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "USER",
-    default: REFERENCE_DEFAULTS.export.user,
+    default: reference.REFERENCE_DESCRIPTION.export.user,
     help: "a user whose contacts the contacts server serves",
   },
   {

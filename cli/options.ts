@@ -142,7 +142,7 @@ export function parseTestArgs(
     layers.push({ headers: { base: headers, contacts: headers, messaging: headers } });
 
   const peerFlags = { side: stated("peer"), port: stated("peer-port"), host: stated("peer-host") };
-  const peered = peerLayers(peerFlags, layers, value("tags"));
+  const peered = peerLayers(peerFlags, layers, value("tags"), urls);
   if (!peered.ok) return peered;
   layers.splice(0, layers.length, ...peered.value.layers);
   const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);

@@ -27,6 +27,24 @@ test("--peer contacts makes sxd's server the target's contacts server, and only 
   assert.equal(withBase.value.tags, undefined);
 });
 
+test("--peer contacts takes the place of a description's contactsUrl, as a flag wins over the description", () => {
+  const description = JSON.stringify({ contactsUrl: "http://c.test", messagingUrl: "http://m.test" });
+  const parsed = parseTestArgs(
+    ["--peer", "contacts", "--peer-port", "9081", "--config", "t.json"],
+    {},
+    () => description,
+  );
+  assert.ok(parsed.ok && !("help" in parsed), parsed.ok ? "" : parsed.error);
+  assert.equal(parsed.value.target?.contactsUrl, "http://127.0.0.1:9081");
+  assert.equal(parsed.value.target?.messagingUrl, "http://m.test");
+  // Named by a variable, the side sxd plays contradicts --peer: the message names what to leave out.
+  const env = parseTestArgs(["--peer", "contacts", "--peer-port", "9081", "--messaging-url", "http://m.test"], {
+    SXD_CONTACTS_URL: "http://c.test",
+  });
+  assert.equal(env.ok, false);
+  if (!env.ok) assert.match(env.error, /leave out --contacts-url and SXD_CONTACTS_URL/);
+});
+
 test("--peer is refused with what to give instead", () => {
   for (const [argv, message] of [
     [["--peer", "both", "--peer-port", "1"], /--peer must be contacts or messaging/],

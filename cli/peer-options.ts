@@ -8,6 +8,7 @@ import { loadRows } from "../harness/catalogue.ts";
 import { PEER_SIDES, type PeerSide } from "../harness/peer.ts";
 import type { TargetDescription } from "../harness/target.ts";
 import type { Result } from "../lib/result.ts";
+import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 
 export interface PeerSetting {
   side: PeerSide;
@@ -38,6 +39,14 @@ function isHost(text: string): boolean {
 }
 
 /**
+ * Where sxd plays the contacts server, the export user may be one of its own: the lists are
+ * sxd's, and the team's messaging server learns the user from the link. A description's user wins.
+ */
+function ownUser(played: PeerSide): Partial<TargetDescription>[] {
+  return played === "contacts" ? [{ export: { user: REFERENCE_DESCRIPTION.export.user } }] : [];
+}
+
+/**
  * Checks the flags against the URLs given, and adds what they imply: sxd's server as the
  * target's server of that side; where no base URL is given, the team's server answers the
  * probe and only the export rows run (`tags` narrowed to them).
@@ -46,6 +55,8 @@ export function peerLayers(
   flags: { side?: string; port?: string; host?: string },
   layers: Partial<TargetDescription>[],
   tags: string | undefined,
+  /** The URLs given by flag or environment, which a description's yield to. */
+  givenUrls: Partial<TargetDescription> = {},
 ): Result<{ peer?: PeerSetting; layers: Partial<TargetDescription>[]; tags: string | undefined }> {
   const { side, port: portText, host = DEFAULT_PEER_HOST } = flags;
   if (side === undefined) {
@@ -71,8 +82,15 @@ export function peerLayers(
   const flag = (key: string) => (key === "contactsUrl" ? "--contacts-url" : "--messaging-url");
   const teamUrl = layers.map((l) => l[team]).findLast((url) => url !== undefined);
   if (teamUrl === undefined) return { ok: false, error: `--peer ${played}: give the team's server with ${flag(team)}` };
-  if (layers.some((l) => l[own] !== undefined))
-    return { ok: false, error: `--peer ${played}: sxd plays the ${played} server; leave out ${flag(own)}` };
+  // A description's URL of that side yields to sxd's server, as a description's keys yield to
+  // flags; a flag or variable naming it contradicts --peer.
+  if (givenUrls[own] !== undefined) {
+    const variable = own === "contactsUrl" ? "SXD_CONTACTS_URL" : "SXD_MESSAGING_URL";
+    return {
+      ok: false,
+      error: `--peer ${played}: sxd plays the ${played} server; leave out ${flag(own)} and ${variable}`,
+    };
+  }
   const hasBase = layers.some((l) => l.baseUrl !== undefined);
   const exportRows = loadRows()
     .filter((row) => row.id.startsWith("EXP-"))
@@ -82,7 +100,12 @@ export function peerLayers(
     ok: true,
     value: {
       peer: { side: played, port, host },
-      layers: [...(hasBase ? [] : [{ baseUrl: teamUrl }]), ...layers, { [own]: peerUrl(port, host) }],
+      layers: [
+        ...(hasBase ? [] : [{ baseUrl: teamUrl }]),
+        ...ownUser(played),
+        ...layers,
+        { [own]: peerUrl(port, host) },
+      ],
       tags: hasBase ? tags : tags === undefined ? exportRows : `(${tags}) and (${exportRows})`,
     },
   };

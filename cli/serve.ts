@@ -1,6 +1,7 @@
 /** `sxd serve`: the reference servers, in the foreground until interrupted. */
 import { UsageError } from "../harness/errors.ts";
 import type { NoncePolicy } from "../lib/digest-math.ts";
+import { type BackendRequest, holdsTokenOnce } from "../lib/export-backend.ts";
 import { isAbsoluteUri, isHttpUrl } from "../lib/uri.ts";
 import {
   DEMO_USER,
@@ -63,7 +64,11 @@ export async function runServe(argv: string[]): Promise<number> {
     },
     maxConnections: count(value("max-connections"), "--max-connections"),
     contactsFile: value("contacts"),
-    backend: backendOf(value("backend-path"), value("backend-method"), value("backend-token-header")),
+    backend: backendOf(value("backend-path"), {
+      method: value("backend-method"),
+      tokenHeader: value("backend-token-header"),
+      tokenValue: value("backend-token-value"),
+    }),
     exportRel: exportRel(value("export-rel")),
   }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(
@@ -129,15 +134,25 @@ function exportRel(text: string | undefined): string | undefined {
 }
 
 /** The backend request as the flags describe it (as export.backend does in a target description). */
-function backendOf(path: string | undefined, method: string | undefined, tokenHeader: string | undefined) {
+function backendOf(
+  path: string | undefined,
+  given: { method?: string; tokenHeader?: string; tokenValue?: string },
+): BackendRequest | undefined {
+  const stated = Object.fromEntries(Object.entries(given).filter(([, text]) => text !== undefined));
   if (path === undefined) {
-    if (method !== undefined || tokenHeader !== undefined)
-      throw new UsageError("--backend-method and --backend-token-header need --backend-path");
+    if (Object.keys(stated).length > 0)
+      throw new UsageError("--backend-method, --backend-token-header and --backend-token-value need --backend-path");
     return undefined;
   }
   if (!path.startsWith("/") || !path.includes("{user}"))
     throw new UsageError(
       `--backend-path must be a path with {user}, e.g. "/internal/export/{user}?t={token}", got "${path}"`,
     );
-  return { path, ...(method ? { method } : {}), ...(tokenHeader ? { tokenHeader } : {}) };
+  if (given.tokenValue !== undefined && given.tokenHeader === undefined)
+    throw new UsageError("--backend-token-value needs --backend-token-header, the header it is the value of");
+  if (given.tokenValue !== undefined && !holdsTokenOnce(given.tokenValue))
+    throw new UsageError(
+      `--backend-token-value must hold {token} once, e.g. "Bearer {token}", got "${given.tokenValue}"`,
+    );
+  return { path, ...stated };
 }

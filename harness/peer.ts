@@ -50,13 +50,18 @@ export function peerLine(peer: PeerRun): string {
  */
 export interface StandInSettings {
   backend?: BackendRequest;
-  users: { user: string; otherUser?: string };
+  /** Absent where the description names no export user (the export rows are then not run). */
+  users?: { user: string; otherUser?: string };
   rel?: string;
 }
 
 export function standInSettings(side: PeerSide, target: TargetDescription): StandInSettings {
   const { user, otherUser, rel, backend } = target.export;
-  return { backend, users: { user, otherUser }, ...(side === "contacts" ? { rel } : {}) };
+  return {
+    backend,
+    ...(user === undefined ? {} : { users: { user, otherUser } }),
+    ...(side === "contacts" ? { rel } : {}),
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
  * Checks a target description against the keys sxd knows, before anything runs: the message
  * names the first bad key and what it must be. Pure: values in, values out.
  */
+import { holdsTokenOnce } from "../lib/export-backend.ts";
 import { parseJsonText } from "../lib/json-text.ts";
 import type { Result } from "../lib/result.ts";
 import { isHttpUrl } from "../lib/uri.ts";
@@ -25,7 +26,12 @@ export type Shape =
 
 const UPLOAD_SHAPE: { [key: string]: Shape } = { method: "string", path: "path", contentType: "string" };
 const OUTAGE_SHAPE: { [key: string]: Shape } = { stop: "string", start: "string", timeoutMs: "count" };
-const BACKEND_SHAPE: { [key: string]: Shape } = { path: "path", method: "string", tokenHeader: "string" };
+const BACKEND_SHAPE: { [key: string]: Shape } = {
+  path: "path",
+  method: "string",
+  tokenHeader: "string",
+  tokenValue: "string",
+};
 
 const SHAPE: { [key: string]: Shape } = {
   baseUrl: "url",
@@ -169,10 +175,20 @@ function check(value: Json, shape: Shape, path: string): string | undefined {
     case "backend":
       if (isObject(value) && typeof value.path === "string" && !value.path.includes("{user}"))
         return `${path}.path must name the user with {user}, e.g. "/internal/export/{user}?t={token}"`;
-      return isObject(value) && value.path === undefined
-        ? `${path}.path is required (where the contacts server serves the list to the messaging server)`
-        : check(value, BACKEND_SHAPE, path);
+      if (isObject(value) && value.path === undefined)
+        return `${path}.path is required (where the contacts server serves the list to the messaging server)`;
+      return check(value, BACKEND_SHAPE, path) ?? tokenValueProblem(value, path);
   }
+}
+
+/** A tokenValue says how a tokenHeader carries the token: it needs the header, and the token's place in it. */
+function tokenValueProblem(backend: Json, path: string): string | undefined {
+  if (!isObject(backend) || backend.tokenValue === undefined) return undefined;
+  if (backend.tokenHeader === undefined)
+    return `${path}.tokenValue needs ${path}.tokenHeader, the header it is the value of (e.g. "Authorization")`;
+  return holdsTokenOnce(String(backend.tokenValue))
+    ? undefined
+    : `${path}.tokenValue must hold {token} once, e.g. "Bearer {token}"`;
 }
 
 function isListShape(shape: object): shape is { listOf: { [key: string]: Shape }; required: string } {

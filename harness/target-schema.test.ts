@@ -44,6 +44,7 @@ const GOOD = [
   { digest: { nonceLifetime: 300 } },
   { export: { backend: { path: "/internal/export/{user}?t={token}" } } },
   { export: { backend: { path: "/api/{user}/contacts", method: "POST", tokenHeader: "X-Export-Token" } } },
+  { export: { backend: { path: "/api/{user}", tokenHeader: "Authorization", tokenValue: "Bearer {token}" } } },
 ];
 
 const BAD = [
@@ -73,6 +74,9 @@ const BAD = [
   { export: { backend: { path: "internal/{user}" } } },
   { export: { backend: { path: "/x/{user}", tokenHeader: "" } } },
   { export: { backend: "/internal/{user}" } },
+  { export: { backend: { path: "/x/{user}", tokenValue: "Bearer {token}" } } },
+  { export: { backend: { path: "/x/{user}", tokenHeader: "Authorization", tokenValue: "Bearer" } } },
+  { export: { backend: { path: "/x/{user}", tokenHeader: "Authorization", tokenValue: "{token} {token}" } } },
 ];
 
 test("the schema and the checker agree on good and bad descriptions", () => {

@@ -1,16 +1,35 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { headersFor, REFERENCE_DEFAULTS, resolveDescription } from "./target.ts";
+import { headersFor, resolveDescription, stated, unstatedKeys, unstatedReason } from "./target.ts";
 import { parseDescription, validateDescription } from "./target-check.ts";
 
-test("a description layers over the reference defaults, key by key", () => {
-  const parsed = parseDescription('{"baseUrl":"http://h:1/","snapshots":{"collection":"/docs/"}}', "t.json");
+test("a description's silence is not the reference's choice: the keys left out are named, never filled in", () => {
+  const parsed = parseDescription(
+    '{"baseUrl":"http://h:1/","digest":{"path":"/me","username":"u","password":"p"}}',
+    "t.json",
+  );
   assert.ok(parsed.ok);
   const resolved = resolveDescription([parsed.value]);
   assert.ok(resolved.ok);
-  assert.equal(resolved.value.baseUrl, "http://h:1");
-  assert.equal(resolved.value.snapshots.collection, "/docs/");
-  assert.deepEqual(resolved.value.digest, REFERENCE_DEFAULTS.digest);
+  const target = resolved.value;
+  assert.equal(target.baseUrl, "http://h:1");
+  assert.deepEqual(target.snapshots, {});
+  assert.deepEqual(unstatedKeys(target, "digest"), []);
+  assert.equal(unstatedReason(target, "digest"), undefined);
+  assert.equal(stated(target, "digest").path, "/me");
+  // A digest server that serves no entries: the snapshot rows are not run, naming the key.
+  assert.deepEqual(unstatedKeys(target, "snapshots"), ["snapshots.collection"]);
+  assert.match(unstatedReason(target, "snapshots") ?? "", /state snapshots\.collection \(or snapshots\.resources/);
+  assert.deepEqual(unstatedKeys(target, "export"), ["export.user"]);
+  assert.throws(() => stated(target, "export"), /state export\.user/);
+  // A base URL alone states nothing else; a resource list stands in for a collection.
+  const bare = resolveDescription([{ baseUrl: "http://h" }, { digest: { path: "/p" } }]);
+  assert.ok(bare.ok);
+  assert.deepEqual(unstatedKeys(bare.value, "digest"), ["digest.username", "digest.password"]);
+  assert.match(unstatedReason(bare.value, "digest") ?? "", /state digest\.username, digest\.password$/);
+  const fixed = resolveDescription([{ baseUrl: "http://h", snapshots: { resources: [{ path: "/n/1" }] } }]);
+  assert.ok(fixed.ok);
+  assert.deepEqual(unstatedKeys(fixed.value, "snapshots"), []);
 });
 
 test("later layers win", () => {

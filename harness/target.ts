@@ -1,6 +1,7 @@
 /**
  * The target description: what the spec leaves to each server (paths, users, policies),
- * as JSON. Every key is optional; the defaults describe the bundled reference.
+ * as JSON. Every key is optional, and none defaults to the bundled reference's choice: where a
+ * behaviour's keys are left out, its rows are not run, naming the keys (`unstatedKeys`).
  * Pure: loading and validation return values, they never exit.
  */
 
@@ -46,7 +47,7 @@ export interface TargetDescription {
   messagingUrl?: string;
   snapshots: {
     /** Where the suite creates its scratch resources: `<baseUrl><collection><name>`. */
-    collection: string;
+    collection?: string;
     /**
      * Existing resources the suite updates instead of creating its own (the spec allows a
      * server without creation): one scenario at a time per resource; `delete` says whether
@@ -55,9 +56,9 @@ export interface TargetDescription {
     resources?: FixedResource[];
   };
   digest: {
-    path: string;
-    username: string;
-    password: string;
+    path?: string;
+    username?: string;
+    password?: string;
     /** How often a nonce may be used; absent: not stated, so the replay row is not run ("unlimited" makes it not applicable). */
     noncePolicy?: NoncePolicy;
     /** Seconds a nonce stays usable (up to 60, the stale-nonce row waits it out), or "unlimited": nonces never expire. */
@@ -66,7 +67,7 @@ export interface TargetDescription {
     cookies?: boolean;
   };
   export: {
-    user: string;
+    user?: string;
     /**
      * A second user the contacts server knows: the token check tries the first user's token
      * on this user's import address. Without one the suite uses an unknown user, which a
@@ -114,27 +115,67 @@ export interface FixedResource {
   delete?: boolean;
 }
 
+/** The behaviours a target description describes, each in its section of the same name. */
+export type Behaviour = "snapshots" | "digest" | "export";
+
 /**
- * Where a description is silent: the bundled reference's paths and users. The options a
- * server may or may not take (a nonce limit, the fallback upload) and the second export
- * user are not defaulted: a target has them only where its description says so.
+ * The keys a behaviour's rows need that the description left out: where a server keeps its
+ * resources, its user and password. Silence is not the reference's choice: those rows are not
+ * run, naming these keys. (The export paths are the spec's own and need no key.)
  */
-export const REFERENCE_DEFAULTS = {
-  snapshots: { collection: "/entries/" },
-  digest: { path: "/protected", username: "demo", password: "sxd-demo-secret" },
-  export: { user: "alice" },
-} satisfies Omit<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl">;
+export function unstatedKeys(target: TargetDescription, behaviour: Behaviour): string[] {
+  const needed: Record<Behaviour, Array<[string, unknown]>> = {
+    snapshots: [["snapshots.collection", target.snapshots.collection ?? target.snapshots.resources]],
+    digest: [
+      ["digest.path", target.digest.path],
+      ["digest.username", target.digest.username],
+      ["digest.password", target.digest.password],
+    ],
+    export: [["export.user", target.export.user]],
+  };
+  return needed[behaviour].filter(([, value]) => value === undefined).map(([key]) => key);
+}
+
+/** Why a behaviour's rows are not run where its keys are left out; undefined where all are stated. */
+export function unstatedReason(target: TargetDescription, behaviour: Behaviour): string | undefined {
+  const keys = unstatedKeys(target, behaviour);
+  if (keys.length === 0) return undefined;
+  const named = keys.join(", ");
+  const where = behaviour === "snapshots" ? " (or snapshots.resources, resources the suite may update)" : "";
+  return `the target description does not say ${WHAT[behaviour]}: state ${named}${where}`;
+}
+
+const WHAT: Record<Behaviour, string> = {
+  snapshots: "where the suite may create or update resources",
+  digest: "which resource is protected and by which user",
+  export: "whose contact list to export",
+};
+
+/** A behaviour's keys once its scenario is known to run (its rows are gated on unstatedKeys). */
+export function stated<B extends Behaviour>(target: TargetDescription, behaviour: B): Stated[B] {
+  const reason = unstatedReason(target, behaviour);
+  // The rows of a behaviour whose keys are left out are not run: reaching here is the suite's bug.
+  if (reason !== undefined) throw new Error(reason);
+  return target[behaviour] as Stated[B];
+}
+
+interface Stated {
+  snapshots: TargetDescription["snapshots"];
+  digest: TargetDescription["digest"] & { path: string; username: string; password: string };
+  export: TargetDescription["export"] & { user: string };
+}
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
- * Layers descriptions, later ones winning key by key, over the reference defaults.
+ * Layers descriptions, later ones winning key by key; a section left out is empty.
  * `baseUrl` must come from one of the layers.
  */
 export function resolveDescription(layers: Partial<TargetDescription>[]): Result<TargetDescription> {
   const merged = layers.reduce<Partial<TargetDescription>>((acc, layer) => deepMerge(acc, layer), {});
   if (!merged.baseUrl) return { ok: false, error: "no base URL: give --base-url, SXD_BASE_URL or baseUrl" };
-  const full = deepMerge(REFERENCE_DEFAULTS, merged) as TargetDescription;
+  const sections: Partial<TargetDescription> = { snapshots: {}, digest: {}, export: {} };
+  const full = deepMerge(sections, merged) as TargetDescription;
   full.baseUrl = withoutTrailingSlashes(full.baseUrl);
   if (full.contactsUrl) full.contactsUrl = withoutTrailingSlashes(full.contactsUrl);
   if (full.messagingUrl) full.messagingUrl = withoutTrailingSlashes(full.messagingUrl);

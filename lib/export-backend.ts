@@ -12,6 +12,34 @@ export interface BackendRequest {
   method?: string;
   /** A header carrying the token, instead of or besides `{token}` in the path. */
   tokenHeader?: string;
+  /** That header's value, a template with `{token}` (`Bearer {token}`). Default `{token}`, the bare token. */
+  tokenValue?: string;
+}
+
+const TOKEN_PLACE = "{token}";
+
+/** Whether a tokenValue template names the token's place, once. */
+export function holdsTokenOnce(template: string): boolean {
+  return template.split(TOKEN_PLACE).length === 2;
+}
+
+/** The tokenHeader's value for `token`, as the template says. */
+export function tokenHeaderValue(backend: BackendRequest, token: string): string {
+  return (backend.tokenValue ?? TOKEN_PLACE).replace(TOKEN_PLACE, () => token);
+}
+
+/**
+ * The token in a tokenHeader's value, where the value has the template's shape; undefined
+ * where it does not. The text around `{token}` is compared without regard to case, as an
+ * authentication scheme is (`bearer` stands for `Bearer`, RFC 9110 §11.1).
+ */
+export function tokenOfHeader(backend: BackendRequest, value: string): string | undefined {
+  const [before = "", after = ""] = (backend.tokenValue ?? TOKEN_PLACE).split(TOKEN_PLACE);
+  const fits =
+    value.length > before.length + after.length &&
+    value.slice(0, before.length).toLowerCase() === before.toLowerCase() &&
+    value.slice(value.length - after.length).toLowerCase() === after.toLowerCase();
+  return fits ? value.slice(before.length, value.length - after.length) : undefined;
 }
 
 /** What a contacts server saw of one backend request, and what it answered. */

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { type Finished, sxd, tempDir } from "./support/cli.ts";
+import { type Finished, referenceDescriptionFile, sxd, tempDir } from "./support/cli.ts";
 import {
   drip,
   type HostileServer,
@@ -30,7 +30,8 @@ interface Measured extends Finished {
 /** `sxd test` against every server URL at `url`, measured. */
 async function measuredRun(url: string, extra: string[]): Promise<Measured> {
   const reportDir = tempDir();
-  const args = ["test", "--base-url", url, "--contacts-url", url, "--messaging-url", url];
+  const args = ["test", "--config", referenceDescriptionFile(), "--base-url", url, "--contacts-url", url];
+  args.push("--messaging-url", url);
   // One process: its memory is the run's, not the baseline of two more workers (see docs/test.md).
   args.push("--timeout", "2000", "--parallel", "1", "--report-dir", reportDir, ...extra);
   const started = performance.now();

@@ -7,7 +7,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { type Finished, finished, SXD, sxd, tempDir } from "./support/cli.ts";
+import { type Finished, finished, referenceDescriptionFile, SXD, sxd, tempDir } from "./support/cli.ts";
 
 /** A stack trace has lines like "    at main (file:///…)". */
 function assertOneLine(run: Finished, what: string): void {
@@ -88,7 +88,8 @@ test("requests carry User-Agent, X-Sxd-Scenario and the extra headers; secret va
   const { server, url, requests } = await recordingServer();
   const dir = tempDir();
   const config = join(dir, "target.json");
-  writeFileSync(config, JSON.stringify({ baseUrl: url, headers: { base: { "X-Tenant": "acme" } } }));
+  const described = { baseUrl: url, snapshots: { collection: "/entries/" }, headers: { base: { "X-Tenant": "acme" } } };
+  writeFileSync(config, JSON.stringify(described));
   try {
     const run = await sxd([
       "test",
@@ -131,7 +132,8 @@ test("TLS: a self-signed certificate gets a hint; --ca trusts it; --insecure war
   }
   const { server, url } = await recordingServer({ key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") });
   try {
-    const common = ["test", "--base-url", url, "--tags", "@SNAP-3", "--report-dir", dir];
+    const common = ["test", "--config", referenceDescriptionFile(), "--base-url", url, "--tags", "@SNAP-3"];
+    common.push("--report-dir", dir);
     const untrusted = await sxd(common);
     assertOneLine(untrusted, "self-signed");
     assert.match(untrusted.stderr, /self-signed .*--ca FILE, or --insecure$/m);
@@ -153,7 +155,8 @@ test("HTTP_PROXY carries the requests, NO_PROXY exempts a host", { timeout: 120_
   const dir = tempDir();
   try {
     // The host does not resolve: only the proxy can reach it.
-    const args = ["test", "--base-url", "http://sxd-target.invalid:8080", "--tags", "@SNAP-3", "--report-dir", dir];
+    const args = ["test", "--config", referenceDescriptionFile(), "--base-url", "http://sxd-target.invalid:8080"];
+    args.push("--tags", "@SNAP-3", "--report-dir", dir);
     const run = await sxd(args, { HTTP_PROXY: url });
     assert.equal(run.code, 1, run.stderr);
     assert.ok(
@@ -215,7 +218,8 @@ test("the CI example of docs/ci.md runs as written against a server started in t
   const port = (free.server.address() as AddressInfo).port;
   await new Promise((r) => free.server.close(r));
   const dir = tempDir();
-  writeFileSync(join(dir, "sxd-target.json"), JSON.stringify({ run: { tags: "@SNAP-3" } }));
+  const described = { snapshots: { collection: "/entries/" }, run: { tags: "@SNAP-3" } };
+  writeFileSync(join(dir, "sxd-target.json"), JSON.stringify(described));
   // The server comes up only once sxd has said it is waiting for it: a slow machine cannot
   // let it win the race and leave --wait untested.
   writeFileSync(

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { SXD, sxd, tempDir } from "./support/cli.ts";
+import { referenceDescriptionFile, SXD, sxd, tempDir } from "./support/cli.ts";
 import { validateJunit } from "./support/junit-schema.ts";
 
 /** Starts `sxd serve` with the given arguments and resolves with its printed URLs. */
@@ -143,7 +143,18 @@ test("a server that breaks a SNAP MUST row makes the run exit 1 and name the row
   const { child, urls } = await serve(["base", "--port", "0", "--fault", "snap-update-200"]);
   try {
     const dir = tempDir();
-    const run = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-2", "--report-dir", dir]);
+    const config = referenceDescriptionFile();
+    const run = await sxd([
+      "test",
+      "--config",
+      config,
+      "--base-url",
+      urls[0],
+      "--tags",
+      "@SNAP-2",
+      "--report-dir",
+      dir,
+    ]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stdout, /FAILED: SNAP-2 \(MUST\)/);
     assert.match(run.stdout, /verdict: not conformant/);
@@ -227,7 +238,8 @@ test("a run that could not check a MUST row exits 3, unless --allow-incomplete; 
   try {
     const dir = tempDir();
     // Without a contacts URL the export rows cannot be run: a hole, whatever the rest says.
-    const holes = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-2 or @EXP-1", "--report-dir", dir]);
+    const target = ["--config", referenceDescriptionFile(), "--base-url", urls[0]];
+    const holes = await sxd(["test", ...target, "--tags", "@SNAP-2 or @EXP-1", "--report-dir", dir]);
     assert.equal(holes.code, 3, holes.stdout + holes.stderr);
     assert.match(holes.stdout, /NOT RUN: EXP-1 \(MUST\)/);
     assert.match(holes.stdout, /verdict: incomplete \(.*\nexit 3: a MUST or MAY row above could not be run/);
@@ -236,13 +248,11 @@ test("a run that could not check a MUST row exits 3, unless --allow-incomplete; 
     assert.equal(junit.failures, 0);
     assert.match(junit.xml, /<property name="exit code" value="3"\/>/);
     assert.match(junit.xml, /classname="EXP-1 \(MUST\)"[^>]*>\n\s*<skipped message="not run: /);
-    const accepted = await sxd([
-      "test",
-      ...["--base-url", urls[0], "--tags", "@SNAP-2 or @EXP-1", "--allow-incomplete", "--report-dir", tempDir()],
-    ]);
+    const incomplete = ["--tags", "@SNAP-2 or @EXP-1", "--allow-incomplete"];
+    const accepted = await sxd(["test", ...target, ...incomplete, "--report-dir", tempDir()]);
     assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
     assert.match(accepted.stdout, /exit 0: incomplete, accepted by --allow-incomplete/);
-    const deselected = await sxd(["test", "--base-url", urls[0], "--tags", "@SNAP-2", "--report-dir", tempDir()]);
+    const deselected = await sxd(["test", ...target, "--tags", "@SNAP-2", "--report-dir", tempDir()]);
     assert.equal(deselected.code, 0, deselected.stdout + deselected.stderr);
     assert.match(deselected.stdout, /verdict: conformant \(/);
   } finally {

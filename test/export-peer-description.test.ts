@@ -216,20 +216,22 @@ const notAsked =
     );
   };
 
-const refusedUrl = (key: "contactsUrl" | "messagingUrl"): KeyCase => ({
-  says: "where sxd's server is: given for the side sxd plays, it is refused",
+const peerSideUrl = (key: "contactsUrl" | "messagingUrl"): KeyCase => ({
+  says: "where sxd's server is: from the description it gives way to sxd's server; by flag or variable it is refused",
   shows: (_judged, side) => {
     const own = side === "contacts" ? "contactsUrl" : "messagingUrl";
     const team = own === "contactsUrl" ? "messagingUrl" : "contactsUrl";
     const layer =
       key === own ? { [key]: "http://team.example", [team]: "http://t.example" } : { [key]: "http://team.example" };
     const result = peerLayers({ side, port: "8081" }, [layer], undefined);
-    if (key === own) assert.match(result.ok ? "" : result.error, new RegExp(`sxd plays the ${side} server; leave out`));
-    else
-      assert.ok(
-        result.ok && result.value.layers.some((l) => l[key] === "http://team.example"),
-        `${JSON.stringify(result)}`,
-      );
+    assert.ok(result.ok, JSON.stringify(result));
+    const resolved = resolveDescription(result.value.layers);
+    assert.ok(resolved.ok);
+    assert.equal(resolved.value[key], key === own ? peerUrl(8081) : "http://team.example");
+    const flagged = peerLayers({ side, port: "8081" }, [layer], undefined, { [key]: "http://team.example" });
+    if (key === own)
+      assert.match(flagged.ok ? "" : flagged.error, new RegExp(`sxd plays the ${side} server; leave out`));
+    else assert.ok(flagged.ok);
   },
 });
 
@@ -249,8 +251,8 @@ const CASES: Record<string, Record<PeerSide, KeyCase>> = {
     contacts: { says: "the team's messaging server's", shows: headersSentToTeam("messaging") },
     messaging: { says: "sent to sxd's own server, which does not require them", shows: headersIgnored("messaging") },
   },
-  contactsUrl: both(refusedUrl("contactsUrl")),
-  messagingUrl: both(refusedUrl("messagingUrl")),
+  contactsUrl: both(peerSideUrl("contactsUrl")),
+  messagingUrl: both(peerSideUrl("messagingUrl")),
   "export.rel": {
     contacts: { says: "sxd's contacts server's export link has this relation", shows: relationServed },
     messaging: theTeams("rel", relationServed),

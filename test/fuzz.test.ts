@@ -18,6 +18,7 @@ import { resolveDescription } from "../harness/target.ts";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
 import { ATOM_NS, escapeXml } from "../lib/xml.ts";
 import { REFERENCE_DESCRIPTION, referenceMode, startReference } from "../reference/index.ts";
+import { referenceDescriptionFile } from "./support/cli.ts";
 
 async function reference(faults: string[]) {
   const mode = referenceMode(faults, undefined);
@@ -41,6 +42,9 @@ async function fuzz(argv: string[]): Promise<{ code: number; text: string }> {
   return { code: await runFuzz(argv, out), text };
 }
 
+/** The reference's paths and user: sxd fuzz, like sxd test, takes none of them from silence. */
+const DESCRIBED = ["--config", referenceDescriptionFile()];
+
 describe("sxd fuzz", () => {
   let faulty: Awaited<ReturnType<typeof reference>>;
   before(async () => {
@@ -50,7 +54,7 @@ describe("sxd fuzz", () => {
 
   it("finds a planted weakness within its default budget, writes it, and replays it as still failing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sxd-fuzz-"));
-    const run = await fuzz(["--base-url", faulty.urls.base, "--seed", "3", "--report-dir", dir]);
+    const run = await fuzz([...DESCRIBED, "--base-url", faulty.urls.base, "--seed", "3", "--report-dir", dir]);
     assert.equal(run.code, 1, run.text);
     assert.match(run.text, /seed 3/);
     const files = readdirSync(join(dir, "fuzz"));
@@ -60,7 +64,7 @@ describe("sxd fuzz", () => {
     assert.match(written.recipe.join(" "), /^response:(empty|cut)/);
     assert.match(written.curl, /^curl -i -X GET -H 'authorization: Digest /);
     assert.equal(written.target.password, undefined, "the password is left out without --show-secrets");
-    const replayed = await fuzz(["--base-url", faulty.urls.base, "--replay", file]);
+    const replayed = await fuzz([...DESCRIBED, "--base-url", faulty.urls.base, "--replay", file]);
     assert.equal(replayed.code, 1);
     assert.match(replayed.text, /still fails/);
   });
@@ -88,7 +92,7 @@ describe("sxd fuzz", () => {
   it("finds nothing in the plain reference within the default budget and exits 0", async () => {
     const plain = await reference([]);
     try {
-      const run = await fuzz(["--base-url", plain.urls.base, "--seed", "3"]);
+      const run = await fuzz([...DESCRIBED, "--base-url", plain.urls.base, "--seed", "3"]);
       assert.equal(run.code, 0, run.text);
       assert.match(run.text, /no failure found/);
       assert.doesNotMatch(run.text, /not run/, "both generators ran");
@@ -107,7 +111,7 @@ describe("sxd fuzz, the updates generator", () => {
 
   it("finds a 500 for a malformed entry within the default budget, shrinks it and replays it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sxd-fuzz-"));
-    const run = await fuzz(["--base-url", faulty.urls.base, "--seed", "7", "--report-dir", dir]);
+    const run = await fuzz([...DESCRIBED, "--base-url", faulty.urls.base, "--seed", "7", "--report-dir", dir]);
     assert.equal(run.code, 1, run.text);
     assert.deepEqual(readdirSync(join(dir, "fuzz")), ["SNAP-12-5xx.json"]);
     const file = join(dir, "fuzz", "SNAP-12-5xx.json");
@@ -117,7 +121,7 @@ describe("sxd fuzz, the updates generator", () => {
     assert.match(written.recipe[0], /^entry:/);
     assert.match(written.curl, /^curl -i -X PUT -H 'if-unmodified-since: /);
     assert.match(written.exchange, /^> PUT [^\n]*\n(.*\n)*< 500/);
-    const replayed = await fuzz(["--base-url", faulty.urls.base, "--replay", file]);
+    const replayed = await fuzz([...DESCRIBED, "--base-url", faulty.urls.base, "--replay", file]);
     assert.equal(replayed.code, 1, replayed.text);
     assert.match(replayed.text, /SNAP-12 5xx: entry:\S+: still fails/);
   });
@@ -231,10 +235,22 @@ describe("sxd fuzz, on a server of the test's own that takes a DOCTYPE", () => {
 
 describe("sxd fuzz, its limits", () => {
   it("an unreachable target is one line on stderr and exit 2, nothing else", async () => {
-    const run = fuzz(["--base-url", "http://127.0.0.1:1", "--seed", "1"]);
+    const run = fuzz([...DESCRIBED, "--base-url", "http://127.0.0.1:1", "--seed", "1"]);
     await assert.rejects(run, (error: Error) => {
       assert.match(error.message, /^the target did not answer: .*connection refused/);
       assert.doesNotMatch(error.message, /\n/);
+      return true;
+    });
+  });
+
+  it("a base URL alone names no resource to fuzz: it says which keys to state, before a request", async () => {
+    const run = fuzz(["--base-url", "http://127.0.0.1:1", "--seed", "1"]);
+    await assert.rejects(run, (error: Error) => {
+      assert.match(
+        error.message,
+        /^nothing to fuzz: credentials: .*state digest\.path, digest\.username, digest\.password; /,
+      );
+      assert.match(error.message, /updates: .*state snapshots\.collection$/);
       return true;
     });
   });

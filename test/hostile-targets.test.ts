@@ -3,7 +3,7 @@
 // timeouts, report the target not conformant (exit 1), and print no stack trace.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type Finished, sxd, tempDir } from "./support/cli.ts";
+import { type Finished, referenceDescriptionFile, sxd, tempDir } from "./support/cli.ts";
 import { type Behaviour, hostile, PROBE_REPLY } from "./support/hostile.ts";
 
 const behaviours: Record<string, Behaviour> = {
@@ -26,6 +26,7 @@ const behaviours: Record<string, Behaviour> = {
 function sxdTest(url: string): Promise<Finished> {
   return sxd([
     "test",
+    ...["--config", referenceDescriptionFile()],
     "--base-url",
     url,
     "--tags",

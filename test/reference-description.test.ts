@@ -1,12 +1,12 @@
 /**
- * Three places say what the bundled reference is: its own literals (reference/index.ts), the
- * harness's defaults for a silent description, and examples/reference.json for `sxd serve`.
+ * Two places say what the bundled reference is: its own literals (reference/index.ts) and
+ * examples/reference.json for `sxd serve`; both state every key (a silent description has none).
  * The reference does not import the harness, so this test is what keeps them one story.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { REFERENCE_DEFAULTS, resolveDescription } from "../harness/target.ts";
+import { type Behaviour, resolveDescription, unstatedKeys } from "../harness/target.ts";
 import { parseDescription } from "../harness/target-check.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 
@@ -21,10 +21,14 @@ test("examples/reference.json states what the reference says of itself", () => {
   assert.deepEqual(parsed.value.snapshots, bundled.value.snapshots);
 });
 
-test("a silent description defaults to the reference's own paths and users", () => {
-  assert.equal(REFERENCE_DEFAULTS.snapshots.collection, REFERENCE_DESCRIPTION.snapshots.collection);
-  assert.equal(REFERENCE_DEFAULTS.digest.path, REFERENCE_DESCRIPTION.digest.path);
-  assert.equal(REFERENCE_DEFAULTS.digest.username, REFERENCE_DESCRIPTION.digest.username);
-  assert.equal(REFERENCE_DEFAULTS.digest.password, REFERENCE_DESCRIPTION.digest.password);
-  assert.equal(REFERENCE_DEFAULTS.export.user, REFERENCE_DESCRIPTION.export.user);
+test("the reference's description, and examples/reference.json, state every key a behaviour needs", () => {
+  const text = readFileSync(new URL("../examples/reference.json", import.meta.url), "utf8");
+  const example = parseDescription(text, "examples/reference.json");
+  assert.ok(example.ok);
+  for (const layer of [REFERENCE_DESCRIPTION, example.value]) {
+    const described = resolveDescription([layer, { baseUrl: "http://h" }]);
+    assert.ok(described.ok);
+    for (const behaviour of ["snapshots", "digest", "export"] satisfies Behaviour[])
+      assert.deepEqual(unstatedKeys(described.value, behaviour), [], behaviour);
+  }
 });

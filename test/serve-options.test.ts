@@ -19,6 +19,12 @@ test("bad limits and digest settings are usage errors: one line, exit code 2", a
     [["--digest-qop", "auth,conf"], /--digest-qop takes a comma-separated list of auth, auth-int/],
     [["--users", md5Users, "--digest-algorithms", "SHA-256"], /some users have no SHA-256 hash/],
     [["--export-rel", "copy-contacts"], /--export-rel must be an absolute URI/],
+    [["--backend-path", "/b/{user}", "--backend-token-value", "Bearer {token}"], /needs --backend-token-header/],
+    [
+      ["--backend-path", "/b/{user}", "--backend-token-header", "Authorization", "--backend-token-value", "Bearer"],
+      /--backend-token-value must hold \{token\} once/,
+    ],
+    [["--backend-token-value", "Bearer {token}"], /need --backend-path/],
   ];
   const results = await Promise.all(cases.map(([args]) => sxd(["serve", "base", "--port", "0", ...args])));
   for (const [index, [args, message]] of cases.entries()) {

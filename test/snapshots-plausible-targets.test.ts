@@ -116,7 +116,7 @@ async function seed(upstream: string): Promise<FixedResource[]> {
 }
 
 function describe(baseUrl: string, resources?: FixedResource[]): TargetDescription {
-  const resolved = resolveDescription([{ baseUrl }]);
+  const resolved = resolveDescription([{ baseUrl, snapshots: { collection: "/entries/" } }]);
   assert.ok(resolved.ok);
   return resources ? { ...resolved.value, snapshots: { ...resolved.value.snapshots, resources } } : resolved.value;
 }

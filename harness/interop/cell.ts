@@ -82,7 +82,7 @@ export async function runCell(
   let run: Awaited<ReturnType<typeof runCommand>>;
   const subject = onProxy(prepared.subject, server.urls, proxy.urls);
   try {
-    const user = { username: server.target.digest.username, password: server.target.digest.password };
+    const user = accountOf(server.target);
     const urls = { base: proxy.urls.base, contacts: proxy.urls.contacts ?? "", messaging: proxy.urls.messaging ?? "" };
     const servers = { urls, user, protectedPath: "", contactListPath: "", prepareEntry: () => "" };
     environment = {
@@ -98,7 +98,7 @@ export async function runCell(
     await proxy.close();
   }
   const { SXD_PASSWORD, ...shown } = environment;
-  const password = server.target.digest.password;
+  const { password } = accountOf(server.target);
   writeFileSync(join(folder, "client.json"), redacted({ command: client.run, environment: shown, ...run }, password));
   writeFileSync(join(folder, "exchange.json"), redacted(exchange, password));
   const base = { client: client.name, server: server.name, task, evidence };
@@ -201,7 +201,7 @@ async function clientRowsBroken(
   session: SuiteSession,
 ): Promise<BrokenRow[]> {
   const sink = new PassThrough().resume();
-  const user = { username: target.digest.username, password: target.digest.password };
+  const user = accountOf(target);
   const { judgement } = await inTurn(() =>
     gradeClientRuns(
       [run],
@@ -222,4 +222,9 @@ async function clientRowsBroken(
   return judgement.rows
     .filter((row) => row.verdict === "failed" || row.verdict === "warning")
     .map((row) => ({ id: row.row.id, level: row.row.level, reason: row.reason ?? row.verdict }));
+}
+
+/** The description's digest user, for the client's environment: empty where a task needs none and none is stated. */
+function accountOf(target: TargetDescription): { username: string; password: string } {
+  return { username: target.digest.username ?? "", password: target.digest.password ?? "" };
 }

@@ -12,7 +12,7 @@ import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import { POST_BODY, type TaskSubject } from "../client/tasks.ts";
-import { headersFor, type TargetDescription } from "../target.ts";
+import { type Behaviour, headersFor, stated, type TargetDescription, unstatedReason } from "../target.ts";
 import type { InteropTask } from "./document.ts";
 
 /** The versions of the history task's entry, oldest first, as in `sxd test-client`. */
@@ -82,12 +82,22 @@ async function makeEntry(target: TargetDescription, titles: readonly string[], t
   return { url };
 }
 
+const TASK_BEHAVIOUR: Record<InteropTask, Behaviour> = {
+  "digest-get": "digest",
+  "digest-post": "digest",
+  update: "snapshots",
+  history: "snapshots",
+  export: "export",
+};
+
 /** Prepares the task on the real server; a problem makes the cell fail with it (sxd could not set it up). */
 export async function prepareSubject(
   task: InteropTask,
   target: TargetDescription,
   timeoutMs: number,
 ): Promise<Prepared> {
+  const unstated = unstatedReason(target, TASK_BEHAVIOUR[task]);
+  if (unstated !== undefined) return { ok: false, problem: unstated };
   const digest = { url: `${target.baseUrl}${target.digest.path}`, title: "", body: "" };
   try {
     switch (task) {
@@ -106,7 +116,7 @@ export async function prepareSubject(
         return { ok: true, subject: { url: made.url, title: "", body: "", expectedOutput: [...HISTORY].reverse() } };
       }
       case "export": {
-        const url = `${target.contactsUrl}/user/${encodeURIComponent(target.export.user)}/contacts`;
+        const url = `${target.contactsUrl}/user/${encodeURIComponent(stated(target, "export").user)}/contacts`;
         return { ok: true, subject: { url, title: "", body: "" } };
       }
     }
@@ -170,12 +180,12 @@ async function exportedContacts(
   exchange: readonly RecordedRequest[],
   timeoutMs: number,
 ): Promise<string | undefined> {
-  const stated = target.export.result;
-  if (stated === false) return "the target description states the export result cannot be read (export.result false)";
-  const user = encodeURIComponent(target.export.user);
+  const { result: readAt, user: named } = stated(target, "export");
+  if (readAt === false) return "the target description states the export result cannot be read (export.result false)";
+  const user = encodeURIComponent(named);
   let resultUrl = `${target.messagingUrl}/user/${user}`;
-  if (stated !== undefined && stated !== "location")
-    resultUrl = `${target.messagingUrl}${stated.replaceAll("{user}", user)}`;
+  if (readAt !== undefined && readAt !== "location")
+    resultUrl = `${target.messagingUrl}${readAt.replaceAll("{user}", user)}`;
   else {
     const redirect = exchange.find((request) => request.server === "messaging" && request.reply.status === 303);
     const location = redirect?.reply.headers.location;

@@ -29,6 +29,22 @@ test("the token may travel in a header, with another method", () => {
   assert.deepEqual(matchBackend(backend, request("POST", asked.path)), { user: "bob", token: undefined });
 });
 
+test("the token may travel in a header's value as the template says, a bearer token among them", () => {
+  const backend = { path: "/api/{user}", tokenHeader: "Authorization", tokenValue: "Bearer {token}" };
+  const asked = backendRequestFor(backend, "bob", "t0k");
+  assert.deepEqual(asked.headers, { authorization: "Bearer t0k" });
+  assert.deepEqual(matchBackend(backend, request("GET", asked.path, asked.headers)), { user: "bob", token: "t0k" });
+  // The scheme's name is compared without regard to case; another scheme, or the bare token, presents none.
+  const lower = request("GET", asked.path, { authorization: "bearer t0k" });
+  assert.deepEqual(matchBackend(backend, lower), { user: "bob", token: "t0k" });
+  for (const value of ["t0k", "Basic t0k", "Bearer "]) {
+    assert.deepEqual(matchBackend(backend, request("GET", asked.path, { authorization: value })), {
+      user: "bob",
+      token: undefined,
+    });
+  }
+});
+
 test("the default is the list's own path, without a token", () => {
   assert.deepEqual(backendRequestFor(DEFAULT_BACKEND, "alice", "t"), {
     path: "/user/alice/contacts",
@@ -40,6 +56,7 @@ test("the default is the list's own path, without a token", () => {
 for (const backend of [
   { path: "/internal/export/{user}?t={token}" },
   { path: "/api/{user}/list", method: "POST", tokenHeader: "X-Link-Token" },
+  { path: "/api/{user}/list", tokenHeader: "Authorization", tokenValue: "Bearer {token}" },
 ]) {
   test(`the reference asks and serves at ${backend.method ?? "GET"} ${backend.path}, and checks its token there`, async () => {
     const seen: BackendSeen[] = [];
@@ -61,6 +78,7 @@ for (const backend of [
       assert.equal(seen[0]?.status, 200);
       assert.equal(href.endsWith(`t=${seen[0]?.token}`), true);
       assert.equal(seen[0]?.method, backend.method ?? "GET");
+      if (backend.tokenValue) assert.equal(seen[0]?.headers.authorization, `Bearer ${seen[0]?.token}`);
       const forged = backendRequestFor(backend, "alice", "forged");
       const refused = await fetch(`${reference.urls.contacts}${forged.path}`, forged);
       assert.equal(refused.status, 403);

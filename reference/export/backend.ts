@@ -5,12 +5,19 @@
  * servers can stand in for the other side of a team's server (`sxd test --peer`).
  *
  *   { path: "/internal/export/{user}?t={token}", method: "GET", tokenHeader: "X-Export-Token" }
+ *   { path: "/api/{user}/contacts", tokenHeader: "Authorization", tokenValue: "Bearer {token}" }
  *
  * The shapes are in lib/export-backend.ts. The default is what the reference always did: a GET on the list's own path, no token.
  * Every backend request the contacts server receives is told to `onBackendRequest`, so sxd
  * can show what its server saw as evidence (EXP-5).
  */
-import { type BackendRequest, type BackendSeen, presentsToken } from "../../lib/export-backend.ts";
+import {
+  type BackendRequest,
+  type BackendSeen,
+  presentsToken,
+  tokenHeaderValue,
+  tokenOfHeader,
+} from "../../lib/export-backend.ts";
 import { errorReply, HttpError, type Reply, type Route, type ServerRequest } from "../http/reply.ts";
 
 export const DEFAULT_BACKEND: BackendRequest = { path: "/user/{user}/contacts" };
@@ -27,7 +34,10 @@ export function backendRequestFor(
   const path = backend.path
     .replaceAll("{user}", encodeURIComponent(user))
     .replaceAll("{token}", encodeURIComponent(token ?? ""));
-  const headers = backend.tokenHeader && token !== undefined ? { [backend.tokenHeader.toLowerCase()]: token } : {};
+  const headers =
+    backend.tokenHeader && token !== undefined
+      ? { [backend.tokenHeader.toLowerCase()]: tokenHeaderValue(backend, token) }
+      : {};
   return { path, method: backend.method ?? "GET", headers };
 }
 
@@ -55,7 +65,10 @@ export function matchBackend(
   const user = part("user");
   if (!user) return undefined;
   const inHeader = backend.tokenHeader ? request.headers[backend.tokenHeader.toLowerCase()] : undefined;
-  return { user, token: part("token") ?? (typeof inHeader === "string" ? inHeader : undefined) };
+  return {
+    user,
+    token: part("token") ?? (typeof inHeader === "string" ? tokenOfHeader(backend, inHeader) : undefined),
+  };
 }
 
 /**

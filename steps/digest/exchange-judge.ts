@@ -6,8 +6,10 @@
  * one granted (DIG-6), a grant without Authentication-Info (DIG-5) or with an rspauth that does
  * not prove the secret (DIG-11). Where a failed task stopped, and so its blame: exchange-cause.ts.
  */
+
 import type { BrokenRow } from "../../harness/interop/document.ts";
 import type { Excused, RowBreak, ServerExchange, SidesBroken, Stop } from "../../harness/interop/judging.ts";
+import { stated } from "../../harness/target.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
 import { challengesByNonce, digestAnswers, fieldOf, issuedChallenges } from "../../lib/digest-answers.ts";
 import { hashA1, hashOf, parseAlgorithm, type Qop, rspauthDigest } from "../../lib/digest-math.ts";
@@ -24,8 +26,8 @@ const place = (requests: readonly RecordedRequest[], request: RecordedRequest) =
 
 export function judgeServerExchange({ task, requests, target }: ServerExchange): RowBreak[] {
   if (task !== "digest-get" && task !== "digest-post") return [];
-  const user = { username: target.digest.username, password: target.digest.password };
-  const path = target.digest.path;
+  const { username, password, path } = stated(target, "digest");
+  const user = { username, password };
   const protectedOnes = requests.filter((request) => request.target.split("?")[0] === path);
   const broken: RowBreak[] = [];
   // DIG-1's request is a GET: what a server answers a POST without credentials (405, where the

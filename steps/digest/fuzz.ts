@@ -7,7 +7,7 @@
  */
 import { targetDispatcher } from "../../harness/dispatcher.ts";
 import type { FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz.ts";
-import type { TargetDescription } from "../../harness/target.ts";
+import { type TargetDescription, unstatedReason } from "../../harness/target.ts";
 import type { Algorithm, Formula } from "../../lib/digest-math.ts";
 import {
   type MutationBase,
@@ -38,7 +38,10 @@ export function fuzzGenerators(context: FuzzContext): FuzzGenerator[] {
 }
 
 function credentials({ target, timeoutMs }: FuzzContext): FuzzGenerator {
-  const url = `${target.baseUrl}${target.digest.path}`;
+  // Where the description leaves the account out, the generator is not run, naming the keys.
+  const unstated = unstatedReason(target, "digest");
+  const { path = "/", username = "", password = "" } = target.digest;
+  const url = `${target.baseUrl}${path}`;
   const { pathname, search } = new URL(url);
   const request = { method: "GET", uri: `${pathname}${search}` };
   let control: { algorithm: Algorithm; formula: Formula } | undefined;
@@ -60,7 +63,6 @@ function credentials({ target, timeoutMs }: FuzzContext): FuzzGenerator {
   }
 
   function baseOf(challenge: DigestChallenge, algorithm: Algorithm, formula: Formula): MutationBase {
-    const { username, password } = target.digest;
     const answer = answerChallenge(challenge, algorithm, request, { username, password, formula });
     return { directives: answer.directives, password, method: request.method, formula };
   }
@@ -68,11 +70,9 @@ function credentials({ target, timeoutMs }: FuzzContext): FuzzGenerator {
   return {
     name: "credentials",
     close: () => dispatcher.close(),
-    describe: (showSecrets) => {
-      const { path, username, password } = target.digest;
-      return { baseUrl: target.baseUrl, path, username, ...(showSecrets ? { password } : {}) };
-    },
+    describe: (showSecrets) => ({ baseUrl: target.baseUrl, path, username, ...(showSecrets ? { password } : {}) }),
     async prepare() {
+      if (unstated !== undefined) return unstated;
       const http = client();
       let status = 0;
       for (const formula of ["rfc7616", "spec"] as const) {

@@ -2,7 +2,9 @@
  * Steps of the digest rows about the challenge and a good login (DIG-1..5, DIG-7, DIG-11): a
  * client asks for the protected resource, answers the challenge, and reads what comes back.
  */
+
 import { headerOf } from "../../harness/exchange.ts";
+import { stated } from "../../harness/target.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
 import type { Qop } from "../../lib/digest-math.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
@@ -121,7 +123,7 @@ Then("the Authentication-Info proves that the server knows the secret", function
 });
 
 Then("no request carried the secret", function (this: SxdWorld) {
-  const { password } = this.target.digest;
+  const { password } = stated(this.target, "digest");
   for (const exchange of this.http.exchanges) {
     const sent = `${Object.values(exchange.requestHeaders).join("\n")}\n${exchange.requestBody ?? ""}`;
     if (sent.includes(password)) throw new Error(`the suite sent the secret in a request to ${exchange.url}`);

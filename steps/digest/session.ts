@@ -4,7 +4,9 @@
  * form the server takes (RFC 7616's formula, else the spec's literal one) and retries a
  * stale nonce with the same computation (RFC 7616 §3.3).
  */
+
 import { type Answered, headerOf } from "../../harness/exchange.ts";
+import { stated } from "../../harness/target.ts";
 import type { Algorithm, Formula, Qop } from "../../lib/digest-math.ts";
 import { fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
@@ -72,7 +74,7 @@ export function state(world: SxdWorld): DigestState {
 }
 
 export function protectedUrl(world: SxdWorld): string {
-  return `${world.target.baseUrl}${world.target.digest.path}`;
+  return `${world.target.baseUrl}${stated(world.target, "digest").path}`;
 }
 
 /** The request-target the uri directive must repeat. */
@@ -148,7 +150,7 @@ export function answering(
 ): Answering {
   const chosen = chooseChallenge(state(world).challenges, algorithm);
   if (!chosen) fail(`a Digest challenge with ${algorithm}, as the first challenge offered`, "none", world.reply);
-  const { username, password } = world.target.digest;
+  const { username, password } = stated(world.target, "digest");
   return {
     ...chosen,
     request: { method: "GET", uri: requestTarget(world), body: options.body },

@@ -13,6 +13,7 @@ import {
   type Stop,
 } from "../../harness/interop/judging.ts";
 import { sameOriginNames } from "../../harness/interop/origins.ts";
+import { stated } from "../../harness/target.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";
@@ -33,7 +34,7 @@ export function judgeServerExchange({
 }: ServerExchange): RowBreak[] {
   if (task !== "export") return [];
   const broken: RowBreak[] = [];
-  const user = target.export.user;
+  const { user } = stated(target, "export");
   // The messaging server under each name a client resolves to it (localhost:PORT is 127.0.0.1:PORT).
   const messaging = [target.messagingUrl, proxied.messaging]
     .filter((url): url is string => url !== undefined)

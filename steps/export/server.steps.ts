@@ -5,6 +5,7 @@
  * the upload come from the target description; nothing here knows the reference's choices.
  */
 import { headerOf } from "../../harness/exchange.ts";
+import { stated } from "../../harness/target.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";
 import { mayStartBeside } from "../support/alone.ts";
 import { Given, setParallelCanAssign, Then, When } from "../support/cucumber.ts";
@@ -31,9 +32,9 @@ import { countOccurrences, importToken } from "./contact-list.ts";
 setParallelCanAssign(mayStartBeside);
 
 Given("the target has a contacts server and a messaging server", function (this: SxdWorld) {
-  const { contactsUrl, messagingUrl, export: exp } = this.target;
+  const { contactsUrl, messagingUrl } = this.target;
   if (!contactsUrl || !messagingUrl) return this.notRun("no contacts and messaging server URLs were given");
-  const user = exp.user;
+  const { user } = stated(this.target, "export");
   states.set(this, {
     contactsUrl,
     messagingUrl,

@@ -85,7 +85,7 @@ function updates({ target, timeoutMs }: FuzzContext): FuzzGenerator {
 
   return {
     name: "updates",
-    describe: () => ({ baseUrl: target.baseUrl, collection: target.snapshots.collection }),
+    describe: () => ({ baseUrl: target.baseUrl, collection: target.snapshots.collection ?? "(not stated)" }),
     async close() {
       if (held)
         await client()
@@ -97,6 +97,8 @@ function updates({ target, timeoutMs }: FuzzContext): FuzzGenerator {
       if (target.snapshots.resources) {
         return "the description names snapshots.resources (a server that does not create): sxd fuzz updates only a resource it creates under snapshots.collection";
       }
+      if (target.snapshots.collection === undefined)
+        return "the target description does not say where sxd fuzz may create resources: state snapshots.collection";
       const http = client();
       const made = await resource(http);
       if (typeof made === "string") return made;

@@ -148,8 +148,11 @@ export function adoptScratch(world: SxdWorld, resource: ScratchResource): void {
 
 /** A resource not made yet, at a fresh address under the description's collection. */
 export function newScratch(target: TargetDescription): ScratchResource {
+  const { collection } = target.snapshots;
+  // Only where the description names no collection does it name resources to update instead.
+  if (collection === undefined) throw new Error("snapshots.collection is not stated: no resource can be made");
   return {
-    url: `${target.baseUrl}${target.snapshots.collection}${uniqueName("sxd")}`,
+    url: `${target.baseUrl}${collection}${uniqueName("sxd")}`,
     id: `urn:uuid:${crypto.randomUUID()}`,
     versions: [versionNumbered(1)],
     base: 0,

@@ -3,6 +3,7 @@
 import { readTags, rowsById } from "../../harness/catalogue.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { scenarioLabel } from "../../harness/scenarios.ts";
+import { type Behaviour, unstatedReason } from "../../harness/target.ts";
 import { formatExchange, recordable } from "../../harness/transcript.ts";
 import { After, Before, setDefaultTimeout } from "./cucumber.ts";
 import { addSentBackendRequests } from "./peer.ts";
@@ -27,6 +28,18 @@ if (process.env.CUCUMBER_WORKER_ID !== undefined) process.on("SIGINT", () => und
 Before({ name: "name the scenario in its requests" }, function (this: SxdWorld, { pickle }) {
   const { rows } = readTags(pickle.tags.map((t) => t.name));
   this.http.scenario = scenarioLabel(rows, pickle.name);
+});
+
+/**
+ * Silence is not "no", nor the reference's choice: a behaviour whose keys the description left
+ * out (where its resources are, its user) has its rows not run, naming the keys. The feature's
+ * folder names the behaviour. Registered after the peer's hook, so a row of the side sxd
+ * played stays not applicable.
+ */
+Before({ name: "the description states the behaviour" }, function (this: SxdWorld, { pickle }) {
+  const behaviour = /(?:^|\/)features\/(snapshots|digest|export)\//.exec(pickle.uri)?.[1] as Behaviour | undefined;
+  const reason = behaviour && unstatedReason(this.target, behaviour);
+  return reason ? this.notRun(reason) : undefined;
 });
 
 After(async function (this: SxdWorld, { pickle, result }) {

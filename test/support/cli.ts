@@ -1,8 +1,9 @@
 /** Runs the sxd command as a user would: a child process, its exit code and its output. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { REFERENCE_DESCRIPTION } from "../../reference/index.ts";
 
 export const SXD = new URL("../../bin/sxd.js", import.meta.url).pathname;
 
@@ -50,3 +51,14 @@ export function finished(child: ChildProcess, until: "close" | "exit" = "close")
 }
 
 export const tempDir = () => mkdtempSync(join(tmpdir(), "sxd-cli-"));
+
+/**
+ * A description file of the reference's paths, users and options, without URLs: for a run
+ * against a reference started apart, whose URLs the flags give (a silent description runs
+ * no digest or snapshot row).
+ */
+export function referenceDescriptionFile(): string {
+  const file = join(tempDir(), "reference.json");
+  writeFileSync(file, JSON.stringify(REFERENCE_DESCRIPTION));
+  return file;
+}

@@ -1,0 +1,52 @@
+/**
+ * Silence is not "no", nor the reference's choice: where the description of a team's server
+ * leaves a behaviour's keys out, its rows are not run, naming the keys, and nothing is sent
+ * to the reference's paths (issue: a digest server that serves no entries was warned on
+ * SNAP-13 for a 404 under /entries/).
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { loadRows } from "../harness/catalogue.ts";
+import { resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { REFERENCE_DESCRIPTION, type RunningReference, startReference } from "../reference/index.ts";
+import { behaviourTags, exchangesOf, rowsWith, runAgainstTarget } from "./support/suite.ts";
+
+const SNAP_ROWS = loadRows()
+  .map((r) => r.id)
+  .filter((id) => id.startsWith("SNAP-"));
+
+let server: RunningReference;
+before(async () => {
+  server = await startReference({
+    host: "127.0.0.1",
+    ports: { base: 0, contacts: 0, messaging: 0 },
+    servers: ["base"],
+  });
+});
+after(() => server.close());
+
+function described(layer: Partial<TargetDescription>): TargetDescription {
+  const resolved = resolveDescription([{ baseUrl: server.urls.base }, layer]);
+  assert.ok(resolved.ok);
+  return resolved.value;
+}
+
+test("a description with a digest section only: the snapshot rows are not run, naming the key, and no warning", async () => {
+  const run = await runAgainstTarget(described({ digest: REFERENCE_DESCRIPTION.digest }), {
+    tags: `${behaviourTags("SNAP", SNAP_ROWS)} or @DIG-1 or @DIG-4`,
+  });
+  assert.deepEqual(rowsWith(run, "not run"), [...SNAP_ROWS].sort());
+  assert.deepEqual(rowsWith(run, "passed"), ["DIG-1", "DIG-4"]);
+  assert.deepEqual(rowsWith(run, "warning", "failed"), []);
+  for (const row of run.judgement.rows.filter((r) => r.row.id.startsWith("SNAP-"))) {
+    assert.match(row.reason ?? "", /state snapshots\.collection \(or snapshots\.resources/, row.row.id);
+    assert.deepEqual(exchangesOf(run, row.row.id), [], `${row.row.id}: nothing sent to the reference's paths`);
+  }
+});
+
+test("a base URL alone states no protected resource: the digest rows are not run, naming the keys", async () => {
+  const run = await runAgainstTarget(described({}), { tags: "@DIG-1 or @DIG-4" });
+  assert.deepEqual(rowsWith(run, "not run"), ["DIG-1", "DIG-4"]);
+  for (const row of run.judgement.rows.filter((r) => r.scenarios.length > 0))
+    assert.match(row.reason ?? "", /state digest\.path, digest\.username, digest\.password$/, row.row.id);
+});
