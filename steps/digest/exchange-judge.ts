@@ -176,5 +176,5 @@ export function excusedClientRows(
 /** Where a failed digest task stopped, and the rows whose breach there explains it (exchange-cause.ts). */
 export function stopOf({ task, requests, target }: ServerExchange, broken: SidesBroken): Stop | undefined {
   if (task !== "digest-get" && task !== "digest-post") return undefined;
-  return digestStop(requests, target.digest.path, broken);
+  return digestStop(requests, stated(target, "digest").path, broken);
 }
