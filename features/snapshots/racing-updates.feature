@@ -10,7 +10,7 @@ Feature: Updates that race lose nothing
   cannot tell that version from the next one made in the same second: it moves Last-Modified
   on by at least a second per version, or refuses. So the updates here go out with no wait,
   within the second of the date they carry; where the replies' Date shows that a round ran into
-  the next second, the round is sent again on a new read, three rounds at most. Updates sent at
+  the next second, the round is sent again on a new read, five rounds at most. Updates sent at
   once must be taken one at a time too: a server that checks the precondition and writes a
   little later lets them all in.
 

@@ -9,7 +9,7 @@ import { type ChainShape, STANDARD_CHAIN } from "./chain.ts";
 import type { Entry } from "./entry.ts";
 
 /** How long a fault mode lets pass between checking an update's preconditions and writing it. */
-const DEFERRED_WRITE_MS = 100;
+const DEFERRED_WRITE_MS = 200;
 
 export const snapshotFaults = {
   "snap-no-last-modified": {

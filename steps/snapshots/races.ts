@@ -37,7 +37,7 @@ export interface RaceShape {
 }
 
 /** Rounds sent at most: a round that ran into the next second is sent again, on a new read. */
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 /**
  * Sends the race, round after round, until every update of a round went out within the
