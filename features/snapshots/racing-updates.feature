@@ -9,10 +9,10 @@ Feature: Updates that race lose nothing
   HTTP dates count whole seconds. A server whose Last-Modified is the second an update came in
   cannot tell that version from the next one made in the same second: it moves Last-Modified
   on by at least a second per version, or refuses. So the updates here go out with no wait,
-  within the second of the date they carry; where the replies' Date shows that a round ran into
-  the next second, the round is sent again on a new read, five rounds at most. Updates sent at
-  once must be taken one at a time too: a server that checks the precondition and writes a
-  little later lets them all in.
+  within the second of the date they carry; where the replies' Date shows that no two updates
+  with one date came within its second, the round is sent again on a new read, five rounds at
+  most. Updates sent at once must be taken one at a time too: a server that checks the
+  precondition and writes a little later lets them all in.
 
   A refusal alone proves nothing: where no update got in, the same update sent again with the
   Last-Modified read then must get in; where it does not, the case is not run.

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Answered } from "../../harness/exchange.ts";
-import { chainProblem, type RacedUpdate, raceProblem, withinItsSecond } from "./races.ts";
+import { chainProblem, type RacedUpdate, racedWithinOneSecond, raceProblem, withinItsSecond } from "./races.ts";
 import { versionNumbered } from "./snapshots.ts";
 
 const READ = "Fri, 27 Nov 2026 12:00:00 GMT";
@@ -34,10 +34,14 @@ test("SNAP-15: one date written two ways is one date; updates with dates of diff
   assert.equal(raceProblem([update(2, 204), update(3, 204, NEXT_SECOND)]), undefined);
 });
 
-test("SNAP-15: a round counts where its reply came within the second of the date it sent, or shows no date", () => {
+test("SNAP-15: a round counts where two updates with one date came within its second, or show no date", () => {
   assert.ok(withinItsSecond(update(2, 204)));
   assert.ok(withinItsSecond(update(2, 204, READ, undefined)));
   assert.equal(withinItsSecond(update(2, 204, READ, NEXT_SECOND)), false);
+  assert.ok(racedWithinOneSecond([update(2, 204), update(3, 412, READ, NEXT_SECOND), update(4, 412)]));
+  assert.ok(racedWithinOneSecond([update(2, 204, READ, undefined), update(3, 412, READ, undefined)]));
+  assert.equal(racedWithinOneSecond([update(2, 204), update(3, 412, READ, NEXT_SECOND)]), false);
+  assert.equal(racedWithinOneSecond([update(2, 204), update(3, 204, NEXT_SECOND, NEXT_SECOND)]), false);
 });
 
 test("SNAP-15: the chain keeps the version before the race, then each version that got in, once", () => {

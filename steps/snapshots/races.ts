@@ -40,9 +40,9 @@ export interface RaceShape {
 const ROUNDS = 5;
 
 /**
- * Sends the race, round after round, until every update of a round went out within the
- * second of the date it carried (its reply's Date says so; without one, the round counts):
- * only then could a server with one-second dates mistake a version for the next. Returns the
+ * Sends the race, round after round, until two updates of a round with one date both came
+ * within the second of that date (their replies' Date says so; without one, they count): only
+ * then could a server with one-second dates mistake a version for the next. Returns the
  * updates of every round, or why none could be sent (no date to send).
  */
 export async function race(
@@ -55,7 +55,7 @@ export async function race(
     const updates = await raceRound(world, resource, shape, resource.versions.length + sent.length);
     if (typeof updates === "string") return updates;
     sent.push(...updates);
-    if (updates.every(withinItsSecond)) break;
+    if (racedWithinOneSecond(updates)) break;
   }
   return sent;
 }
@@ -106,6 +106,22 @@ export function withinItsSecond(update: RacedUpdate): boolean {
   return date === undefined || since === undefined || date.getTime() === since.getTime();
 }
 
+/** Two updates with one date both within its second: the round tried what one-second dates cannot tell apart. */
+export function racedWithinOneSecond(updates: readonly RacedUpdate[]): boolean {
+  const counts = new Map<string, number>();
+  for (const update of updates.filter(withinItsSecond)) {
+    const count = (counts.get(instantOf(update.since)) ?? 0) + 1;
+    if (count >= 2) return true;
+    counts.set(instantOf(update.since), count);
+  }
+  return false;
+}
+
+/** A date as the instant it names, so one date written two ways is one date. */
+function instantOf(date: string): string {
+  return String(parseHttpDate(date)?.getTime() ?? date);
+}
+
 export interface RaceProblem {
   expected: string;
   got: string;
@@ -120,7 +136,7 @@ export interface RaceProblem {
 export function raceProblem(updates: readonly RacedUpdate[]): RaceProblem | undefined {
   const inBy = new Map<string, RacedUpdate>();
   for (const update of updates.filter((u) => isSuccess(u.reply))) {
-    const key = String(parseHttpDate(update.since)?.getTime() ?? update.since);
+    const key = instantOf(update.since);
     const earlier = inBy.get(key);
     if (earlier) {
       return {
