@@ -36,7 +36,7 @@ export interface RaceShape {
   ownReads: boolean;
 }
 
-/** Rounds sent at most: a round that ran into the next second is sent again, on a new read. */
+/** Rounds sent at most: a round that tried no two updates with one date within its second is sent again, on a new read. */
 const ROUNDS = 5;
 
 /**
