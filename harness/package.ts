@@ -49,6 +49,7 @@ export const SERVER_STEP_FILES = [
   "steps/snapshots/server.steps.ts",
   "steps/snapshots/updates.steps.ts",
   "steps/snapshots/entities.steps.ts",
+  "steps/snapshots/races.steps.ts",
 ];
 
 /** What cucumber imports for a client run (`sxd test-client`): the client world, its shared step, and each behaviour's client steps. */

@@ -12,7 +12,7 @@ import {
   singleEntryMutations,
 } from "./entry-mutants.ts";
 import { parseHttpDate } from "./http-date.ts";
-import { asctimeDate, preconditionsOf, rfc850Date } from "./update-mutants.ts";
+import { asctimeDate, copiesAtOnce, preconditionsOf, rfc850Date } from "./update-mutants.ts";
 import { parseXml } from "./xml.ts";
 
 const FIELDS = { id: "urn:uuid:1", title: "A <title>", authorName: "Ann", content: "c & d" };
@@ -115,5 +115,12 @@ describe("update mutants", () => {
     assert.equal(preconditionsOf({ lastModified }, ["ius:garbage", "ius:future"]).unguarded, false);
     assert.equal(preconditionsOf({ lastModified }, ["ius:missing", "if-match:star"]).unguarded, false);
     assert.equal(preconditionsOf({ lastModified, etag: '"v2"' }, ["if-match:weak"]).headers["if-match"], 'W/"v2"');
+  });
+
+  it("sends an update once, or as many times at once as the largest at-once mutation says", () => {
+    assert.equal(copiesAtOnce([]), 1);
+    assert.equal(copiesAtOnce(["ius:older", "at-once:2"]), 2);
+    assert.equal(copiesAtOnce(["at-once:8", "at-once:2"]), 8);
+    assert.equal(copiesAtOnce(["at-once:1000"]), 1, "only the sizes the generator knows");
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Mutants of what goes around an entry update: its preconditions (If-Unmodified-Since left out,
  * older, in RFC 9110's obsolete date formats, not a date, far in the future; odd If-Match and
- * If-None-Match values), its Content-Type, and snapshot addresses a server must not be
- * confused by. Pure: validators and ids in, headers and paths out.
+ * If-None-Match values), its Content-Type, how many copies go at once, and snapshot addresses
+ * a server must not be confused by. Pure: validators and ids in, headers and paths out.
  *
  *   const { headers, stale } = preconditionsOf({ lastModified, etag }, ["ius:older"]);
  */
@@ -149,3 +149,14 @@ export const ODD_PATHS: Record<string, string> = {
   "path:encoded-dots": "{res}/%2e%2e/%2e%2e",
   "path:empty-number": "{res}/s",
 };
+
+/** The update sent N times at once, each copy a version of its own, all on the validators of one read. */
+export const AT_ONCE = ["at-once:2", "at-once:8"] as const;
+
+/** How many copies of the update a recipe sends at once: the largest it names, else one. */
+export function copiesAtOnce(ids: readonly string[]): number {
+  const counts = ids.flatMap((id) =>
+    AT_ONCE.some((known) => known === id) ? [Number(id.slice("at-once:".length))] : [],
+  );
+  return Math.max(1, ...counts);
+}

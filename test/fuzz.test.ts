@@ -177,6 +177,25 @@ describe("sxd fuzz, the updates generator", () => {
   });
 });
 
+describe("sxd fuzz, updates sent at once", () => {
+  it("more than one in, of the copies sent at once with one read's date, fails SNAP-15; one in passes", async () => {
+    const deferred = await reference(["snap-write-deferred"]);
+    const plain = await reference([]);
+    const [lossy, careful] = [await updatesGenerator(deferred.urls.base), await updatesGenerator(plain.urls.base)];
+    try {
+      for (const generator of [lossy, careful]) assert.equal(await generator.prepare(), undefined);
+      const lost = await lossy.run(["at-once:8"]);
+      assert.deepEqual(lost.failure && [lost.failure.row, lost.failure.kind], ["SNAP-15", "lost update"]);
+      assert.equal(lost.judged?.method, "PUT");
+      assert.equal((await lossy.run(["at-once:8", "if-match:star"])).failure, undefined, "If-Match: * lets each in");
+      assert.equal((await careful.run(["at-once:8"])).failure, undefined);
+    } finally {
+      for (const generator of [lossy, careful]) await generator.close?.();
+      await Promise.all([deferred.close(), plain.close()]);
+    }
+  });
+});
+
 describe("sxd fuzz, on a server of the test's own that takes a DOCTYPE", () => {
   let expands = true;
   // Stores one title per address and, while `expands`, expands internal entities as a naive parser would.

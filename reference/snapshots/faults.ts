@@ -8,6 +8,9 @@ import type { FaultInfo } from "../fault-info.ts";
 import { type ChainShape, STANDARD_CHAIN } from "./chain.ts";
 import type { Entry } from "./entry.ts";
 
+/** How long a fault mode lets pass between checking an update's preconditions and writing it. */
+const DEFERRED_WRITE_MS = 200;
+
 export const snapshotFaults = {
   "snap-no-last-modified": {
     breaks: ["SNAP-1", "SNAP-2", "SNAP-11"],
@@ -23,7 +26,7 @@ export const snapshotFaults = {
   },
   "snap-numbering-skips": {
     // The rows that fetch a snapshot by its address fail with it.
-    breaks: ["SNAP-3", "SNAP-5", "SNAP-7", "SNAP-10"],
+    breaks: ["SNAP-3", "SNAP-5", "SNAP-7", "SNAP-10", "SNAP-15"],
     description: "snapshots are numbered s2, s4, s6… (links stay consistent)",
   },
   "snap-relative-previous": {
@@ -55,8 +58,9 @@ export const snapshotFaults = {
     description: "snapshots are served with an id of their own instead of the entry's id",
   },
   "snap-current-stale": {
-    // SNAP-11 checks that a refused update left the current version as it was.
-    breaks: ["SNAP-8", "SNAP-11"],
+    // SNAP-11 checks that a refused update left the current version as it was; SNAP-15 that
+    // every update that got in is in the chain.
+    breaks: ["SNAP-8", "SNAP-11", "SNAP-15"],
     description: "after an update the current address still serves the content before it",
   },
   "snap-delete-keeps-snapshots": {
@@ -72,18 +76,28 @@ export const snapshotFaults = {
     description: "snapshots are served as a difference: a field equal to the next version's is left empty",
   },
   "snap-last-modified-frozen": {
-    breaks: ["SNAP-11"],
+    // Updates in the same second with one read's date, or at once, then all get in too.
+    breaks: ["SNAP-11", "SNAP-15"],
     description:
       "an update keeps the Last-Modified of the version before it, so If-Unmodified-Since never sees the change",
   },
   "snap-future-last-modified": {
     // A client that sends that date back as If-Unmodified-Since can no longer see a competing update.
-    breaks: ["SNAP-1", "SNAP-11"],
+    breaks: ["SNAP-1", "SNAP-11", "SNAP-15"],
     description: "the current resource is served with a Last-Modified in the year 9999, later than the reply's Date",
   },
   "snap-stale-accepted": {
-    breaks: ["SNAP-11"],
+    breaks: ["SNAP-11", "SNAP-15"],
     description: "If-Unmodified-Since is not checked: a stale update overwrites the newer version",
+  },
+  "snap-last-modified-wall-clock": {
+    breaks: ["SNAP-15"],
+    description:
+      "an update's Last-Modified is the second it came in, not moved on past the version before: a second update in that second, with the date read before the first, gets in",
+  },
+  "snap-write-deferred": {
+    breaks: ["SNAP-15"],
+    description: `an update is written ${DEFERRED_WRITE_MS} ms after its preconditions held: updates sent at once with one read's date all pass the check and all get in`,
   },
   "snap-no-428": {
     breaks: ["SNAP-12"],
@@ -133,8 +147,13 @@ export interface SnapshotPolicy {
   createdStatus: 201 | 200;
   /** An update answers 200 with the new entry instead of 204. */
   updateAnswersWithEntry: boolean;
-  /** An update keeps the date of the version before it. */
-  freezesLastModified: boolean;
+  /**
+   * An update's Last-Modified: moved on past the version before (chain.ts), kept as the version
+   * before's, or the wall-clock second it came in.
+   */
+  updatedLastModified: "moved-on" | "kept" | "clock";
+  /** Milliseconds between an update's preconditions holding and its write; 0 writes at once. */
+  writeDelayMs: number;
   keepsSnapshotsAfterDelete: boolean;
   /** The body's document type is processed before the entry is read: entities expanded, external ones resolved. */
   expandsEntities: boolean;
@@ -181,7 +200,12 @@ export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
     crashesOnBadBody: on("snap-500-on-bad-body"),
     createdStatus: on("snap-create-200") ? 200 : 201,
     updateAnswersWithEntry: on("snap-update-200"),
-    freezesLastModified: on("snap-last-modified-frozen"),
+    updatedLastModified: on("snap-last-modified-frozen")
+      ? "kept"
+      : on("snap-last-modified-wall-clock")
+        ? "clock"
+        : "moved-on",
+    writeDelayMs: on("snap-write-deferred") ? DEFERRED_WRITE_MS : 0,
     keepsSnapshotsAfterDelete: on("snap-delete-keeps-snapshots"),
     expandsEntities: on("snap-expands-entities"),
   };

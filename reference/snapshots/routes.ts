@@ -10,6 +10,7 @@
  *   await dispatch(routes, request); // in tests, no socket needed
  */
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { formatHttpDate, toWholeSeconds } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE, parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";
@@ -127,7 +128,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     if (policy.checksContentType) checkContentType(header(request, "content-type"));
     const sent = decodeUtf8(await request.body());
     const text = sent !== undefined && policy.expandsEntities ? await expandedEntities(sent) : sent;
-    // Everything below runs without awaiting, so no other request can interleave.
+    // Everything below runs without awaiting (but for a fault mode's), so no other request can interleave.
     const stored = store.get(address.resource);
     const current = stored && currentVersion(stored);
     const verdict = evaluatePreconditions(conditionsOf(request), current, {
@@ -159,11 +160,17 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     if (entry.id !== current.entry.id) {
       throw new HttpError(409, `the entry id is ${current.entry.id}; a revision keeps it (RFC 4287 §4.2.6)`);
     }
-    const next: Version = {
-      entry,
-      lastModified: policy.freezesLastModified ? current.lastModified : nextLastModified(current.lastModified, now()),
-      etag: `"${stored.incarnation}-${stored.versions.length + 1}"`,
-    };
+    // Only a fault mode waits here: other updates then pass their check against the same version.
+    if (policy.writeDelayMs > 0) await sleep(policy.writeDelayMs);
+    const written = store.get(address.resource);
+    if (!written) throw notFound(address);
+    const before = currentVersion(written);
+    const lastModified = {
+      "moved-on": () => nextLastModified(before.lastModified, now()),
+      kept: () => before.lastModified,
+      clock: () => toWholeSeconds(now()),
+    }[policy.updatedLastModified]();
+    const next: Version = { entry, lastModified, etag: `"${written.incarnation}-${written.versions.length + 1}"` };
     refuseBeyondLimits(store, address.resource, next);
     store.append(address.resource, next);
     if (policy.updateAnswersWithEntry) return readCurrent(address);

@@ -109,7 +109,8 @@ export function expectVersion(
   expectThat(shape(entry) === shape(want), `version ${k} of the entry: ${shape(want)}`, shape(entry), reply);
 }
 
-function squash(text: string | undefined): string | undefined {
+/** Text as compared: white space folded, as a server may indent what it serves. */
+export function squash(text: string | undefined): string | undefined {
   return text?.replace(/\s+/g, " ").trim();
 }
 

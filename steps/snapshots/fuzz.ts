@@ -1,8 +1,9 @@
 /**
- * The updates generator of `sxd fuzz` (SNAP-11, SNAP-12, SNAP-14): mutated entries
+ * The updates generator of `sxd fuzz` (SNAP-11, SNAP-12, SNAP-14, SNAP-15): mutated entries
  * (lib/entry-mutants.ts), preconditions and Content-Types (lib/update-mutants.ts) PUT to a
- * resource sxd creates under snapshots.collection, and odd snapshot addresses read with GET.
- * Every mutation alone first, then combinations drawn from the seed.
+ * resource sxd creates under snapshots.collection, alone or several copies at once, and odd
+ * snapshot addresses read with GET. Every mutation alone first, then combinations drawn from
+ * the seed. The verdicts are in fuzz-verdicts.ts.
  *
  * Each trial reads the resource first and sends the validators it read (a replay gets fresh
  * ones), then reads it back: a refused update must have changed nothing. A resource an update
@@ -10,14 +11,12 @@
  * version whose Last-Modified is the one a client has just read.
  */
 import { randomBytes } from "node:crypto";
-import { loadRows } from "../../harness/catalogue.ts";
 import { targetDispatcher } from "../../harness/dispatcher.ts";
 import { type Answered, headerOf } from "../../harness/exchange.ts";
-import type { FuzzFailure, FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz.ts";
+import type { FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz.ts";
 import { headersFor, type TargetDescription } from "../../harness/target.ts";
 import {
   type EntryMutation,
-  EXPANSION,
   entryMutationId,
   mutateEntry,
   parseEntryMutation,
@@ -25,10 +24,19 @@ import {
   singleEntryMutations,
   smallerEntryMutation,
 } from "../../lib/entry-mutants.ts";
+import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
-import { CONTENT_TYPES, ODD_PATHS, PRECONDITION_MUTATIONS, preconditionsOf } from "../../lib/update-mutants.ts";
+import {
+  AT_ONCE,
+  CONTENT_TYPES,
+  copiesAtOnce,
+  ODD_PATHS,
+  PRECONDITION_MUTATIONS,
+  preconditionsOf,
+} from "../../lib/update-mutants.ts";
 import { linksByRel, readEntry } from "../support/atom.ts";
 import { HttpClient } from "../support/http.ts";
+import { acceptedVerdict, raceVerdict, type Seen, serverError, transportFailure } from "./fuzz-verdicts.ts";
 import { entryBody, isSuccess, newScratch, putScratch, versionNumbered } from "./snapshots.ts";
 
 export interface FuzzContext {
@@ -36,21 +44,11 @@ export interface FuzzContext {
   timeoutMs: number;
 }
 
-/** SNAP-14 where the catalogue has it; without it, an expanded entity is input SNAP-12 says to refuse. */
-const DOCTYPE_ROW = loadRows().some((row) => row.id === "SNAP-14") ? "SNAP-14" : "SNAP-12";
-
 /** The resource the trials work on; `changed`: an update got in (or may have), so the next trial makes a new one. */
 interface Held {
   url: string;
   id: string;
   changed: boolean;
-}
-
-/** What a read shows of the resource: enough to see that an update got in. */
-interface Seen {
-  status: number;
-  title?: string;
-  previous?: string;
 }
 
 export function fuzzGenerators(context: FuzzContext): FuzzGenerator[] {
@@ -66,6 +64,7 @@ function updates({ target, timeoutMs }: FuzzContext): FuzzGenerator {
     [...PRECONDITION_MUTATIONS],
     Object.keys(CONTENT_TYPES),
     Object.keys(ODD_PATHS),
+    [...AT_ONCE],
   ]);
   let held: Held | undefined;
 
@@ -125,9 +124,10 @@ function updates({ target, timeoutMs }: FuzzContext): FuzzGenerator {
       const recipe = new Set<string>();
       for (let i = 0; i < draws; i++) {
         const family = random();
-        if (family < 0.5) recipe.add(entryMutationId(randomEntryMutation(random)));
-        else if (family < 0.8) recipe.add(pick(PRECONDITION_MUTATIONS));
-        else recipe.add(pick(Object.keys(CONTENT_TYPES)));
+        if (family < 0.45) recipe.add(entryMutationId(randomEntryMutation(random)));
+        else if (family < 0.75) recipe.add(pick(PRECONDITION_MUTATIONS));
+        else if (family < 0.9) recipe.add(pick(Object.keys(CONTENT_TYPES)));
+        else recipe.add(pick(AT_ONCE));
       }
       return [...recipe];
     },
@@ -173,9 +173,12 @@ async function update(http: HttpClient, made: Held, recipe: Recipe, trial: FuzzT
     return;
   }
   const entryMutations = recipe.map(parseEntryMutation).filter((m): m is EntryMutation => m !== undefined);
-  const entry = mutateEntry(
-    { id: made.id, title: `Fuzz ${randomBytes(4).toString("hex")}`, authorName: "sxd fuzz", content: "mutated" },
-    entryMutations,
+  // Each copy sent at once is a version of its own (at-once:N), so the one that stayed shows.
+  const entries = Array.from({ length: copiesAtOnce(recipe) }, () =>
+    mutateEntry(
+      { id: made.id, title: `Fuzz ${randomBytes(4).toString("hex")}`, authorName: "sxd fuzz", content: "mutated" },
+      entryMutations,
+    ),
   );
   const preconditions = preconditionsOf(
     { lastModified, etag: headerOf(before, "etag") },
@@ -184,15 +187,17 @@ async function update(http: HttpClient, made: Held, recipe: Recipe, trial: FuzzT
   const typeId = recipe.filter((id) => CONTENT_TYPES[id] !== undefined).at(-1);
   const type = typeId === undefined ? { value: ATOM_ENTRY_TYPE, wrong: false } : CONTENT_TYPES[typeId];
   const headers = { ...preconditions.headers, ...(type.value === undefined ? {} : { "content-type": type.value }) };
-  const put = await sendJudged(http, trial, "PUT", made.url, { headers, body: entry.body });
-  if (!put) {
-    made.changed = true;
-    return;
-  }
-  const status = put.response.status;
-  if (status >= 500) {
-    made.changed = true;
-    trial.failure = serverError(put, "a mutated update");
+  const sent = await Promise.all(
+    entries.map((entry) => sendJudged(http, trial, "PUT", made.url, { headers, body: entry.body })),
+  );
+  const puts = sent.filter((put): put is Answered => put !== undefined);
+  // Changed, for all sxd can tell, until the read after the updates shows otherwise.
+  made.changed = true;
+  if (puts.length < sent.length) return;
+  const crashed = puts.find((put) => put.response.status >= 500);
+  if (crashed) {
+    trial.judged = crashed;
+    trial.failure = serverError(crashed, "a mutated update");
     return;
   }
   const after = await http.send("GET", made.url);
@@ -201,56 +206,28 @@ async function update(http: HttpClient, made: Held, recipe: Recipe, trial: FuzzT
     seenAfter.status !== seenBefore.status ||
     seenAfter.title !== seenBefore.title ||
     seenAfter.previous !== seenBefore.previous;
-  if (changed) made.changed = true;
-  if (!isSuccess(put)) {
+  made.changed = changed;
+  const landed = puts.filter(isSuccess);
+  const put = landed[1] ?? landed[0] ?? puts[0];
+  trial.judged = put;
+  if (landed.length === 0) {
     if (changed) {
       trial.failure = {
         row: preconditions.stale ? "SNAP-11" : "SNAP-12",
         kind: "changed",
-        why: `refused with ${status}, yet the resource changed (title ${JSON.stringify(seenBefore.title)} → ${JSON.stringify(seenAfter.title)}, previous ${seenBefore.previous ?? "none"} → ${seenAfter.previous ?? "none"})`,
+        why: `refused with ${put.response.status}, yet the resource changed (title ${JSON.stringify(seenBefore.title)} → ${JSON.stringify(seenAfter.title)}, previous ${seenBefore.previous ?? "none"} → ${seenAfter.previous ?? "none"})`,
       };
     }
     return;
   }
   made.changed = true;
-  trial.failure = acceptedVerdict(status, { ...preconditions, wrongType: type.wrong, ...entry }, seenAfter);
-}
-
-/** Why an update that got in should not have, if so; the first reason in the rows' order. */
-function acceptedVerdict(
-  status: number,
-  sent: { stale: boolean; unguarded: boolean; wrongType: boolean; malformed: boolean; declaresEntity: boolean },
-  after: Seen,
-): FuzzFailure | undefined {
-  const got = `status ${status}`;
-  if (sent.stale)
-    return {
-      row: "SNAP-11",
-      kind: "accepted stale",
-      why: `${got} for If-Unmodified-Since older than the Last-Modified read`,
-    };
-  if (sent.unguarded)
-    return {
-      row: "SNAP-12",
-      kind: "accepted unguarded",
-      why: `${got} for an update without a valid If-Unmodified-Since or If-Match`,
-    };
-  if (sent.wrongType)
-    return { row: "SNAP-12", kind: "accepted wrong type", why: `${got} for a body sent as another media type` };
-  if (sent.malformed)
-    return {
-      row: "SNAP-12",
-      kind: "accepted malformed",
-      why: `${got} for a body that is not a well-formed Atom entry`,
-    };
-  if (sent.declaresEntity && after.title?.includes(EXPANSION)) {
-    return {
-      row: DOCTYPE_ROW,
-      kind: "expanded",
-      why: `${got}, and the title read back holds the entity's text: the DOCTYPE was expanded`,
-    };
-  }
-  return undefined;
+  // The date as read, in any of HTTP's formats, and no If-Match that would be evaluated instead.
+  const sentDate = parseHttpDate(preconditions.headers["if-unmodified-since"])?.getTime();
+  const asRead =
+    !("if-match" in headers) && sentDate !== undefined && sentDate === parseHttpDate(lastModified)?.getTime();
+  trial.failure =
+    acceptedVerdict(put.response.status, { ...preconditions, wrongType: type.wrong, ...entries[0] }, seenAfter) ??
+    raceVerdict(puts, asRead);
 }
 
 /** The mutated request, the one the verdict is about; without a reply, that is the verdict. */
@@ -277,16 +254,6 @@ function seen(reply: Answered): Seen {
     title: read.entry.title,
     previous: linksByRel(read.entry, "previous")[0]?.url,
   };
-}
-
-function serverError(reply: Answered, what: string): FuzzFailure {
-  return { row: "SNAP-12", kind: "5xx", why: `status ${reply.response.status} for ${what}` };
-}
-
-/** The mutated request got no reply: the connection dropped, or what came back was not HTTP. */
-function transportFailure(message: string): FuzzFailure {
-  const kind = /not HTTP|HPE_|parse/i.test(message) ? "not HTTP" : "dropped";
-  return { row: "SNAP-12", kind, why: message };
 }
 
 /** The lists taken in turn, one of each, so that a short budget sends some of every family. */

@@ -80,4 +80,13 @@ export const CONTROLLED_CASES: readonly ControlledCase[] = [
       "the stale update goes first; the control follows it after a new read, so the only difference is the " +
       "Last-Modified the stale update carries",
   },
+  {
+    rows: ["SNAP-15"],
+    control: /^where no update got in, the same update with the Last-Modified read now gets in$/,
+    flawed: /^\d+ clients PUT a version each, .+, with the Last-Modified of .+ as If-Unmodified-Since$/,
+    spends: "the resource's Last-Modified, which the control's update moves on",
+    freshState:
+      "the racing updates go first; the control is sent only where none of them got in (one that did is the " +
+      "control itself: the others differ from it only in coming later), after a new read",
+  },
 ];
