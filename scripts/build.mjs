@@ -14,7 +14,7 @@ const next = `dist.next-${process.pid}`;
 const old = `dist.old-${process.pid}`;
 rmSync(next, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-// Extra tsc flags pass through (the tests build with --sourceMap, so coverage maps back to the TypeScript).
+// Extra tsc flags pass through (e.g. --sourceMap).
 const result = spawnSync(
   process.execPath,
   [tsc, "-p", "tsconfig.build.json", "--outDir", next, ...process.argv.slice(2)],

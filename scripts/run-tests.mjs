@@ -13,16 +13,21 @@ if (files.length === 0) {
   console.error("run-tests: no test files found");
   process.exit(1);
 }
-// The tests test the source: dist/ is built from it first (with source maps, so the coverage
-// of the sxd processes they start maps back to the TypeScript), and every sxd they start runs
-// that build, which bin/sxd.js takes while it is newer than every source file. Compiled, an sxd
+// The tests test the source: dist/ is built from it first, and every sxd they start runs that
+// build, which bin/sxd.js takes while it is newer than every source file. Compiled, an sxd
 // process starts in half the time it takes through tsx, and the tests start several hundred.
-const built = spawnSync(process.execPath, ["scripts/build.mjs", "--sourceMap"], { stdio: "inherit" });
+const built = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 if (built.status !== 0) process.exit(built.status ?? 1);
 const { SXD_FROM_SOURCE: _, ...environment } = process.env;
 // Four test files at once on two cores: most of them wait on servers, clients and gateways.
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=4", ...files], {
-  stdio: "inherit",
-  env: environment,
-});
+// Each test file's process keeps its coverage, and the processes it starts collect none
+// (test/support/coverage-scope.ts says why).
+const result = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--import", "./test/support/coverage-scope.ts", "--test", "--test-concurrency=4", ...files],
+  {
+    stdio: "inherit",
+    env: environment,
+  },
+);
 process.exit(result.status ?? 1);
