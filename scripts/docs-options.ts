@@ -1,7 +1,7 @@
 /**
  * `npm run docs:options`: writes each command's option table into docs/, between
  * `<!-- options: COMMAND -->` and `<!-- /options -->`, from the option table
- * (cli/option-table.ts). test/docs-options.test.ts fails where docs/ says otherwise.
+ * (cli/option-table.ts). test/docs-pages.test.ts fails where docs/ says otherwise.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
