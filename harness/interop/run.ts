@@ -7,6 +7,9 @@
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { writeInteropReports } from "../report/index.ts";
+import { summaryTable } from "../report/summary.ts";
+import { REPORT_FILES } from "../report-folder.ts";
 import type { Io, SuiteSession } from "../run.ts";
 import { type CellServer, cellWithout, inTurn, runCell } from "./cell.ts";
 import {
@@ -21,10 +24,9 @@ import {
 } from "./document.ts";
 import { atMost, lanesOf, type PlannedCell, slotsOf } from "./lanes.ts";
 import type { MatrixClient, MatrixFile, MatrixServer } from "./matrix-file.ts";
-import { writeInteropReports } from "./outputs.ts";
 import { givenVerdict, notRun, serverVerdict, verdictOfReport } from "./own-verdicts.ts";
-import { type Shard, shardOf, summaryTable } from "./report.ts";
 import { bringUp, type ServerUrls, servedTasks } from "./servers.ts";
+import { type Shard, shardOf } from "./shards.ts";
 import { currentLoad, scaledLimitMs } from "./time-limit.ts";
 
 export interface InteropRun {
@@ -195,7 +197,9 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
   };
   writeInteropReports(reportDir, document);
   io.stdout.write(summaryTable(document));
-  io.stdout.write(`reports: ${join(run.reportDir, "interop.html")} (and interop.json, junit.xml, summary.md)\n`);
+  io.stdout.write(
+    `reports: ${join(run.reportDir, REPORT_FILES.interopHtml)} (and ${REPORT_FILES.interopJson}, ${REPORT_FILES.junit}, ${REPORT_FILES.summary})\n`,
+  );
   return { exitCode: document.cells.some((cell) => cell.result === "failed") ? 1 : 0, document };
 }
 
@@ -212,7 +216,7 @@ async function clientVerdict(
   if (!run.clientRun) return notRun("computed", null, "no sxd test-client run in this process");
   const { clientRun } = run;
   const exitCode = await inTurn(() => clientRun(client, join(reportDir, folder), session));
-  return verdictOfReport(reportDir, `${folder}conformance.json`, "computed", exitCode);
+  return verdictOfReport(reportDir, `${folder}${REPORT_FILES.conformanceJson}`, "computed", exitCode);
 }
 
 /** A cell's time limit: the given one, stretched by the machine's load when the cell starts (time-limit.ts). */
