@@ -72,11 +72,11 @@ export function interopJunit(doc: InteropDocument): string {
   });
   const failures = doc.cells.filter((cell) => cell.result === "failed").length;
   const skipped = doc.cells.filter((cell) => cell.result !== "succeeded" && cell.result !== "failed").length;
-  const counts = `tests="${doc.cells.length}" failures="${failures}" errors="0" skipped="${skipped}"`;
+  const counts = `tests="${doc.cells.length}" failures="${failures}" errors="0"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="sxd interop" ${counts}>`,
-    `  <testsuite name="sxd interop" ${counts} timestamp="${attribute(doc.startedAt.replace(/\.\d+Z$/, ""))}">`,
+    `  <testsuite name="sxd interop" ${counts} skipped="${skipped}" timestamp="${attribute(doc.startedAt.replace(/\.\d+Z$/, ""))}">`,
     ...cases,
     "  </testsuite>",
     "</testsuites>",
