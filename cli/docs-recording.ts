@@ -11,6 +11,7 @@ import { runClientConformance } from "../harness/client/run.ts";
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
 import { type ConformanceDocument, readConformance } from "../harness/conformance-document.ts";
 import { UsageError } from "../harness/errors.ts";
+import { REPORT_FILES } from "../harness/report-folder.ts";
 import { type Io, PACKAGE_ROOT } from "../harness/run.ts";
 import { startClientBenches } from "./client-benches.ts";
 import { DEFAULT_CLIENT_RUNS_AT_ONCE } from "./option-table.ts";
@@ -46,7 +47,7 @@ export async function recordReferenceRun(reportDir: string): Promise<Conformance
     },
     quiet(),
   );
-  const doc = readConformance(join(reportDir, "conformance.json"));
+  const doc = readConformance(join(reportDir, REPORT_FILES.conformanceJson));
   if (run.exitCode !== 0) throw new UsageError(`the bundled reference did not pass its own suite (${doc.overall})`);
   return doc;
 }
@@ -70,7 +71,7 @@ export async function recordExampleClientRun(reportDir: string): Promise<{ doc: 
       description: described.value,
     };
     const run = await runClientConformance(settings, benches, quiet());
-    const doc = readConformance(join(reportDir, "conformance.json"));
+    const doc = readConformance(join(reportDir, REPORT_FILES.conformanceJson));
     if (run.exitCode !== 0)
       throw new UsageError(`the example client (${EXAMPLE_CLIENT.folder}) did not pass its own rows (${doc.overall})`);
     return { doc, secret: user.password };

@@ -16,6 +16,7 @@ import { missingExchanges, recordedRuns } from "../harness/docs/recorded.ts";
 import type { RunResults } from "../harness/docs/results.ts";
 import { buildSite } from "../harness/docs/site.ts";
 import { UsageError } from "../harness/errors.ts";
+import { REPORT_FILES } from "../harness/report-folder.ts";
 import { PACKAGE_ROOT } from "../harness/run.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 import { recordExampleClientRun, recordReferenceRun } from "./docs-recording.ts";
@@ -83,7 +84,7 @@ function resultsFile(file: string, outDir: string): ResultsFile {
   try {
     const interop = interopDocumentOf(JSON.parse(readFileSync(file, "utf8")), file);
     if (interop) return { kind: "interop", results: { doc: interop, label: file } };
-    const html = join(dirname(file), "conformance.html");
+    const html = join(dirname(file), REPORT_FILES.conformanceHtml);
     const reportHref = existsSync(html) ? relative(outDir, html).split("\\").join("/") : undefined;
     return { kind: "conformance", results: { doc: readConformance(file), reportHref } };
   } catch (error) {

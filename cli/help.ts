@@ -4,6 +4,7 @@
  * docs/ are made here too (`npm run docs:options`), so help and docs say the same.
  */
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
+import { REPORT_FILES as F } from "../harness/report-folder.ts";
 import { COMMAND_NAMES, type CommandName, type OptionSpec, optionsOf, SHUTDOWN_GRACE_MS } from "./option-table.ts";
 
 interface CommandText {
@@ -23,9 +24,9 @@ const TEXT: Record<CommandName, CommandText> = {
     about: `Runs the conformance suite. With no URL (flag, environment or --config) it starts the bundled
 reference servers on free ports, runs against them and stops them. A flag beats its
 environment variable, which beats the description's run section.`,
-    after: `Reports go to the report directory: conformance.html, conformance.json, junit.xml (one test
-case per scenario and row; only what fails the run is a <failure>), summary.md (the verdict and
-the rows not passed, in Markdown, for a CI job summary), cucumber.html, messages.ndjson.
+    after: `Reports go to the report directory: ${F.conformanceHtml}, ${F.conformanceJson}, ${F.junit} (one test
+case per scenario and row; only what fails the run is a <failure>), ${F.summary} (the verdict and
+the rows not passed, in Markdown, for a CI job summary), ${F.cucumberHtml}, ${F.messages}.
 
 ${EXIT_CODES}`,
   },
@@ -59,8 +60,8 @@ recording cannot show them, so the verdict is at best incomplete.
 (schema/client.schema.json): digest.checksRspauth (CDIG-8), digest.retriesStale (CDIG-6),
 export.fallback (CEXP-4). true: the row is judged as claimed; false: it does not apply;
 left out: observed where sxd can, else not run, naming the key.`,
-    after: `Reports (conformance.json with each task's requests and the client's output, conformance.html,
-junit.xml, summary.md) go to the report directory.
+    after: `Reports (${F.conformanceJson} with each task's requests and the client's output, ${F.conformanceHtml},
+${F.junit}, ${F.summary}) go to the report directory.
 
 ${EXIT_CODES}`,
   },
@@ -72,7 +73,7 @@ ${EXIT_CODES}`,
 SXD_WORK_DIR; clients are commands with the environment and exit codes of sxd test-client.
 sxd stands between each pair as a recording proxy, so each failed cell says whose fault it is:
 client, server, both, or neither (a gap in the spec or in sxd's rows).`,
-    after: `Reports: interop.json, junit.xml (a test case per cell), cells/<client>/<server>/<task>/ (the
+    after: `Reports: ${F.interopJson}, ${F.junit} (a test case per cell), cells/<client>/<server>/<task>/ (the
 exchange, the client's output), servers/<name>/ and clients/<name>/ (each one's own verdict).
 
 Exit codes: 0 every cell that could run succeeded; 1 a cell failed; 2 usage error.`,
@@ -98,9 +99,9 @@ and then the client's (sxd test-client).`,
   },
   report: {
     usage: "Usage: sxd report merge A.json B.json ... [--out FILE]",
-    about: `Writes one HTML matrix of several runs' conformance.json, rows x runs: servers' (sxd test) and
-clients' (sxd test-client), each run headed by its URL or command. Given the interop.json of
-shards of sxd interop instead, writes the whole matrix's interop.json and junit.xml into the
+    about: `Writes one HTML matrix of several runs' ${F.conformanceJson}, rows x runs: servers' (sxd test) and
+clients' (sxd test-client), each run headed by its URL or command. Given the ${F.interopJson} of
+shards of sxd interop instead, writes the whole matrix's ${F.interopJson} and ${F.junit} into the
 folder --out names (default: reports).`,
   },
   fuzz: {
@@ -118,13 +119,13 @@ The password is left out of the files unless --show-secrets.`,
 2 usage error or an unreachable target.`,
   },
   docs: {
-    usage: "Usage: sxd docs [--out DIR] [--results conformance.json ...]",
+    usage: `Usage: sxd docs [--out DIR] [--results ${F.conformanceJson} ...]`,
     about: `Writes the interface's documentation as a static site (open DIR/index.html from disk, or
 publish the folder as it is): every rule with its level, the server's rules and then the
 client's, the scenarios that check each in plain words, and a real exchange. To record them it
 runs the suite against the bundled reference (server rules) and the example client
 (examples/clients/node) against sxd's servers (client rules). --results adds a column per run
-from its conformance.json, linked to the conformance.html beside it: a server's (sxd test)
+from its ${F.conformanceJson}, linked to the ${F.conformanceHtml} beside it: a server's (sxd test)
 shows on the server rules, a client's (sxd test-client) on the client rules.`,
   },
 };

@@ -88,7 +88,7 @@ async function mergeReports(argv: string[]): Promise<number> {
   const [verb, ...files] = given.positionals;
   if (verb !== "merge" || files.length === 0)
     throw new UsageError("usage: sxd report merge a.json b.json ... [--out FILE]");
-  const { isInteropFile } = await import("../harness/interop/report.ts");
+  const { isInteropFile } = await import("../harness/interop/shards.ts");
   const interop = files.filter(isInteropFile);
   if (interop.length === files.length) return await mergeInterop(files, given.text("out") ?? "reports");
   if (interop.length > 0)
@@ -115,8 +115,10 @@ async function mergeReports(argv: string[]): Promise<number> {
 
 /** The shards of an `sxd interop` run as the whole matrix: interop.json and junit.xml into `out`. */
 async function mergeInterop(files: string[], out: string): Promise<number> {
-  const { mergeInterop: merged, readInteropDocument, summaryTable } = await import("../harness/interop/report.ts");
-  const { writeInteropReports } = await import("../harness/interop/outputs.ts");
+  const { mergeInterop: merged, readInteropDocument } = await import("../harness/interop/shards.ts");
+  const { writeInteropReports } = await import("../harness/report/index.ts");
+  const { summaryTable } = await import("../harness/report/summary.ts");
+  const { REPORT_FILES } = await import("../harness/report-folder.ts");
   const { join } = await import("node:path");
   let doc: ReturnType<typeof merged>;
   try {
@@ -131,7 +133,7 @@ async function mergeInterop(files: string[], out: string): Promise<number> {
   }
   process.stdout.write(summaryTable(doc));
   process.stdout.write(
-    `wrote ${join(out, "interop.html")}, interop.json, junit.xml and summary.md: ${counted(doc.cells.length, "cell")} of ${counted(files.length, "shard")}\n`,
+    `wrote ${join(out, REPORT_FILES.interopHtml)}, ${REPORT_FILES.interopJson}, ${REPORT_FILES.junit} and ${REPORT_FILES.summary}: ${counted(doc.cells.length, "cell")} of ${counted(files.length, "shard")}\n`,
   );
   return 0;
 }

@@ -66,21 +66,11 @@ export function parseTestArgs(
   const given = parsedOptions.value;
   if (given.help) return { ok: true, help: true };
 
-  const layers: Partial<TargetDescription>[] = [];
   const configPath = given.text("config");
-  let run: RunSettings = {};
-  if (configPath) {
-    let text: string;
-    try {
-      text = readFile(configPath);
-    } catch (error) {
-      return { ok: false, error: `cannot read the target description ${configPath}: ${fileProblem(error)}` };
-    }
-    const parsed = parseDescription(text, configPath);
-    if (!parsed.ok) return parsed;
-    layers.push(parsed.value);
-    run = parsed.value.run ?? {};
-  }
+  const description = configPath ? readDescription(configPath, readFile) : undefined;
+  if (description && !description.ok) return description;
+  const layers: Partial<TargetDescription>[] = description ? [description.value] : [];
+  const run: RunSettings = description?.value.run ?? {};
   /** A setting from its flag, else its environment variable, else the description's run section. */
   const stated = (name: OptionName): string | undefined => {
     const key = RUN_KEYS[name];
@@ -88,7 +78,61 @@ export function parseTestArgs(
     return given.text(name) ?? (fromFile === undefined ? undefined : String(fromFile));
   };
   /** As stated, else the option's default. */
-  const value = (name: OptionName): string | undefined => stated(name) ?? defaultOf("test", name);
+  const value: Stated = (name) => stated(name) ?? defaultOf("test", name);
+  const urls = urlsGiven(value);
+  if (!urls.ok) return urls;
+  layers.push(urls.value);
+  const numbers = checkedSettings(value);
+  if (!numbers.ok) return numbers;
+  const headers = headersGiven(given.list("header"));
+  if (!headers.ok) return headers;
+  // The flag's headers go to every server, over the description's.
+  if (Object.keys(headers.value).length > 0)
+    layers.push({ headers: { base: headers.value, contacts: headers.value, messaging: headers.value } });
+
+  const peerFlags = { side: stated("peer"), port: stated("peer-port"), host: stated("peer-host") };
+  const peered = peerLayers(peerFlags, layers, value("tags"), urls.value);
+  if (!peered.ok) return peered;
+  const target = targetOf(peered.value.layers);
+  if (!target.ok) return target;
+  return {
+    ok: true,
+    value: {
+      target: target.value,
+      layers: peered.value.layers,
+      tags: peered.value.tags,
+      peer: peered.value.peer,
+      strict: given.switch("strict") ?? run.strict ?? false,
+      allowIncomplete: given.switch("allow-incomplete") ?? run.allowIncomplete ?? false,
+      insecure: given.switch("insecure") ?? false,
+      verbose: given.switch("verbose") ?? false,
+      caFile: value("ca"),
+      reportDir: withDefault("test", "report-dir", value("report-dir")),
+      expectFailFile: value("expect-fail"),
+      harFile: value("har"),
+      ...numbers.value,
+      referenceFaults: given.list("reference-fault"),
+      referenceVariant: given.text("reference-variant"),
+    },
+  };
+}
+
+/** A setting as stated (flag, environment, description) or defaulted. */
+type Stated = (name: OptionName) => string | undefined;
+
+/** The target description file, checked. */
+function readDescription(path: string, readFile: (path: string) => string): Result<Partial<TargetDescription>> {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (error) {
+    return { ok: false, error: `cannot read the target description ${path}: ${fileProblem(error)}` };
+  }
+  return parseDescription(text, path);
+}
+
+/** The servers' URLs given as settings, each an http(s) URL. */
+function urlsGiven(value: Stated): Result<Partial<TargetDescription>> {
   const urls: Partial<TargetDescription> = {};
   for (const [flag, key] of [
     ["base-url", "baseUrl"],
@@ -100,8 +144,26 @@ export function parseTestArgs(
     if (!isHttpUrl(url)) return { ok: false, error: `--${flag} must be an http(s) URL, got "${url}"` };
     urls[key] = url;
   }
-  layers.push(urls);
+  return { ok: true, value: urls };
+}
 
+/** The run's numbers and its docs URL, each checked. */
+function checkedSettings(
+  value: Stated,
+): Result<
+  Pick<
+    TestSettings,
+    | "timeoutMs"
+    | "parallel"
+    | "maxBodyBytes"
+    | "deadlineSeconds"
+    | "rate"
+    | "refusalWaitSeconds"
+    | "securitySamples"
+    | "docsUrl"
+    | "waitSeconds"
+  >
+> {
   const timeoutMs = positiveInteger(value("timeout"));
   if (timeoutMs === undefined) return { ok: false, error: "--timeout must be a positive number of milliseconds" };
   // Not given: the run chooses from the target's answer to the probe (harness/concurrency.ts).
@@ -131,61 +193,37 @@ export function parseTestArgs(
 
   const waitSeconds = wholeNumber(value("wait"));
   if (waitSeconds === undefined) return { ok: false, error: "--wait must be a whole number of seconds" };
+  return {
+    ok: true,
+    value: {
+      timeoutMs,
+      parallel,
+      maxBodyBytes,
+      deadlineSeconds,
+      rate,
+      refusalWaitSeconds,
+      securitySamples,
+      docsUrl,
+      waitSeconds,
+    },
+  };
+}
+
+/** The --header lines as a header map. */
+function headersGiven(lines: string[]): Result<Record<string, string>> {
   const headers: Record<string, string> = {};
-  for (const line of given.list("header")) {
+  for (const line of lines) {
     const header = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*?)\s*$/.exec(line);
     if (!header) return { ok: false, error: `--header must be 'Name: value', got "${line}"` };
     headers[header[1] as string] = header[2] as string;
   }
-  // The flag's headers go to every server, over the description's.
-  if (Object.keys(headers).length > 0)
-    layers.push({ headers: { base: headers, contacts: headers, messaging: headers } });
+  return { ok: true, value: headers };
+}
 
-  const peerFlags = { side: stated("peer"), port: stated("peer-port"), host: stated("peer-host") };
-  const peered = peerLayers(peerFlags, layers, value("tags"), urls);
-  if (!peered.ok) return peered;
-  layers.splice(0, layers.length, ...peered.value.layers);
-  const hasUrl = layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl);
-  let target: TargetDescription | undefined;
-  if (hasUrl) {
-    const resolved = resolveDescription(layers);
-    if (!resolved.ok) return resolved;
-    target = resolved.value;
-  }
-  const on = {
-    strict: given.switch("strict") ?? run.strict ?? false,
-    allowIncomplete: given.switch("allow-incomplete") ?? run.allowIncomplete ?? false,
-    insecure: given.switch("insecure") ?? false,
-    verbose: given.switch("verbose") ?? false,
-  };
-  return {
-    ok: true,
-    value: {
-      target,
-      layers,
-      tags: peered.value.tags,
-      peer: peered.value.peer,
-      strict: on.strict,
-      allowIncomplete: on.allowIncomplete,
-      insecure: on.insecure,
-      verbose: on.verbose,
-      waitSeconds,
-      caFile: value("ca"),
-      reportDir: withDefault("test", "report-dir", value("report-dir")),
-      timeoutMs,
-      parallel,
-      expectFailFile: value("expect-fail"),
-      harFile: value("har"),
-      docsUrl,
-      maxBodyBytes,
-      securitySamples,
-      deadlineSeconds,
-      rate,
-      refusalWaitSeconds,
-      referenceFaults: given.list("reference-fault"),
-      referenceVariant: given.text("reference-variant"),
-    },
-  };
+/** The target from the layers; undefined where none gives a URL (the bundled reference is started). */
+function targetOf(layers: Partial<TargetDescription>[]): Result<TargetDescription | undefined> {
+  if (!layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl)) return { ok: true, value: undefined };
+  return resolveDescription(layers);
 }
 
 function wholeNumber(text: string | undefined): number | undefined {

@@ -41,3 +41,20 @@ export function scenariosAtOnce(roundTripMs: number, namedResources?: number): n
   const most = Math.min(MOST_AT_ONCE, namedResources ?? MOST_AT_ONCE);
   return Math.max(1, Math.min(most, Math.max(2, Math.ceil(roundTripMs / CPU_MS_PER_REQUEST))));
 }
+
+/** The scenarios to take at once, from the slowest round trip, said on the progress line. */
+export function chosenAtOnce(
+  roundTrips: ReadonlyMap<string, number>,
+  namedResources: number | undefined,
+  progress: (line: string) => void,
+): number {
+  if (roundTrips.size === 0) {
+    progress("the round trip could not be timed: one scenario at a time");
+    return 1;
+  }
+  const slowest = Math.max(...roundTrips.values());
+  const atOnce = scenariosAtOnce(slowest, namedResources);
+  const ms = slowest < 10 ? slowest.toFixed(1) : slowest.toFixed(0);
+  progress(`round trip ${ms} ms: ${atOnce > 1 ? `${atOnce} scenarios at once` : "one scenario at a time"}`);
+  return atOnce;
+}

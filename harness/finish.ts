@@ -12,14 +12,14 @@ import type { ScenarioOutcome } from "./outcomes.ts";
 import type { ReportInput } from "./report/conformance-json.ts";
 import { writeReports } from "./report/index.ts";
 import { type RateSummary, summaryText } from "./report/summary.ts";
-import { publishReports } from "./report-folder.ts";
+import { publishReports, REPORT_FILES } from "./report-folder.ts";
 import { type Judgement, type JudgeOptions, judge } from "./verdicts.ts";
 
 /** cucumber's own reports of the run, written into its staging folder beside sxd's. */
 export function cucumberReports(staging: string): Array<[string, string]> {
   return [
-    ["html", join(staging, "cucumber.html")],
-    ["message", join(staging, "messages.ndjson")],
+    ["html", join(staging, REPORT_FILES.cucumberHtml)],
+    ["message", join(staging, REPORT_FILES.messages)],
   ];
 }
 

@@ -6,14 +6,26 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from
 import { join } from "node:path";
 import { fileProblem, UsageError } from "./errors.ts";
 
-/** The files a run writes into the report directory; they are replaced together at the end. */
-const REPORT_FILES = [
-  "conformance.json",
-  "conformance.html",
-  "junit.xml",
-  "summary.md",
-  "cucumber.html",
-  "messages.ndjson",
+/** The names of the report files: spelled here and nowhere else in the source. */
+export const REPORT_FILES = {
+  conformanceJson: "conformance.json",
+  conformanceHtml: "conformance.html",
+  junit: "junit.xml",
+  summary: "summary.md",
+  cucumberHtml: "cucumber.html",
+  messages: "messages.ndjson",
+  interopJson: "interop.json",
+  interopHtml: "interop.html",
+} as const;
+
+/** The files a server or client run writes into the report directory; they are replaced together at the end. */
+const RUN_FILES = [
+  REPORT_FILES.conformanceJson,
+  REPORT_FILES.conformanceHtml,
+  REPORT_FILES.junit,
+  REPORT_FILES.summary,
+  REPORT_FILES.cucumberHtml,
+  REPORT_FILES.messages,
 ];
 
 /** The report directory, made where it is missing; a usage error where it cannot be (before anything runs). */
@@ -42,7 +54,7 @@ export function stagingFolder(reportDir: string): string {
  * report files of an earlier run that this one did not write: the folder never mixes two runs.
  */
 export function publishReports(staging: string, reportDir: string): void {
-  for (const name of REPORT_FILES) {
+  for (const name of RUN_FILES) {
     const made = join(staging, name);
     if (existsSync(made)) renameSync(made, join(reportDir, name));
     else rmSync(join(reportDir, name), { force: true });

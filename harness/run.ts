@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { type IRunOptions, loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
-import { scenariosAtOnce } from "./concurrency.ts";
+import { chosenAtOnce } from "./concurrency.ts";
 import { runsScenariosAtOnce } from "./concurrent-scenarios.ts";
 import type { TlsSettings } from "./dispatcher.ts";
 import { UsageError } from "./errors.ts";
 import { cucumberReports, finishRun } from "./finish.ts";
-import { OutcomeCollector } from "./outcomes.ts";
+import { OutcomeCollector, type ScenarioOutcome } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES, suiteVersion } from "./package.ts";
 import { type PeerRun, peerLine } from "./peer.ts";
 import { firstUnreachable } from "./probe.ts";
@@ -98,7 +98,6 @@ export interface ConformanceRun {
 }
 
 export async function runConformance(run: ConformanceRun, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
-  const { target } = run;
   // Everything a person can get wrong is checked before the target is asked anything.
   const reportDir = resolve(run.reportDir);
   checkHarFile(run.harFile);
@@ -106,43 +105,17 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
   const staging = stagingFolder(reportDir);
   // Shared by the workers: the breaker's state (run-limits.ts).
   const stateDir = mkdtempSync(join(tmpdir(), "sxd-run-"));
-  let interrupted: NodeJS.Signals | undefined;
-  let stopListening: (() => void) | undefined;
+  const interruption: Interruption = {};
   try {
-    const progressOptions: ProgressOptions = {
-      strict: run.strict,
-      expectedFailures: [...(run.expectedFailures?.keys() ?? [])],
-    };
     const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr };
     const scenarios = loadScenarios(PACKAGE_ROOT);
-    const { runConfiguration } = await loadConfiguration(
-      {
-        file: false,
-        provided: {
-          import: SUPPORT_MODULES,
-          tags: run.tags ?? "",
-          parallel: (run.parallel ?? 0) > 1 ? run.parallel : 0,
-          // Progress only: the summary prints each failure once; junit.xml is ours (report/junit.ts).
-          format: [
-            PROGRESS_FORMATTER,
-            ...cucumberReports(staging),
-            ...(run.verbose ? [["summary", "/dev/stderr"] as [string, string]] : []),
-          ],
-          formatOptions: { sxd: progressOptions },
-        },
-      },
-      environment,
-    );
+    const { runConfiguration } = await loadConfiguration(cucumberOptions(run, staging), environment);
     const planned = plannedScenarios(scenarios, run.tags);
     if (planned.length === 0) {
       throw new UsageError(
         run.tags ? `no scenario matches the tag expression ${run.tags}` : "the suite has no scenarios",
       );
     }
-    const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
-    const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
-    // Timed only where the run chooses how many scenarios to take at once.
-    const roundTrips = run.parallel === undefined ? new Map<string, number>() : undefined;
     // The step code loads while the probe waits for the target (round trips on a far one):
     // one process runs the scenarios, so it is the code the run uses. Workers load their own.
     const inThisProcess = (run.parallel ?? 0) <= 1;
@@ -150,43 +123,17 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       session.support === undefined && inThisProcess ? loadSupport(runConfiguration, environment) : undefined;
     // A failure shows where the run awaits it; meanwhile it is no unhandled rejection.
     preloading?.catch(() => undefined);
-    const unreachable = await firstUnreachable(urls, {
-      ...run,
-      waitSeconds: run.waitSeconds ?? 0,
-      progress,
-      roundTrips,
-    });
-    if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
-    const named = target.snapshots.resources?.length;
-    const atOnce = roundTrips ? chosenAtOnce(roundTrips, named, progress) : 1;
+    const atOnce = await probeTarget(run, io);
     // Scenarios under way beside each other, in workers or in this process.
     const concurrent = (run.parallel ?? atOnce) > 1;
     runConfiguration.sources.paths = runOrder(scenarios, concurrent);
     const rate: RateParameters = { stateDir, rate: run.rate, refusalWaitSeconds: run.refusalWaitSeconds };
-    const parameters: WorldParameters = {
-      target,
-      timeoutMs: run.timeoutMs,
-      outageMessagingUrl: run.outageMessagingUrl,
-      peer: run.peer,
-      maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      securitySamples: run.securitySamples ?? DEFAULT_SECURITY_SAMPLES,
-      // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
-      limits: runLimits(run.deadlineSeconds, stateDir),
-      rate,
-      tls: run.tls,
-      userAgent: `sxd/${suiteVersion()}`,
-      earlyResourceFor: earlyResourceFor(planned, concurrent),
-      ...(atOnce > 1 ? { scenariosAtOnce: atOnce } : {}),
-    };
+    const parameters = worldParameters(run, { stateDir, rate, atOnce, early: earlyResourceFor(planned, concurrent) });
     if (atOnce > 1) runsScenariosAtOnce();
     // A round trip through JSON is what reaches the workers anyway.
     runConfiguration.runtime.worldParameters = JSON.parse(JSON.stringify(parameters));
     const startedAt = new Date().toISOString();
-    stopListening = run.interruptions?.((signal) => {
-      interrupted = signal;
-      RunLimits.interrupt(stateDir, `the run was interrupted (${signal})`);
-      io.stderr.write(`sxd: ${signal}: no further scenario starts; the running ones finish, then the reports\n`);
-    });
+    listenForInterruptions(run, io, stateDir, interruption);
     const collector = new OutcomeCollector();
     const noteRefusals = firstRefusalNote(rate, io.stderr);
     const loaded = session.support ?? (await preloading);
@@ -196,60 +143,146 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       (envelope) => collector.add(envelope),
     ).finally(noteRefusals);
     session.support = result.support;
-    const warnings = [
-      ...(interrupted ? [`the run was interrupted (${interrupted}): scenarios not started were not run`] : []),
-      ...(run.tls?.insecure ? ["TLS certificates were not checked (--insecure)"] : []),
-    ];
-    const judgement = finishRun(
-      {
-        side: "server",
-        outcomes: collector.outcomes(),
-        judging: { strict: run.strict, expectedFailures: run.expectedFailures, allowIncomplete: run.allowIncomplete },
-        report: {
-          reportDir: staging,
-          target,
-          harFile: run.harFile,
-          strict: run.strict,
-          startedAt,
-          docsUrl: run.docsUrl,
-          warnings,
-          interrupted,
-          peer: run.peer,
-        },
-        reportDir,
-        shownReportDir: run.reportDir,
-        rateLimited: rateSummary(rate),
-        notes: (judged) => [
-          ...(run.peer ? [peerLine(run.peer)] : []),
-          ...[uniformReplyLine(judged)].filter((line) => line !== undefined),
-          ...warnings.map((w) => `warning: ${w}`),
-        ],
-      },
-      io.stdout,
-    );
+    const { signal: interrupted } = interruption;
+    const judgement = judgeRun(run, io, {
+      outcomes: collector.outcomes(),
+      staging,
+      reportDir,
+      startedAt,
+      rate,
+      interrupted,
+    });
     return { exitCode: judgement.exitCode, judgement, ...(interrupted ? { interrupted } : {}) };
   } finally {
-    stopListening?.();
+    interruption.stopListening?.();
     rmSync(stateDir, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
   }
 }
 
-/** The scenarios to take at once, from the slowest round trip, said on the progress line. */
-function chosenAtOnce(
-  roundTrips: ReadonlyMap<string, number>,
-  namedResources: number | undefined,
-  progress: (line: string) => void,
-): number {
-  if (roundTrips.size === 0) {
-    progress("the round trip could not be timed: one scenario at a time");
-    return 1;
-  }
-  const slowest = Math.max(...roundTrips.values());
-  const atOnce = scenariosAtOnce(slowest, namedResources);
-  const ms = slowest < 10 ? slowest.toFixed(1) : slowest.toFixed(0);
-  progress(`round trip ${ms} ms: ${atOnce > 1 ? `${atOnce} scenarios at once` : "one scenario at a time"}`);
-  return atOnce;
+/** What cucumber is told: the support code, the tags, the workers, the formatters. */
+function cucumberOptions(run: ConformanceRun, staging: string) {
+  const progressOptions: ProgressOptions = {
+    strict: run.strict,
+    expectedFailures: [...(run.expectedFailures?.keys() ?? [])],
+  };
+  return {
+    file: false as const,
+    provided: {
+      import: SUPPORT_MODULES,
+      tags: run.tags ?? "",
+      parallel: (run.parallel ?? 0) > 1 ? run.parallel : 0,
+      // Progress only: the summary prints each failure once; junit.xml is ours (report/junit.ts).
+      format: [
+        PROGRESS_FORMATTER,
+        ...cucumberReports(staging),
+        ...(run.verbose ? [["summary", "/dev/stderr"] as [string, string]] : []),
+      ],
+      formatOptions: { sxd: progressOptions },
+    },
+  };
+}
+
+/** Waits for the target to answer (a usage error where it does not); the scenarios to take at once. */
+async function probeTarget(run: ConformanceRun, io: Io): Promise<number> {
+  const { target } = run;
+  const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
+  const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
+  // Timed only where the run chooses how many scenarios to take at once.
+  const roundTrips = run.parallel === undefined ? new Map<string, number>() : undefined;
+  const unreachable = await firstUnreachable(urls, {
+    ...run,
+    waitSeconds: run.waitSeconds ?? 0,
+    progress,
+    roundTrips,
+  });
+  if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
+  const named = target.snapshots.resources?.length;
+  return roundTrips ? chosenAtOnce(roundTrips, named, progress) : 1;
+}
+
+/** What every scenario's world is given. */
+function worldParameters(
+  run: ConformanceRun,
+  chosen: { stateDir: string; rate: RateParameters; atOnce: number; early: WorldParameters["earlyResourceFor"] },
+): WorldParameters {
+  return {
+    target: run.target,
+    timeoutMs: run.timeoutMs,
+    outageMessagingUrl: run.outageMessagingUrl,
+    peer: run.peer,
+    maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    securitySamples: run.securitySamples ?? DEFAULT_SECURITY_SAMPLES,
+    // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
+    limits: runLimits(run.deadlineSeconds, chosen.stateDir),
+    rate: chosen.rate,
+    tls: run.tls,
+    userAgent: `sxd/${suiteVersion()}`,
+    earlyResourceFor: chosen.early,
+    ...(chosen.atOnce > 1 ? { scenariosAtOnce: chosen.atOnce } : {}),
+  };
+}
+
+/** The signal that stopped the run, once one did, and how to stop listening. */
+interface Interruption {
+  signal?: NodeJS.Signals;
+  stopListening?: () => void;
+}
+
+/** From here on an interruption lets no further scenario start. */
+function listenForInterruptions(run: ConformanceRun, io: Io, stateDir: string, interruption: Interruption): void {
+  interruption.stopListening = run.interruptions?.((signal) => {
+    interruption.signal = signal;
+    RunLimits.interrupt(stateDir, `the run was interrupted (${signal})`);
+    io.stderr.write(`sxd: ${signal}: no further scenario starts; the running ones finish, then the reports\n`);
+  });
+}
+
+/** The outcomes judged, the reports written and published, the summary printed. */
+function judgeRun(
+  run: ConformanceRun,
+  io: Io,
+  ran: {
+    outcomes: ScenarioOutcome[];
+    staging: string;
+    reportDir: string;
+    startedAt: string;
+    rate: RateParameters;
+    interrupted: NodeJS.Signals | undefined;
+  },
+): Judgement {
+  const { interrupted } = ran;
+  const warnings = [
+    ...(interrupted ? [`the run was interrupted (${interrupted}): scenarios not started were not run`] : []),
+    ...(run.tls?.insecure ? ["TLS certificates were not checked (--insecure)"] : []),
+  ];
+  return finishRun(
+    {
+      side: "server",
+      outcomes: ran.outcomes,
+      judging: { strict: run.strict, expectedFailures: run.expectedFailures, allowIncomplete: run.allowIncomplete },
+      report: {
+        reportDir: ran.staging,
+        target: run.target,
+        harFile: run.harFile,
+        strict: run.strict,
+        startedAt: ran.startedAt,
+        docsUrl: run.docsUrl,
+        warnings,
+        interrupted,
+        peer: run.peer,
+      },
+      reportDir: ran.reportDir,
+      shownReportDir: run.reportDir,
+      rateLimited: rateSummary(ran.rate),
+      notes: (judged) => [
+        ...(run.peer ? [peerLine(run.peer)] : []),
+        ...[uniformReplyLine(judged)].filter((line) => line !== undefined),
+        ...warnings.map((w) => `warning: ${w}`),
+      ],
+    },
+    io.stdout,
+  );
 }
 
 function runLimits(deadlineSeconds: number, stateDir: string): RunLimitsParameters {

@@ -10,6 +10,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { loadAllRows } from "../harness/catalogue.ts";
 import { BEHAVIOURS, CLIENT_STEP_FILES, SERVER_STEP_FILES } from "../harness/package.ts";
+import { REPORT_FILES } from "../harness/report-folder.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PARTS = ["bin", "cli", "harness", "steps/support", "steps", "reference", "lib"] as const;
@@ -262,5 +263,21 @@ test(`cucumber's private modules are named in ${CUCUMBER_PRIVATE_DOOR} alone`, (
   const wrong = named
     .filter(({ file }) => file !== CUCUMBER_PRIVATE_DOOR)
     .map(({ file, module }) => `${file} names ${module}: take it from ${CUCUMBER_PRIVATE_DOOR}`);
+  assert.deepEqual(wrong, []);
+});
+
+const REPORT_NAMES_DOOR = "harness/report-folder.ts";
+
+test(`the report files are named in ${REPORT_NAMES_DOOR} alone`, () => {
+  // A string (or the tail of a template) that is a report file's name, as code spells it to read or write the file.
+  const names = Object.values(REPORT_FILES).map((name) => name.replaceAll(".", "\\."));
+  const spelled = new RegExp(`["'\`}](${names.join("|")})["'\`]`, "g");
+  const named = [...files, ...filesUnder(["scripts"]).filter((f) => !f.endsWith(".test.ts"))].flatMap((file) =>
+    [...readFileSync(join(ROOT, file), "utf8").matchAll(spelled)].map((match) => ({ file, name: match[1] })),
+  );
+  assert.ok(named.some(({ file }) => file === REPORT_NAMES_DOOR));
+  const wrong = named
+    .filter(({ file }) => file !== REPORT_NAMES_DOOR)
+    .map(({ file, name }) => `${file} spells ${name}: take it from REPORT_FILES in ${REPORT_NAMES_DOOR}`);
   assert.deepEqual(wrong, []);
 });

@@ -76,30 +76,13 @@ export async function runCell(
   mkdirSync(folder, { recursive: true });
   const prepared = await prepareSubject(task, server.target, settings.timeoutMs);
   if (!prepared.ok) return cellWithout(client.name, server.name, task, "failed", prepared.problem);
-  const proxy = await startRecordingProxy(server.urls, settings);
-  let exchange: RecordedRequest[];
-  let environment: Record<string, string>;
-  let run: Awaited<ReturnType<typeof runCommand>>;
-  const subject = onProxy(prepared.subject, server.urls, proxy.urls);
-  try {
-    const user = accountOf(server.target);
-    const urls = { base: proxy.urls.base, contacts: proxy.urls.contacts ?? "", messaging: proxy.urls.messaging ?? "" };
-    const servers = { urls, user, protectedPath: "", contactListPath: "", prepareEntry: () => "" };
-    environment = {
-      ...taskEnvironment(task, servers, subject),
-      http_proxy: proxy.proxyUrl,
-      HTTP_PROXY: proxy.proxyUrl,
-      no_proxy: proxy.noProxy,
-      NO_PROXY: proxy.noProxy,
-    };
-    run = await runCommand(inFolder(client.run, settings.folder), environment, settings.timeoutMs);
-  } finally {
-    exchange = proxy.take();
-    await proxy.close();
-  }
-  const { SXD_PASSWORD, ...shown } = environment;
+  const ran = await runThroughProxy(client, server, task, prepared.subject, settings);
+  const { run, exchange } = ran;
   const { password } = accountOf(server.target);
-  writeFileSync(join(folder, "client.json"), redacted({ command: client.run, environment: shown, ...run }, password));
+  writeFileSync(
+    join(folder, "client.json"),
+    redacted({ command: client.run, environment: ran.environment, ...run }, password),
+  );
   writeFileSync(join(folder, "exchange.json"), redacted(exchange, password));
   const base = { client: client.name, server: server.name, task, evidence };
   if (run.exitCode === 127)
@@ -120,42 +103,80 @@ export async function runCell(
           settings.timeoutMs,
         )(exchange).catch((error: Error) => `sxd could not read the effect back: ${error.message}`)
       : undefined;
-  const taskRun: TaskRun = {
-    task,
-    environment: shown,
-    ...run,
-    requests: exchange,
-    ...(subject.expectedOutput ? { expectedOutput: subject.expectedOutput } : {}),
-  };
-  const graded = await clientRowsBroken(taskRun, server.target, client, join(folder, "client-rows"), settings.session);
   const judged: ServerExchange = {
     task,
     requests: exchange,
     target: server.target,
     subjectPath: new URL(prepared.subject.url).pathname,
-    proxied: proxy.urls,
+    proxied: ran.proxied,
+    ...(effectProblem ? { effectProblem } : {}),
   };
-  const rows = {
-    client: graded,
-    server: await serverRowsBroken({ ...judged, ...(effectProblem ? { effectProblem } : {}) }),
+  const taskRun: TaskRun = {
+    task,
+    environment: ran.environment,
+    ...run,
+    requests: exchange,
+    ...(ran.subject.expectedOutput ? { expectedOutput: ran.subject.expectedOutput } : {}),
   };
-  const excused = await excusedClientRows(judged, rows.server);
-  if (excused) rows.client = rows.client.filter((row) => !excused.rows.includes(row.id));
-  // Requests the client sent past sxd: its rows cannot be judged from what sxd saw.
-  const unseen = unseenOrigins(exchange, server.urls, proxy.urls);
-  const past = unseen.length > 0 ? unseenNote(unseen, [...new Set(rows.client.map((row) => row.id))]) : undefined;
-  if (past) rows.client = [];
-  const stop = await stopOf({ ...judged, ...(effectProblem ? { effectProblem } : {}) }, rows);
+  const graded = await clientRowsBroken(taskRun, server.target, client, join(folder, "client-rows"), settings.session);
+  const { rows, notes } = await rowsBroken(judged, graded, server.urls);
   const outcome = outcomeOf({
     run,
     limit: `${settings.timeoutMs} ms (${settings.limitText})`,
     effectProblem,
-    notes: [excused?.why, past],
+    notes,
     unserved: notServed(task, exchange, judged.subjectPath),
-    stop,
+    stop: await stopOf(judged, rows),
     rows,
   });
   return { ...base, ...outcome };
+}
+
+/** The client's run of the task through a recording proxy: what it did, what it sent, and with what environment (no password). */
+async function runThroughProxy(
+  client: MatrixClient,
+  server: CellServer,
+  task: InteropTask,
+  prepared: TaskSubject,
+  settings: CellSettings,
+) {
+  const proxy = await startRecordingProxy(server.urls, settings);
+  const subject = onProxy(prepared, server.urls, proxy.urls);
+  const user = accountOf(server.target);
+  const urls = { base: proxy.urls.base, contacts: proxy.urls.contacts ?? "", messaging: proxy.urls.messaging ?? "" };
+  const servers = { urls, user, protectedPath: "", contactListPath: "", prepareEntry: () => "" };
+  const environment: Record<string, string> = {
+    ...taskEnvironment(task, servers, subject),
+    http_proxy: proxy.proxyUrl,
+    HTTP_PROXY: proxy.proxyUrl,
+    no_proxy: proxy.noProxy,
+    NO_PROXY: proxy.noProxy,
+  };
+  let exchange: RecordedRequest[];
+  let run: Awaited<ReturnType<typeof runCommand>>;
+  try {
+    run = await runCommand(inFolder(client.run, settings.folder), environment, settings.timeoutMs);
+  } finally {
+    exchange = proxy.take();
+    await proxy.close();
+  }
+  const { SXD_PASSWORD, ...shown } = environment;
+  return { run, exchange, environment: shown, subject, proxied: proxy.urls };
+}
+
+/**
+ * The rows each side broke: the server's from the judges, the client's as graded but for those
+ * a judge excuses, and none where the client sent requests past sxd; with the notes saying so.
+ */
+async function rowsBroken(judged: ServerExchange, graded: BrokenRow[], real: ServerUrls) {
+  const rows = { client: graded, server: await serverRowsBroken(judged) };
+  const excused = await excusedClientRows(judged, rows.server);
+  if (excused) rows.client = rows.client.filter((row) => !excused.rows.includes(row.id));
+  // Requests the client sent past sxd: its rows cannot be judged from what sxd saw.
+  const unseen = unseenOrigins(judged.requests, real, judged.proxied);
+  const past = unseen.length > 0 ? unseenNote(unseen, [...new Set(rows.client.map((row) => row.id))]) : undefined;
+  if (past) rows.client = [];
+  return { rows, notes: [excused?.why, past] };
 }
 
 /** A command run from a folder, as the matrix file's paths are read. */

@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { readConformance } from "../conformance-document.ts";
+import { REPORT_FILES } from "../report-folder.ts";
 import { runConformance, type SuiteSession } from "../run.ts";
 import type { TargetDescription } from "../target.ts";
 import type { OwnVerdict } from "./document.ts";
@@ -44,8 +45,8 @@ export function notRun(source: OwnVerdict["source"], exitCode: number | null, pr
 export function givenVerdict(reportDir: string, folder: string, given: string): OwnVerdict {
   if (!existsSync(given)) return notRun("given", null, `${given}: no such file`);
   mkdirSync(join(reportDir, folder), { recursive: true });
-  copyFileSync(given, join(reportDir, folder, "conformance.json"));
-  return verdictOfReport(reportDir, `${folder}conformance.json`, "given", null);
+  copyFileSync(given, join(reportDir, folder, REPORT_FILES.conformanceJson));
+  return verdictOfReport(reportDir, `${folder}${REPORT_FILES.conformanceJson}`, "given", null);
 }
 
 /** How long a server's own `sxd test` run may take, in seconds. */
@@ -75,7 +76,7 @@ export async function serverVerdict(
       { stdout: sink, stderr: sink },
       session,
     );
-    return verdictOfReport(reportDir, `${folder}conformance.json`, "computed", run.exitCode);
+    return verdictOfReport(reportDir, `${folder}${REPORT_FILES.conformanceJson}`, "computed", run.exitCode);
   } catch (error) {
     return notRun("computed", 2, `sxd test could not run: ${(error as Error).message}`);
   }

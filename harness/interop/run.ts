@@ -7,6 +7,9 @@
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { writeInteropReports } from "../report/index.ts";
+import { summaryTable } from "../report/summary.ts";
+import { REPORT_FILES } from "../report-folder.ts";
 import type { Io, SuiteSession } from "../run.ts";
 import { type CellServer, cellWithout, inTurn, runCell } from "./cell.ts";
 import {
@@ -21,10 +24,9 @@ import {
 } from "./document.ts";
 import { atMost, lanesOf, type PlannedCell, slotsOf } from "./lanes.ts";
 import type { MatrixClient, MatrixFile, MatrixServer } from "./matrix-file.ts";
-import { writeInteropReports } from "./outputs.ts";
 import { givenVerdict, notRun, serverVerdict, verdictOfReport } from "./own-verdicts.ts";
-import { type Shard, shardOf, summaryTable } from "./report.ts";
 import { bringUp, type ServerUrls, servedTasks } from "./servers.ts";
+import { type Shard, shardOf } from "./shards.ts";
 import { currentLoad, scaledLimitMs } from "./time-limit.ts";
 
 export interface InteropRun {
@@ -67,6 +69,20 @@ function tasksOf(server: MatrixServer): InteropTask[] {
   return servedTasks(server.description, exportUrls);
 }
 
+/** What the steps of one interop run share: where it writes, the cells planned and done, the sessions, the slots. */
+interface Interop {
+  run: InteropRun;
+  reportDir: string;
+  planned: PlannedCell[];
+  progress: (line: string) => void;
+  /** The client steps load once for the process: the clients' own runs and every cell's grading share them. */
+  cellSession: SuiteSession;
+  serverSession: SuiteSession;
+  slots: ReturnType<typeof slotsOf>;
+  cells: InteropCell[];
+  servers: InteropServer[];
+}
+
 export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcome> {
   const startedAt = new Date().toISOString();
   const reportDir = resolve(run.reportDir);
@@ -81,122 +97,143 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
   progress(
     `interop: ${planned.length} cells (${run.clients.length} clients × ${run.servers.length} servers × ${run.tasks.length} tasks${run.shard.count > 1 ? `, shard ${run.shard.index}/${run.shard.count}` : ""})`,
   );
-  const inShard = (name: string, side: "client" | "server") => planned.some((cell) => cell[side] === name);
-  // The client steps load once for the process: the clients' own runs and every cell's grading share them.
-  const cellSession: SuiteSession = {};
+  const interop: Interop = {
+    run,
+    reportDir,
+    planned,
+    progress,
+    cellSession: {},
+    serverSession: {},
+    slots: slotsOf(run.parallel),
+    cells: [],
+    servers: [],
+  };
+  const clients = await ownClients(interop);
+  await atMost(run.parallel, run.servers, (server) => runColumn(interop, server));
+  const document = interopDocument(run, startedAt, interop, clients);
+  writeInteropReports(reportDir, document);
+  io.stdout.write(summaryTable(document));
+  io.stdout.write(
+    `reports: ${join(run.reportDir, REPORT_FILES.interopHtml)} (and ${REPORT_FILES.interopJson}, ${REPORT_FILES.junit}, ${REPORT_FILES.summary})\n`,
+  );
+  return { exitCode: document.cells.some((cell) => cell.result === "failed") ? 1 : 0, document };
+}
+
+/** The clients with their own verdicts, one after the other. */
+async function ownClients({ run, reportDir, planned, cellSession }: Interop): Promise<InteropClient[]> {
   const clients: InteropClient[] = [];
-  for (const client of run.clients)
-    clients.push({
-      name: client.name,
-      command: client.run,
-      verdict: await clientVerdict(client, run, reportDir, inShard(client.name, "client"), cellSession),
-    });
-  const serverSession: SuiteSession = {};
-  const cells: InteropCell[] = [];
-  const servers: InteropServer[] = [];
-  const slots = slotsOf(run.parallel);
-  const column = async (server: MatrixServer) => {
-    const mine = planned.filter((cell) => cell.server === server.name);
-    const tasks = tasksOf(server);
-    const entry: InteropServer = {
-      name: server.name,
-      urls: {},
-      tasks,
-      verdict: notRun("computed", null, "none of its cells is in this shard"),
-    };
-    servers.push(entry);
-    const given = server.conformance
-      ? givenVerdict(reportDir, `servers/${server.name}/`, server.conformance)
-      : undefined;
-    if (given) entry.verdict = given;
-    const needed = mine.filter((cell) => tasks.includes(cell.task));
-    for (const cell of mine.filter((c) => !tasks.includes(c.task)))
+  for (const client of run.clients) {
+    const needed = planned.some((cell) => cell.client === client.name);
+    const verdict = await clientVerdict(client, run, reportDir, needed, cellSession);
+    clients.push({ name: client.name, command: client.run, verdict });
+  }
+  return clients;
+}
+
+/** A server's column: its cells it serves no task of, then (the server up) the others, then its own verdict. */
+async function runColumn(interop: Interop, server: MatrixServer): Promise<void> {
+  const { run, reportDir, progress, cells } = interop;
+  const mine = interop.planned.filter((cell) => cell.server === server.name);
+  const tasks = tasksOf(server);
+  const entry: InteropServer = {
+    name: server.name,
+    urls: {},
+    tasks,
+    verdict: notRun("computed", null, "none of its cells is in this shard"),
+  };
+  interop.servers.push(entry);
+  const given = server.conformance ? givenVerdict(reportDir, `servers/${server.name}/`, server.conformance) : undefined;
+  if (given) entry.verdict = given;
+  const needed = mine.filter((cell) => tasks.includes(cell.task));
+  for (const cell of mine.filter((c) => !tasks.includes(c.task)))
+    cells.push(
+      reported(
+        cellWithout(
+          cell.client,
+          cell.server,
+          cell.task,
+          "not applicable",
+          `${server.name}'s description serves no ${cell.task}`,
+        ),
+        progress,
+      ),
+    );
+  if (needed.length === 0 && (given || mine.length === 0)) return;
+  const logDir = join(reportDir, "servers", server.name);
+  mkdirSync(logDir, { recursive: true });
+  progress(`interop: ${server.name}: ${server.place.kind === "started" ? "starting" : "using"} the server`);
+  const up = await bringUp(server, run.matrix.folder, logDir);
+  entry.urls = up.ok ? up.server.urls : up.urls;
+  if (!up.ok) {
+    entry.problem = up.problem;
+    if (!given) entry.verdict = notRun("computed", null, up.problem);
+    progress(`interop: ${server.name}: ${up.problem}`);
+    for (const cell of needed)
       cells.push(
         reported(
-          cellWithout(
-            cell.client,
-            cell.server,
-            cell.task,
-            "not applicable",
-            `${server.name}'s description serves no ${cell.task}`,
-          ),
+          cellWithout(cell.client, cell.server, cell.task, "failed", `the server did not come up: ${up.problem}`),
           progress,
         ),
       );
-    if (needed.length === 0 && (given || mine.length === 0)) return;
-    const logDir = join(reportDir, "servers", server.name);
-    mkdirSync(logDir, { recursive: true });
-    progress(`interop: ${server.name}: ${server.place.kind === "started" ? "starting" : "using"} the server`);
-    const up = await bringUp(server, run.matrix.folder, logDir);
-    entry.urls = up.ok ? up.server.urls : up.urls;
-    if (!up.ok) {
-      entry.problem = up.problem;
-      if (!given) entry.verdict = notRun("computed", null, up.problem);
-      progress(`interop: ${server.name}: ${up.problem}`);
-      for (const cell of needed)
-        cells.push(
-          reported(
-            cellWithout(cell.client, cell.server, cell.task, "failed", `the server did not come up: ${up.problem}`),
-            progress,
-          ),
-        );
-      return;
+    return;
+  }
+  try {
+    const target: CellServer = { name: server.name, urls: up.server.urls, target: up.server.target };
+    await Promise.all(lanesOf(needed, up.server.target).map((lane) => runLane(interop, lane, target)));
+    if (!given) {
+      progress(`interop: ${server.name}: its own sxd test run`);
+      const { target: described } = up.server;
+      entry.verdict = await inTurn(() =>
+        serverVerdict(reportDir, server.name, described, run.taskTimeoutMs, interop.serverSession),
+      );
     }
+  } finally {
+    await up.server.stop();
+  }
+}
+
+/** A lane's cells one after the other, each when a slot is free. */
+async function runLane(interop: Interop, lane: PlannedCell[], target: CellServer): Promise<void> {
+  const { run } = interop;
+  for (const cell of lane) {
+    const client = run.clients.find((c) => c.name === cell.client) as MatrixClient;
+    await interop.slots.take();
     try {
-      const target: CellServer = { name: server.name, urls: up.server.urls, target: up.server.target };
-      const lane = async (mine: PlannedCell[]) => {
-        for (const cell of mine) {
-          const client = run.clients.find((c) => c.name === cell.client) as MatrixClient;
-          await slots.take();
-          try {
-            const settings = {
-              reportDir,
-              folder: run.matrix.folder,
-              maxBodyBytes: run.maxBodyBytes,
-              session: cellSession,
-            };
-            const limit = cellLimit(client.timeoutMs ?? run.taskTimeoutMs, client.timeoutMs !== undefined);
-            const started = runCell(client, target, cell.task, { ...settings, ...limit });
-            const done = await boundedCell(started, cell, limit.timeoutMs);
-            cells.push(reported(done, progress));
-          } finally {
-            slots.give();
-          }
-        }
+      const settings = {
+        reportDir: interop.reportDir,
+        folder: run.matrix.folder,
+        maxBodyBytes: run.maxBodyBytes,
+        session: interop.cellSession,
       };
-      await Promise.all(lanesOf(needed, up.server.target).map(lane));
-      if (!given) {
-        progress(`interop: ${server.name}: its own sxd test run`);
-        const { target: described } = up.server;
-        entry.verdict = await inTurn(() =>
-          serverVerdict(reportDir, server.name, described, run.taskTimeoutMs, serverSession),
-        );
-      }
+      const limit = cellLimit(client.timeoutMs ?? run.taskTimeoutMs, client.timeoutMs !== undefined);
+      const started = runCell(client, target, cell.task, { ...settings, ...limit });
+      const done = await boundedCell(started, cell, limit.timeoutMs);
+      interop.cells.push(reported(done, interop.progress));
     } finally {
-      await up.server.stop();
+      interop.slots.give();
     }
-  };
-  await atMost(run.parallel, run.servers, column);
-  const order = (list: { name: string }[], names: string[]) =>
-    list.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
-  const document: InteropDocument = {
+  }
+}
+
+/** interop.json: the servers in the matrix's order, the cells sorted. */
+function interopDocument(
+  run: InteropRun,
+  startedAt: string,
+  { servers, cells }: Interop,
+  clients: InteropClient[],
+): InteropDocument {
+  const names = run.servers.map((s) => s.name);
+  return {
     kind: INTEROP_KIND,
     version: INTEROP_VERSION,
     startedAt,
     finishedAt: new Date().toISOString(),
     shard: run.shard,
     tasks: run.tasks,
-    servers: order(
-      servers,
-      run.servers.map((s) => s.name),
-    ) as InteropServer[],
+    servers: servers.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name)),
     clients,
     cells: shardOf(cells, { index: 1, count: 1 }),
   };
-  writeInteropReports(reportDir, document);
-  io.stdout.write(summaryTable(document));
-  io.stdout.write(`reports: ${join(run.reportDir, "interop.html")} (and interop.json, junit.xml, summary.md)\n`);
-  return { exitCode: document.cells.some((cell) => cell.result === "failed") ? 1 : 0, document };
 }
 
 async function clientVerdict(
@@ -212,7 +249,7 @@ async function clientVerdict(
   if (!run.clientRun) return notRun("computed", null, "no sxd test-client run in this process");
   const { clientRun } = run;
   const exitCode = await inTurn(() => clientRun(client, join(reportDir, folder), session));
-  return verdictOfReport(reportDir, `${folder}conformance.json`, "computed", exitCode);
+  return verdictOfReport(reportDir, `${folder}${REPORT_FILES.conformanceJson}`, "computed", exitCode);
 }
 
 /** A cell's time limit: the given one, stretched by the machine's load when the cell starts (time-limit.ts). */

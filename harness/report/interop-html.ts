@@ -9,8 +9,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import type { CellResult, InteropCell, InteropDocument, OwnVerdict } from "../interop/document.ts";
-import { failureGroups, tasksText } from "../interop/report.ts";
 import { interopScores, scoreText } from "../interop-score.ts";
+import { REPORT_FILES } from "../report-folder.ts";
+import { failureGroups, tasksText } from "./interop-cells.ts";
 import { brokenRowsHtml, evidenceHtml, readEvidence } from "./interop-evidence.ts";
 import { INTEROP_CSS, markText, resultText } from "./interop-style.ts";
 
@@ -29,15 +30,15 @@ export function writeInteropHtml(reportDir: string, doc: InteropDocument): void 
   mkdirSync(root, { recursive: true });
   // A report's own page is conformance.html beside its conformance.json, where one was written.
   const reportHref = (report: string) => {
-    const html = join(dirname(report), "conformance.html");
+    const html = join(dirname(report), REPORT_FILES.conformanceHtml);
     return existsSync(join(root, html)) ? html.split(sep).join("/") : report;
   };
-  writeFileSync(join(root, "interop.html"), interopHtml(doc, { reportHref }));
+  writeFileSync(join(root, REPORT_FILES.interopHtml), interopHtml(doc, { reportHref }));
   for (const cell of doc.cells) {
     const folder = evidenceFolder(root, cell.evidence);
     if (!folder) continue;
     mkdirSync(folder, { recursive: true });
-    const back = relative(folder, join(root, "interop.html")).split(sep).join("/");
+    const back = relative(folder, join(root, REPORT_FILES.interopHtml)).split(sep).join("/");
     writeFileSync(join(folder, "index.html"), evidenceHtml(cell, readEvidence(folder), back));
   }
 }

@@ -3,11 +3,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { sampleInterop } from "../../test/support/interop-document.ts";
 import { validateJunit } from "../../test/support/junit-schema.ts";
 import type { Row } from "../catalogue.ts";
 import type { ScenarioOutcome } from "../outcomes.ts";
 import { type JudgeOptions, judge } from "../verdicts.ts";
-import { junitXml } from "./junit.ts";
+import { interopJunit, junitXml } from "./junit.ts";
 
 const rows: Row[] = [
   { id: "DIG-12", level: "should", rule: "defects" },
@@ -123,4 +124,31 @@ test("junit.xml validates against the junit schema, whatever bytes a target sent
   const broken = join(dir, "broken.xml");
   writeFileSync(broken, junitOf({ strict: false }).replace(/ failures="\d+"/g, ""));
   assert.equal((validateJunit(broken) as { valid: boolean }).valid, false);
+});
+
+test("an interop run's junit.xml: a case per cell in a class per pair, valid whatever bytes a cell's why holds", (t) => {
+  const doc = sampleInterop();
+  const [first] = doc.cells;
+  if (first) first.why = "the client wrote \u0001 and a\ttab <b>";
+  const xml = interopJunit(doc);
+  assert.match(
+    xml,
+    /<testsuites name="sxd interop" tests="12" failures="4" errors="0">\n {2}<testsuite name="sxd interop" tests="12" failures="4" errors="0" skipped="4" /,
+  );
+  assert.match(
+    xml,
+    /<testcase classname="curl × strict" name="digest-get" time="0">\n {6}<failure message="blame client: the client wrote \uFFFD and a&#9;tab &lt;b&gt;">/,
+  );
+  assert.match(
+    xml,
+    /<testcase classname="wget × strict" name="update" time="0">\n {6}<skipped message="unsupported: unsupported"\/>/,
+  );
+  const file = join(mkdtempSync(join(tmpdir(), "sxd-junit-")), "interop.xml");
+  writeFileSync(file, xml);
+  const validation = validateJunit(file);
+  if ("missing" in validation) {
+    t.skip(validation.missing);
+    return;
+  }
+  assert.ok(validation.valid, validation.output);
 });

@@ -1,11 +1,13 @@
 /**
- * junit.xml from the judgement, for CI test tabs: one test case per scenario and row,
- * named by the row and its level. It says what the exit code says: only a case that counts
- * against the run is a <failure>; a warning, an expected failure or a fixed row is reported
- * beside a pass, and what was not run or does not apply is <skipped> with the reason. Valid
- * against the Ant/Jenkins junit schema (junit-10.xsd).
+ * junit.xml, for CI test tabs. A server's or client's run (`junitXml`): one test case per
+ * scenario and row, named by the row and its level. It says what the exit code says: only a
+ * case that counts against the run is a <failure>; a warning, an expected failure or a fixed
+ * row is reported beside a pass, and what was not run or does not apply is <skipped> with the
+ * reason. An interop run (`interopJunit`): a test case per cell, named by its task, in a class
+ * per pair. Valid against the Ant/Jenkins junit schema (junit-10.xsd).
  */
 import { escapeXml, xmlCharactersOnly } from "../../lib/xml.ts";
+import type { InteropDocument } from "../interop/document.ts";
 import { caseNames, type ScenarioOutcome } from "../outcomes.ts";
 import { caseVerdict, type Judgement, type RowResult } from "../verdicts.ts";
 
@@ -49,6 +51,37 @@ ${cases.map((c) => c.xml).join("\n")}
   </testsuite>
 </testsuites>
 `;
+}
+
+/** junit.xml of an interop run: a test case per cell, named by its task, in a class per pair. */
+export function interopJunit(doc: InteropDocument): string {
+  const cases = doc.cells.map((cell) => {
+    const head = `    <testcase classname="${attribute(`${cell.client} × ${cell.server}`)}" name="${attribute(cell.task)}" time="0">`;
+    const rows = [
+      ...cell.rows.client.map((r) => `client ${r.id}: ${r.reason}`),
+      ...cell.rows.server.map((r) => `server ${r.id}: ${r.reason}`),
+      ...(cell.alsoBroken?.client ?? []).map((r) => `also broken, client ${r.id}: ${r.reason}`),
+      ...(cell.alsoBroken?.server ?? []).map((r) => `also broken, server ${r.id}: ${r.reason}`),
+    ];
+    const detail = attribute([cell.why, ...rows].join("\n"));
+    if (cell.result === "failed")
+      return `${head}\n      <failure message="${attribute(`blame ${cell.blame ?? "none"}: ${cell.why}`)}">${detail}</failure>\n    </testcase>`;
+    if (cell.result !== "succeeded")
+      return `${head}\n      <skipped message="${attribute(`${cell.result}: ${cell.why}`)}"/>\n    </testcase>`;
+    return `${head}</testcase>`;
+  });
+  const failures = doc.cells.filter((cell) => cell.result === "failed").length;
+  const skipped = doc.cells.filter((cell) => cell.result !== "succeeded" && cell.result !== "failed").length;
+  const counts = `tests="${doc.cells.length}" failures="${failures}" errors="0"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="sxd interop" ${counts}>`,
+    `  <testsuite name="sxd interop" ${counts} skipped="${skipped}" timestamp="${attribute(doc.startedAt.replace(/\.\d+Z$/, ""))}">`,
+    ...cases,
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
 }
 
 function rowCases(result: RowResult, judgement: Judgement): TestCase[] {

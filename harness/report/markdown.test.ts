@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { sampleInterop } from "../../test/support/interop-document.ts";
 import type { ConformanceDocument } from "../conformance-document.ts";
-import { summaryMarkdown } from "./markdown.ts";
+import { interopMarkdown, summaryMarkdown } from "./markdown.ts";
 
 type Row = ConformanceDocument["rows"][number];
 
@@ -50,4 +51,22 @@ test("a client's summary names its command", () => {
     client: { command: "sh adapter.sh", runs: [] },
   };
   assert.match(summaryMarkdown(client), /^client `sh adapter\.sh`: 3 rows checked/m);
+});
+
+test("an interop run's summary.md: the matrix, then each failed group on one line, escaped as a run's rows are", () => {
+  const doc = sampleInterop();
+  const [first] = doc.cells;
+  if (first) first.why = "the client exited 1 | and said\n<b>no</b>";
+  const text = interopMarkdown(doc);
+  assert.match(text, /^## sxd interop: 4 failed cells$/m);
+  assert.match(text, /^\| curl \| `C\+\.` \| `N\+\+` \|$/m);
+  assert.match(text, /^12 cells: 4 succeeded, 4 failed, 2 unsupported, 2 not applicable\.$/m);
+  assert.match(
+    text,
+    /^- curl × strict, digest-get: client \(client CDIG-3\): the client exited 1 \\\| and said &lt;b>no&lt;\/b>$/m,
+  );
+  assert.match(
+    text,
+    /^### Failed with no row broken: gaps in the spec or in sxd's rows\n\n- curl × quoting, digest-get: neither: /m,
+  );
 });

@@ -2,14 +2,18 @@
  * summary.md: the run in a few Markdown tables, for where Markdown is shown as it is written
  * to (a GitHub job summary, a merge request comment): the verdict, the rows checked by level
  * and verdict, and each row that did not pass with its reason. The details stay in
- * conformance.html; this page only says where to look.
+ * conformance.html; this page only says where to look. An interop run's (`interopMarkdown`):
+ * the matrix, clients as rows and servers as columns, a mark per task, and the failed cells.
  *
  *   # sxd: not conformant
  *   http://127.0.0.1:8080: 41 rows checked (sxd 0.1.0, 2025-01-01T12:00:00.000Z)
  *   | level | passed | failed | … |
  */
 import { type ConformanceDocument, documentSide, documentSubject } from "../conformance-document.ts";
+import type { BrokenRow, InteropDocument } from "../interop/document.ts";
+import { REPORT_FILES } from "../report-folder.ts";
 import type { RowVerdict } from "../verdicts.ts";
+import { cellCounts, type FailureGroup, failureGroups, pairMarks, tasksText } from "./interop-cells.ts";
 
 /** The verdicts in the order the tables show them, the ones to look at first. */
 const VERDICTS: RowVerdict[] = [
@@ -50,8 +54,52 @@ export function summaryMarkdown(doc: ConformanceDocument): string {
     for (const row of notPassed)
       lines.push(`| ${row.id} | ${row.level.toUpperCase()} | ${row.verdict} | ${cell(firstLine(row.reason))} |`);
   }
-  lines.push("", "Every scenario and exchange: `conformance.html` in the reports.", "");
+  lines.push("", `Every scenario and exchange: \`${REPORT_FILES.conformanceHtml}\` in the reports.`, "");
   return lines.join("\n");
+}
+
+/** summary.md of an interop run: the matrix as a Markdown table, and the failed cells grouped by pair and reason. */
+export function interopMarkdown(doc: InteropDocument): string {
+  const marks = (client: string, server: string) =>
+    pairMarks(doc.cells, doc.tasks, client, server).replaceAll(" ", "·");
+  const failed = doc.cells.filter((c) => c.result === "failed");
+  const groups = failureGroups(doc.cells);
+  const neither = groups.filter((g) => g.blame === "neither");
+  const blamed = groups.filter((g) => g.blame !== "neither");
+  return [
+    `## sxd interop: ${failed.length === 0 ? "every pair that can run succeeded" : `${failed.length} failed cells`}`,
+    "",
+    `| client \\ server | ${doc.servers.map((s) => cell(s.name)).join(" | ")} |`,
+    `|---|${doc.servers.map(() => "---").join("|")}|`,
+    ...doc.clients.map(
+      (client) =>
+        `| ${cell(client.name)} | ${doc.servers.map((server) => `\`${marks(client.name, server.name)}\``).join(" | ")} |`,
+    ),
+    "",
+    `Tasks in each cell: ${doc.tasks.join(", ")}. \`+\` succeeded; failed, blamed on \`C\` client, \`S\` server, \`B\` both, \`N\` neither; \`x\` nobody (a limit of the run: the client killed for time, or the server not up); \`u\` unsupported; \`.\` not applicable.`,
+    "",
+    `${cellCounts(doc.cells)}.`,
+    ...(neither.length > 0
+      ? ["", "### Failed with no row broken: gaps in the spec or in sxd's rows", "", ...neither.map(groupLine)]
+      : []),
+    ...(blamed.length > 0
+      ? ["", "### Failed, and whose breach stopped the exchange", "", ...blamed.map(groupLine)]
+      : []),
+    "",
+  ].join("\n");
+}
+
+/** One group of failed cells: the pair, its tasks, the blame, the rows that explain it and the why. */
+function groupLine(group: FailureGroup): string {
+  const [first] = group.cells;
+  const named = (rows: BrokenRow[], side: string) => rows.map((r) => `${side} ${r.id}`);
+  const rows = first ? [...named(first.rows.client, "client"), ...named(first.rows.server, "server")] : [];
+  const also = first
+    ? [...named(first.alsoBroken?.client ?? [], "client"), ...named(first.alsoBroken?.server ?? [], "server")]
+    : [];
+  const blame = group.blame ?? "nobody (a limit of the run)";
+  const explained = [rows.join(", "), also.length > 0 ? `also broken: ${also.join(", ")}` : ""].filter(Boolean);
+  return `- ${cell(group.client)} × ${cell(group.server)}, ${tasksText(group.cells)}: ${blame}${explained.length > 0 ? ` (${explained.join("; ")})` : ""}: ${cell(group.why)}`;
 }
 
 /** Text made safe for one cell of a Markdown table: no line break, no column bar, no HTML. */

@@ -2,13 +2,16 @@
  * The console summary after a run: every failure, warning and expected failure with its
  * message and the exchange it came in, printed once and numbered; then the counts by level,
  * each row that did not pass with one line per failed or warned case (pointing at its
- * number), and the verdict.
+ * number), and the verdict. After an interop run (`summaryTable`): the matrix, clients as rows
+ * and servers as columns, a mark per task.
  */
 
 import type { Exchange } from "../exchange.ts";
+import type { InteropDocument } from "../interop/document.ts";
 import { caseNames, EXCHANGES_MEDIA_TYPE, type ScenarioOutcome } from "../outcomes.ts";
 import { rowDocsUrl } from "../presentation.ts";
 import { caseVerdict, type Judgement, type RowVerdict } from "../verdicts.ts";
+import { cellCounts, pairMarks } from "./interop-cells.ts";
 
 /** The cases a person has to look at, in the summary's words. */
 const LISTED: RowVerdict[] = ["failed", "warning", "expected failure"];
@@ -60,6 +63,26 @@ export function summaryText(
   if (rateLimited) lines.push(rateLine(rateLimited));
   lines.push(`verdict: ${judgement.overall} (reports in ${reportDir}/)`, ...gate(judgement), "");
   return lines.join("\n");
+}
+
+/** The matrix of an interop run on the console: clients as rows, servers as columns, a mark per task. */
+export function summaryTable(doc: InteropDocument): string {
+  const first = Math.max(6, ...doc.clients.map((client) => client.name.length));
+  const widths = doc.servers.map((server) => Math.max(server.name.length, doc.tasks.length));
+  const line = (cells: string[]) =>
+    cells.map((text, i) => text.padEnd(i === 0 ? first : (widths[i - 1] ?? 0))).join("  ");
+  const rows = doc.clients.map((client) =>
+    line([client.name, ...doc.servers.map((server) => pairMarks(doc.cells, doc.tasks, client.name, server.name))]),
+  );
+  return [
+    line(["", ...doc.servers.map((server) => server.name)]),
+    ...rows,
+    "",
+    `tasks in each cell: ${doc.tasks.join(", ")}`,
+    "+ succeeded; failed, blamed on: C client, S server, B both, N neither (a gap in the spec or in sxd's rows), x nobody (a limit of the run); u unsupported; . not applicable",
+    cellCounts(doc.cells),
+    "",
+  ].join("\n");
 }
 
 function detail(number: number, heading: string, name: string, scenario: ScenarioOutcome): string {

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_CLIENT_RUNS_AT_ONCE } from "../../cli/option-table.ts";
+import { REPORT_FILES } from "../../harness/report-folder.ts";
 import { median } from "./stats.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -41,7 +42,7 @@ export async function timeSxd(args: string[], judged: (reportDir: string) => str
 
 /** Each row's verdict and reason, and each run of a task as it ended (not its ports or times). */
 function clientJudgement(reportDir: string): string {
-  const doc = JSON.parse(readFileSync(join(reportDir, "conformance.json"), "utf8"));
+  const doc = JSON.parse(readFileSync(join(reportDir, REPORT_FILES.conformanceJson), "utf8"));
   const rows = doc.rows.map((row: { id: string; verdict: string; reason?: string }) => [
     row.id,
     row.verdict,

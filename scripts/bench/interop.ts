@@ -11,6 +11,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { REPORT_FILES } from "../../harness/report-folder.ts";
 import { printComparison, type Timed, timeSxd } from "./clients.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -26,7 +27,7 @@ const reference = (options: string) =>
 function matrixFolder(): string {
   const folder = mkdtempSync(join(tmpdir(), "sxd-bench-interop-"));
   writeFileSync(
-    join(folder, "conformance.json"),
+    join(folder, REPORT_FILES.conformanceJson),
     JSON.stringify({
       suite: { name: "sxd", version: "0" },
       target: { baseUrl: "http://127.0.0.1:1" },
@@ -40,9 +41,9 @@ function matrixFolder(): string {
     start: reference(options),
     config: join(ROOT, "examples/reference.json"),
     wait: 30,
-    conformance: "conformance.json",
+    conformance: REPORT_FILES.conformanceJson,
   });
-  const client = (run: string) => ({ run, conformance: "conformance.json" });
+  const client = (run: string) => ({ run, conformance: REPORT_FILES.conformanceJson });
   writeFileSync(
     join(folder, "matrix.json"),
     JSON.stringify({
@@ -77,7 +78,7 @@ interface Cell {
 
 /** Every cell as judged, ports and nonces aside (they differ from run to run by design). */
 function cellsJudged(reportDir: string): string {
-  const doc = JSON.parse(readFileSync(join(reportDir, "interop.json"), "utf8")) as { cells: Cell[] };
+  const doc = JSON.parse(readFileSync(join(reportDir, REPORT_FILES.interopJson), "utf8")) as { cells: Cell[] };
   const steady = (text: string) =>
     text
       .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>")

@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { REPORT_FILES } from "../../harness/report-folder.ts";
 import { type ServerName, startReference } from "../../reference/server.ts";
 import { farReference } from "../../test/support/delay-proxy.ts";
 import { watchTree } from "../../test/support/process-tree.ts";
@@ -60,7 +61,7 @@ async function runSuite(configFile: string, parallel: number | undefined, report
   const wallMs = Date.now() - started;
   const peakBytes = memory.stop();
   const choice = /^sxd: round trip (.*)$/m.exec(stderr)?.[1] ?? "";
-  const report = JSON.parse(readFileSync(join(reportDir, "conformance.json"), "utf8")) as Report;
+  const report = JSON.parse(readFileSync(join(reportDir, REPORT_FILES.conformanceJson), "utf8")) as Report;
   const perScenario = new Map<string, number>();
   for (const row of report.rows) {
     for (const scenario of row.scenarios) perScenario.set(scenario.location, scenario.exchanges.length);

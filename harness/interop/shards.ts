@@ -1,0 +1,94 @@
+/**
+ * The shards of `sxd interop`: a stable share of the cells per CI job, and the merge of the
+ * shards' documents into the whole matrix.
+ */
+import { readFileSync } from "node:fs";
+import {
+  INTEROP_KIND,
+  INTEROP_VERSION,
+  type InteropCell,
+  type InteropClient,
+  type InteropDocument,
+  type InteropServer,
+} from "./document.ts";
+
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** "I/N" as a shard, or the problem in words. */
+export function parseShard(text: string): Shard | string {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) return `--shard ${text}: give I/N with 1 <= I <= N, e.g. 2/4`;
+  return { index, count };
+}
+
+type CellKey = Pick<InteropCell, "client" | "server" | "task">;
+
+const keyOf = (cell: CellKey) => `${cell.client}\u0000${cell.server}\u0000${cell.task}`;
+const byKey = (a: CellKey, b: CellKey) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
+
+/** The cells of a shard: every N-th of them sorted by client, server and task, from the I-th. */
+export function shardOf<T extends CellKey>(cells: readonly T[], shard: Shard): T[] {
+  return [...cells].sort(byKey).filter((_, position) => position % shard.count === shard.index - 1);
+}
+
+/** interop.json of a shard, or the problem in words. */
+export function readInteropDocument(path: string): InteropDocument {
+  const doc = JSON.parse(readFileSync(path, "utf8")) as InteropDocument;
+  if (doc?.kind !== INTEROP_KIND || doc.version !== INTEROP_VERSION || !Array.isArray(doc.cells))
+    throw new Error(`${path} is not an interop.json of sxd (kind ${INTEROP_KIND}, version ${INTEROP_VERSION})`);
+  return doc;
+}
+
+/** Whether a file holds an interop.json rather than a conformance.json. */
+export function isInteropFile(path: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(path, "utf8")) as { kind?: unknown }).kind === INTEROP_KIND;
+  } catch {
+    return false;
+  }
+}
+
+/** The shards' documents as one matrix; a cell in two of them is an error. */
+export function mergeInterop(docs: readonly InteropDocument[]): InteropDocument {
+  const cells: InteropCell[] = [];
+  const seen = new Set<string>();
+  for (const doc of docs)
+    for (const cell of doc.cells) {
+      if (seen.has(keyOf(cell)))
+        throw new Error(`the cell ${cell.client} × ${cell.server} ${cell.task} is in two of the documents`);
+      seen.add(keyOf(cell));
+      cells.push(cell);
+    }
+  const tasks = docs[0]?.tasks ?? [];
+  return {
+    kind: INTEROP_KIND,
+    version: INTEROP_VERSION,
+    startedAt: docs.map((doc) => doc.startedAt).sort()[0] ?? new Date().toISOString(),
+    finishedAt:
+      docs
+        .map((doc) => doc.finishedAt)
+        .sort()
+        .at(-1) ?? new Date().toISOString(),
+    shard: { index: 1, count: 1 },
+    tasks: tasks.filter((task) => docs.every((doc) => doc.tasks.includes(task))),
+    servers: merged(docs.map((doc) => doc.servers)),
+    clients: merged(docs.map((doc) => doc.clients)),
+    cells: cells.sort(byKey),
+  };
+}
+
+/** One entry per name, in the first document's order: the one whose verdict was reached, where a shard reached one. */
+function merged<T extends InteropServer | InteropClient>(lists: readonly T[][]): T[] {
+  const byName = new Map<string, T>();
+  for (const item of lists.flat()) {
+    const before = byName.get(item.name);
+    if (!before || (before.verdict.verdict === "not run" && item.verdict.verdict !== "not run"))
+      byName.set(item.name, item);
+  }
+  return [...byName.values()];
+}
