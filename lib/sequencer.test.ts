@@ -94,7 +94,10 @@ test("biased bits count for nothing", () => {
   const biased = () => Buffer.from(randomBytes(24).map((b, i) => b & randomBytes(24)[i])).toString("hex");
   const judged = judgeSequence(sample(biased));
   assert.equal(judged.verdict, "weak", judged.summary);
-  assert.ok((judged.effectiveBits ?? 99) < 10, judged.summary);
+  // Each position is judged on its own, and a biased one passes its test by chance about one
+  // time in 40: of 192, about 5 pass (measured: 0 to 13 in 300 samples). 32 is over ten standard
+  // deviations above that, and still half of the 64 bits the row needs.
+  assert.ok((judged.effectiveBits ?? 99) < 32, judged.summary);
 });
 
 test("small samples say what they could not judge, but a counter shows even there", () => {
