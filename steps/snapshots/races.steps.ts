@@ -63,7 +63,11 @@ Then(
       ...updates.filter((u) => isSuccess(u.reply)).map((u) => u.version),
       ...resource.versions.slice(before),
     ];
-    const refused = updates.filter((u) => !isSuccess(u.reply)).map((u) => u.version);
+    // The control sends a refused update again; once in, it is that version's place in the chain.
+    const refused = updates
+      .filter((u) => !isSuccess(u.reply))
+      .map((u) => u.version)
+      .filter((version) => !landed.includes(version));
     const urls = [...landed.map((_, i) => snapshotUrl(resource, before + i)), resource.url];
     const places: { title?: string; reply: Answered }[] = [];
     await getEachEntry(this, urls, ({ reply, entry }, i) => {
