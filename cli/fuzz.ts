@@ -5,7 +5,7 @@
 import { randomInt } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../harness/errors.ts";
+import { UsageError, valueOrUsageError } from "../harness/errors.ts";
 import {
   campaign,
   curlOf,
@@ -51,12 +51,11 @@ export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promi
   }
   const budget = parseBudget(withDefault("fuzz", "budget", given.text("budget")));
   if (!budget) throw new UsageError("--budget must be a number of requests (400) or of seconds (30s)");
-  const seedText = given.text("seed");
-  if (seedText !== undefined && !/^\d{1,10}$/.test(seedText)) throw new UsageError("--seed must be a whole number");
+  const seedGiven = valueOrUsageError(given.checked("seed"));
   const replayFile = given.text("replay");
   const recorded = replayFile === undefined ? undefined : readFailure(replayFile);
-  const seed = recorded?.seed ?? (seedText === undefined ? randomInt(2 ** 31) : Number(seedText));
-  const timeoutMs = Number(given.text("timeout") ?? 10_000);
+  const seed = recorded?.seed ?? (seedGiven === undefined ? randomInt(2 ** 31) : Number(seedGiven));
+  const timeoutMs = valueOrUsageError(given.number("timeout"));
   const { target, close } = await targetOf(given.text("config"), given.text("base-url"), given.list("reference-fault"));
   const generators = await loadGenerators({ target, timeoutMs });
   try {

@@ -5,6 +5,7 @@
  */
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
 import { REPORT_FILES as F } from "../harness/report-folder.ts";
+import { RUN_SETTINGS } from "../harness/settings.ts";
 import { COMMAND_NAMES, type CommandName, type OptionSpec, optionsOf, SHUTDOWN_GRACE_MS } from "./option-table.ts";
 
 interface CommandText {
@@ -154,16 +155,32 @@ function helpLine(option: OptionSpec): string {
   return `  ${flagOf(option).padEnd(26)} ${text}${option.env ? ` [${option.env}]` : ""}`;
 }
 
-/** A command's options as a Markdown table, for docs/. */
+/**
+ * A command's options as a Markdown table, for docs/; for `sxd test`, which reads a target
+ * description's settings too, each one's key there (`run.timeout`).
+ */
 export function optionsMarkdown(command: CommandName): string {
   const cell = (text: string) => text.replaceAll("|", "\\|");
   const code = (text: string) => `\`${cell(text)}\``;
-  const lines = optionsOf(command).map((option) => {
+  const options = optionsOf(command);
+  const keyed = command === "test";
+  const keyOf = (option: OptionSpec) => {
+    if (option.key === undefined) return "";
+    return code(RUN_OPTION_NAMES.has(option.name) ? `run.${option.key}` : option.key);
+  };
+  const lines = options.map((option) => {
     const byDefault = defaultText(option);
-    return `| ${code(flagOf(option))} | ${option.env ? code(option.env) : ""} | ${cell(option.help)} | ${byDefault === undefined ? "" : cell(byDefault)} |`;
+    const key = keyed ? ` ${keyOf(option)} |` : "";
+    return `| ${code(flagOf(option))} | ${option.env ? code(option.env) : ""} |${key} ${cell(option.help)} | ${byDefault === undefined ? "" : cell(byDefault)} |`;
   });
-  return ["| option | environment | meaning | default |", "|---|---|---|---|", ...lines].join("\n");
+  const head = keyed
+    ? ["| option | environment | description key | meaning | default |", "|---|---|---|---|---|"]
+    : ["| option | environment | meaning | default |", "|---|---|---|---|"];
+  return [...head, ...lines].join("\n");
 }
+
+/** The flags whose description key is in the run section. */
+const RUN_OPTION_NAMES: ReadonlySet<string> = new Set(RUN_SETTINGS.map((setting) => setting.name));
 
 const TABLE_MARKS = /<!-- options: ([a-z-]+) -->\n[\s\S]*?<!-- \/options -->/g;
 

@@ -119,6 +119,8 @@ test("the backend request is asked for: the path becomes export.backend, and a p
   const bad = join(folder, "bad-backend.json");
   await assert.rejects(
     runInit(["--base-url", "http://x", "--export-backend", "/internal/export", "--out", bad], { stdout: stdout() }),
-    (error: Error) => error instanceof UsageError && /export\.backend\.path must name the user/.test(error.message),
+    (error: Error) =>
+      error instanceof UsageError &&
+      /export\.backend\.path must be a path naming the user with \{user\}/.test(error.message),
   );
 });

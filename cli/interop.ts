@@ -6,7 +6,7 @@
 import { PassThrough } from "node:stream";
 import { runClientConformance } from "../harness/client/run.ts";
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
-import { UsageError } from "../harness/errors.ts";
+import { UsageError, valueOrUsageError } from "../harness/errors.ts";
 import { inFolder } from "../harness/interop/cell.ts";
 import { type MatrixClient, picked, pickedTasks, readMatrixFile } from "../harness/interop/matrix-file.ts";
 import { runInterop } from "../harness/interop/run.ts";
@@ -34,8 +34,8 @@ export async function runInteropCommand(argv: string[], io: Io): Promise<number>
     throw new UsageError("usage: sxd interop FILE [options]: give one matrix file (sxd help interop)");
   const shard = parseShard(option("shard"));
   if (typeof shard === "string") throw new UsageError(shard);
-  const parallel = whole(option("parallel"), "--parallel", 64);
-  const taskTimeoutMs = whole(option("task-timeout"), "--task-timeout", 2 ** 31 - 1);
+  const parallel = valueOrUsageError(given.number("parallel"));
+  const taskTimeoutMs = valueOrUsageError(given.number("task-timeout"));
   const matrix = readMatrixFile(file);
   const servers = picked(matrix.servers, given.text("servers"), "--servers");
   const clients = picked(matrix.clients, given.text("clients"), "--clients");
@@ -93,11 +93,4 @@ async function ownClientRun(
   } finally {
     await close();
   }
-}
-
-function whole(text: string, option: string, most: number): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > most)
-    throw new UsageError(`${option} ${text}: a whole number from 1 to ${most}`);
-  return value;
 }

@@ -3,6 +3,7 @@
  * else its environment variable, else (asked for) its default. Pure: the environment is given.
  */
 import { parseArgs } from "node:util";
+import { valueFromText } from "../harness/target-check.ts";
 import type { Result } from "../lib/result.ts";
 import { type CommandName, type OptionName, type OptionSpec, optionsOf } from "./option-table.ts";
 import { BOOLEAN_SPELLINGS, withSuggestion } from "./spelling.ts";
@@ -26,6 +27,29 @@ export class GivenOptions {
   /** As text(), else the option's default in the table. */
   valueOr(name: OptionName): string | undefined {
     return this.text(name) ?? defaultOf(this.command, name);
+  }
+
+  /**
+   * An option of a kind (a count, a port, a URL) from its flag or environment variable, else
+   * its default, checked as a description key of that kind is; undefined where none gives one.
+   */
+  checked(name: OptionName): Result<string | number | undefined> {
+    const text = this.valueOr(name);
+    const option = optionsOf(this.command).find((entry) => entry.name === name);
+    if (option?.kind === undefined) throw new Error(`the option table gives sxd ${this.command} --${name} no kind`);
+    if (text === undefined) return { ok: true, value: undefined };
+    const checked = valueFromText(name, option.kind, text);
+    if (checked.ok && option.most !== undefined && Number(checked.value) > option.most)
+      return { ok: false, error: `--${name} must be at most ${option.most}, got ${JSON.stringify(text)}` };
+    return checked;
+  }
+
+  /** As checked(), for an option that has a default or must be given. */
+  number(name: OptionName): Result<number> {
+    const checked = this.checked(name);
+    if (checked.ok && typeof checked.value !== "number")
+      throw new Error(`sxd ${this.command} --${name} is no number with a default`);
+    return checked as Result<number>;
   }
 
   /** A switch from its flag or environment variable: undefined where neither says. */

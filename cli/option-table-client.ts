@@ -8,6 +8,9 @@ import type { OptionSpec } from "./option-spec.ts";
  */
 export const DEFAULT_CLIENT_RUNS_AT_ONCE = 4;
 
+/** A timer's longest wait, 2^31 - 1 ms: node fires a longer one at once. */
+const LONGEST_WAIT_MS = 2 ** 31 - 1;
+
 export const CLIENT_OPTIONS = [
   {
     name: "run",
@@ -57,6 +60,8 @@ export const CLIENT_OPTIONS = [
     name: "task-timeout",
     commands: ["test-client", "interop"],
     type: "string",
+    kind: "count",
+    most: LONGEST_WAIT_MS,
     arg: "MS",
     default: "10000",
     help: "milliseconds each run of a task may take; then the command and what it started are killed",
@@ -65,6 +70,7 @@ export const CLIENT_OPTIONS = [
     name: "parallel",
     commands: ["test-client"],
     type: "string",
+    kind: "count",
     arg: "N",
     default: String(DEFAULT_CLIENT_RUNS_AT_ONCE),
     help: "runs of the client at once, each against servers of its own (1: one after another)",
@@ -73,6 +79,8 @@ export const CLIENT_OPTIONS = [
     name: "manual-timeout",
     commands: ["test-client"],
     type: "string",
+    kind: "count",
+    most: Math.floor(LONGEST_WAIT_MS / 1000),
     arg: "SECONDS",
     default: "1800",
     help: "with --manual: seconds the session may last",

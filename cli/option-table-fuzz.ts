@@ -6,6 +6,7 @@ export const FUZZ_OPTIONS = [
     name: "seed",
     commands: ["fuzz"],
     type: "string",
+    kind: "whole",
     arg: "N",
     env: "SXD_SEED",
     defaultText: "drawn and printed",

@@ -30,6 +30,8 @@ export const INTEROP_OPTIONS = [
     name: "parallel",
     commands: ["interop"],
     type: "string",
+    kind: "count",
+    most: 64,
     arg: "N",
     default: "4",
     help: "cells that run at once, and servers up at once (1: one cell at a time); a server's cells that share its state run one after another",

@@ -1,44 +1,28 @@
-/** Part of the option table (cli/option-table.ts): `sxd test`, and what `sxd test-client` shares with it, in help's order. */
-import { DEFAULT_REFUSAL_WAIT_SECONDS } from "../harness/rate-limits.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
-import type { OptionSpec } from "./option-spec.ts";
+/**
+ * Part of the option table (cli/option-table.ts): `sxd test`, and what `sxd test-client` shares
+ * with it, in help's order. The settings a target description can carry too are declared in
+ * harness/settings.ts; the rest are here.
+ */
+import { RUN_SETTINGS, SERVER_SETTINGS, type Setting } from "../harness/settings.ts";
+import type { CommandName, OptionSpec } from "./option-spec.ts";
 import { DEFAULT_PEER_HOST } from "./peer-options.ts";
 
-/** Long enough for the whole suite against a slow server; a run that needs more says so. */
-export const DEFAULT_DEADLINE_SECONDS = 600;
+/** A setting of harness/settings.ts as an entry of the option table. */
+function optionOf<S extends Setting>(setting: S): OptionSpec & { name: S["name"] } {
+  const { name, key, kind, arg, env, defaultText, help } = setting;
+  const commands = setting.commands as readonly CommandName[];
+  const given = { ...(arg ? { arg } : {}), ...(env ? { env } : {}), ...(defaultText ? { defaultText } : {}) };
+  if (kind === "switch") return { name, key, commands, type: "boolean", ...given, help };
+  const byDefault = setting.default === undefined ? {} : { default: String(setting.default) };
+  return { name, key, kind, commands, type: "string", ...given, ...byDefault, help };
+}
 
-/** The commands that judge, a server's side or a client's. */
-const JUDGING = ["test", "test-client"] as const;
+/** Where the target is, and how the suite runs: the settings a description can carry too. */
+const SERVER_OPTIONS = SERVER_SETTINGS.map(optionOf);
+const DESCRIBED_OPTIONS = RUN_SETTINGS.map(optionOf);
 
 export const RUN_OPTIONS = [
-  // sxd test: where the target is
-  {
-    name: "base-url",
-    commands: ["test", "fuzz"],
-    type: "string",
-    arg: "URL",
-    env: "SXD_BASE_URL",
-    defaultText: "the bundled reference",
-    help: "the server with the snapshot and protected resources",
-  },
-  {
-    name: "contacts-url",
-    commands: ["test"],
-    type: "string",
-    arg: "URL",
-    env: "SXD_CONTACTS_URL",
-    defaultText: "bundled; without it the export rows are not run",
-    help: "the contacts server, for the export rows",
-  },
-  {
-    name: "messaging-url",
-    commands: ["test"],
-    type: "string",
-    arg: "URL",
-    env: "SXD_MESSAGING_URL",
-    defaultText: "as --contacts-url",
-    help: "the messaging server, for the export rows",
-  },
+  ...SERVER_OPTIONS,
   {
     name: "peer",
     commands: ["test"],
@@ -72,127 +56,7 @@ export const RUN_OPTIONS = [
     env: "SXD_CONFIG",
     help: "the target description, a JSON file (docs/target-description.md)",
   },
-  {
-    name: "tags",
-    commands: ["test"],
-    type: "string",
-    arg: "EXPR",
-    env: "SXD_TAGS",
-    defaultText: "every scenario",
-    help: "cucumber tag expression, e.g. '@SNAP-3 or @digest and @must'",
-  },
-  // What sxd test and sxd test-client share
-  {
-    name: "strict",
-    commands: JUDGING,
-    type: "boolean",
-    env: "SXD_STRICT",
-    help: "SHOULD rows fail the run too, not only warn",
-  },
-  {
-    name: "allow-incomplete",
-    commands: JUDGING,
-    type: "boolean",
-    env: "SXD_ALLOW_INCOMPLETE",
-    help: "exit 0, not 3, when a MUST or stated MAY row could not be run (the verdict still says incomplete)",
-  },
-  {
-    name: "report-dir",
-    commands: [...JUDGING, "fuzz", "interop"],
-    type: "string",
-    arg: "DIR",
-    env: "SXD_REPORT_DIR",
-    default: "reports",
-    help: "where the reports are written",
-  },
-  {
-    name: "expect-fail",
-    commands: JUDGING,
-    type: "string",
-    arg: "FILE",
-    env: "SXD_EXPECT_FAIL",
-    help: 'JSON file of known failing rows and why: { "SNAP-11": "fixed in 2.1" }',
-  },
-  // sxd test: how it runs
-  {
-    name: "timeout",
-    commands: ["test", "fuzz"],
-    type: "string",
-    arg: "MS",
-    env: "SXD_TIMEOUT",
-    default: "10000",
-    help: "milliseconds to wait for each HTTP reply",
-  },
-  {
-    name: "parallel",
-    commands: ["test"],
-    type: "string",
-    arg: "N",
-    env: "SXD_PARALLEL",
-    defaultText: "one process, taking more scenarios at once the longer the target takes to answer",
-    help: "worker processes, each running one scenario at a time",
-  },
-  {
-    name: "max-body",
-    commands: ["test"],
-    type: "string",
-    arg: "BYTES",
-    env: "SXD_MAX_BODY",
-    default: String(DEFAULT_MAX_BODY_BYTES),
-    help: "bytes of a reply body sxd reads at most; a larger reply fails",
-  },
-  {
-    name: "deadline",
-    commands: ["test"],
-    type: "string",
-    arg: "SECONDS",
-    env: "SXD_DEADLINE",
-    default: String(DEFAULT_DEADLINE_SECONDS),
-    help: "seconds after which no scenario starts; the rest are not run",
-  },
-  {
-    name: "rate",
-    commands: ["test"],
-    type: "string",
-    arg: "N",
-    env: "SXD_RATE",
-    defaultText: "the pace the target allows, found from its 429s",
-    help: "at most this many requests per second, across all workers",
-  },
-  {
-    name: "refusal-wait",
-    commands: ["test"],
-    type: "string",
-    arg: "SECONDS",
-    env: "SXD_REFUSAL_WAIT",
-    default: String(DEFAULT_REFUSAL_WAIT_SECONDS),
-    help: "seconds of the run's clock sxd may spend waiting after refusals (429); then the rest is not run",
-  },
-  {
-    name: "docs-url",
-    commands: ["test"],
-    type: "string",
-    arg: "URL",
-    env: "SXD_DOCS_URL",
-    help: "where the site of sxd docs is published: reports link each row to its section",
-  },
-  {
-    name: "har",
-    commands: ["test"],
-    type: "string",
-    arg: "FILE",
-    env: "SXD_HAR",
-    help: "also write every scenario's HTTP exchanges to this HAR file",
-  },
-  {
-    name: "wait",
-    commands: ["test"],
-    type: "string",
-    arg: "SECONDS",
-    env: "SXD_WAIT",
-    default: "0",
-    help: "seconds to keep retrying until the target answers, for a server still starting",
-  },
+  ...DESCRIBED_OPTIONS,
   {
     name: "header",
     commands: ["test"],

@@ -7,6 +7,7 @@ export const SECURITY_OPTIONS = [
     name: "security-samples",
     commands: ["test"],
     type: "string",
+    kind: "count",
     arg: "N",
     env: "SXD_SECURITY_SAMPLES",
     default: String(DEFAULT_SECURITY_SAMPLES),

@@ -13,11 +13,13 @@ import { FUZZ_OPTIONS } from "./option-table-fuzz.ts";
 import { INTEROP_OPTIONS } from "./option-table-interop.ts";
 import { RUN_OPTIONS } from "./option-table-runs.ts";
 import { SECURITY_OPTIONS } from "./option-table-security.ts";
+import { SERVE_OPTIONS } from "./option-table-serve.ts";
 import { TOOL_OPTIONS } from "./option-table-tools.ts";
 
+export { DEFAULT_DEADLINE_SECONDS } from "../harness/settings.ts";
 export { DEFAULT_CLIENT_RUNS_AT_ONCE } from "./option-table-client.ts";
-export { DEFAULT_DEADLINE_SECONDS } from "./option-table-runs.ts";
-export { DEFAULT_INIT_OUT, SHUTDOWN_GRACE_MS } from "./option-table-tools.ts";
+export { SHUTDOWN_GRACE_MS } from "./option-table-serve.ts";
+export { DEFAULT_INIT_OUT } from "./option-table-tools.ts";
 export { COMMAND_NAMES, type CommandName, type OptionSpec };
 
 const HELP = {
@@ -33,6 +35,7 @@ export const OPTIONS = [
   ...SECURITY_OPTIONS,
   ...CLIENT_OPTIONS,
   ...INTEROP_OPTIONS,
+  ...SERVE_OPTIONS,
   ...TOOL_OPTIONS,
   ...FUZZ_OPTIONS,
   HELP,

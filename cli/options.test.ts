@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { RUN_SETTINGS } from "../harness/settings.ts";
 import { parseTestArgs } from "./options.ts";
 
 const files: Record<string, string> = { "t.json": '{"baseUrl":"http://from-file:1","snapshots":{"collection":"/c/"}}' };
@@ -48,8 +49,8 @@ test("usage errors are values with a message", () => {
     [["--bogus"], /bogus/],
     [["--base-url", "nope"], /http\(s\) URL/],
     [["--timeout", "-1"], /--timeout/],
-    [["--max-body", "8MB"], /--max-body must be a positive number of bytes/],
-    [["--deadline", "0"], /--deadline must be a positive number of seconds/],
+    [["--max-body", "8MB"], /--max-body must be a whole number above 0, got "8MB"/],
+    [["--deadline", "0"], /--deadline must be a whole number above 0, got "0"/],
     [["--config", "missing.json"], /cannot read the target description missing.json: no such file$/],
   ];
   for (const [argv, message] of cases) {
@@ -133,12 +134,12 @@ test("--rate and --refusal-wait come from flag, environment or run section; whol
   assert.equal(rateOf(["--config", "r.json"]), 5);
   assert.equal(rateOf(["--config", "r.json"], { SXD_RATE: "7" }), 7);
   assert.equal(rateOf(["--config", "r.json", "--rate", "9"], { SXD_RATE: "7" }), 9);
-  assert.match(String(rateOf(["--rate", "0.5"])), /--rate must be a positive whole number of requests per second/);
+  assert.match(String(rateOf(["--rate", "0.5"])), /--rate must be a whole number above 0, got "0.5"/);
   assert.equal(waitOf([]), 300);
   assert.equal(waitOf(["--config", "r.json"]), 60);
   assert.equal(waitOf(["--config", "r.json"], { SXD_REFUSAL_WAIT: "90" }), 90);
   assert.equal(waitOf(["--config", "r.json", "--refusal-wait", "120"], { SXD_REFUSAL_WAIT: "90" }), 120);
-  assert.match(String(waitOf(["--refusal-wait", "0"])), /--refusal-wait must be a positive whole number of seconds/);
+  assert.match(String(waitOf(["--refusal-wait", "0"])), /--refusal-wait must be a whole number above 0, got "0"/);
 });
 
 test("a switch in the environment takes on/off, true/false, yes/no, 1/0 and refuses the rest", () => {
@@ -188,6 +189,29 @@ test("--header goes to every server, over the description's headers; --wait is w
   });
   assert.deepEqual(parseTestArgs(["--wait", "soon"], {}, read), {
     ok: false,
-    error: "--wait must be a whole number of seconds",
+    error: '--wait must be a whole number, 0 or more, got "soon"',
   });
+});
+
+test("a run setting as a flag and as a description key: the same answer, in the same words", () => {
+  const samples = ["0", "1", "-1", "1.5", "2e3", "abc", " ", "/x", "http://x.example/"];
+  let refused = 0;
+  for (const setting of RUN_SETTINGS.filter((s) => s.kind !== "switch")) {
+    for (const text of samples) {
+      const asFlag = parseTestArgs([`--${setting.name}=${text}`], {}, read);
+      const number = Number(text);
+      const json =
+        setting.kind === "text" || setting.kind === "url" || !Number.isFinite(number) || !text.trim() ? text : number;
+      const file = JSON.stringify({ run: { [setting.key]: json } });
+      const asKey = parseTestArgs(["--config", "k.json"], {}, () => file);
+      const why = `--${setting.name} ${JSON.stringify(text)} and run.${setting.key}: ${file}`;
+      assert.equal(asFlag.ok, asKey.ok, why);
+      if (asFlag.ok || asKey.ok) continue;
+      refused += 1;
+      const mustBe = (error: string) => error.replace(/^.*? must be /, "").replace(/, got .*$/, "");
+      assert.equal(mustBe(asFlag.error), mustBe(asKey.error), why);
+      assert.match(asKey.error, new RegExp(`^k\\.json: run\\.${setting.key} must be `), why);
+    }
+  }
+  assert.ok(refused > 20, `the samples refused ${refused} times`);
 });

@@ -5,12 +5,11 @@
 import { readFileSync } from "node:fs";
 import { fileProblem } from "../harness/errors.ts";
 import type { ConformanceRun } from "../harness/run.ts";
-import { type RunSettings, resolveDescription, type TargetDescription } from "../harness/target.ts";
-import { parseDescription } from "../harness/target-check.ts";
+import { type ResolvedRunSettings, RUN_SETTINGS, type RunSettings, SERVER_SETTINGS } from "../harness/settings.ts";
+import { resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { parseDescription, valueFromText } from "../harness/target-check.ts";
 import type { Result } from "../lib/result.ts";
-import { isHttpUrl } from "../lib/uri.ts";
-import { defaultOf, parseOptions, withDefault } from "./option-parse.ts";
-import type { OptionName } from "./option-table.ts";
+import { type GivenOptions, parseOptions } from "./option-parse.ts";
 import { type PeerSetting, peerLayers } from "./peer-options.ts";
 
 /**
@@ -40,22 +39,6 @@ export type TestSettings = Omit<
   referenceVariant: string | undefined;
 };
 
-/** The keys of the description's run section, by the flag they stand in for. */
-const RUN_KEYS: Partial<Record<OptionName, keyof RunSettings>> = {
-  tags: "tags",
-  "report-dir": "reportDir",
-  timeout: "timeout",
-  parallel: "parallel",
-  "max-body": "maxBody",
-  deadline: "deadline",
-  rate: "rate",
-  "refusal-wait": "refusalWait",
-  "expect-fail": "expectFail",
-  har: "har",
-  "docs-url": "docsUrl",
-  wait: "wait",
-};
-
 export function parseTestArgs(
   argv: string[],
   env: NodeJS.ProcessEnv,
@@ -70,31 +53,25 @@ export function parseTestArgs(
   const description = configPath ? readDescription(configPath, readFile) : undefined;
   if (description && !description.ok) return description;
   const layers: Partial<TargetDescription>[] = description ? [description.value] : [];
-  const run: RunSettings = description?.value.run ?? {};
-  /** A setting from its flag, else its environment variable, else the description's run section. */
-  const stated = (name: OptionName): string | undefined => {
-    const key = RUN_KEYS[name];
-    const fromFile = key === undefined ? undefined : run[key];
-    return given.text(name) ?? (fromFile === undefined ? undefined : String(fromFile));
-  };
-  /** As stated, else the option's default. */
-  const value: Stated = (name) => stated(name) ?? defaultOf("test", name);
-  const urls = urlsGiven(value);
+  const urls = urlsGiven(given);
   if (!urls.ok) return urls;
   layers.push(urls.value);
-  const numbers = checkedSettings(value);
-  if (!numbers.ok) return numbers;
+  const run = runSettings(given, description?.value.run ?? {});
+  if (!run.ok) return run;
+  const samples = given.number("security-samples");
+  if (!samples.ok) return samples;
   const headers = headersGiven(given.list("header"));
   if (!headers.ok) return headers;
   // The flag's headers go to every server, over the description's.
   if (Object.keys(headers.value).length > 0)
     layers.push({ headers: { base: headers.value, contacts: headers.value, messaging: headers.value } });
 
-  const peerFlags = { side: stated("peer"), port: stated("peer-port"), host: stated("peer-host") };
-  const peered = peerLayers(peerFlags, layers, value("tags"), urls.value);
+  const peerFlags = { side: given.text("peer"), port: given.text("peer-port"), host: given.text("peer-host") };
+  const peered = peerLayers(peerFlags, layers, run.value.tags, urls.value);
   if (!peered.ok) return peered;
   const target = targetOf(peered.value.layers);
   if (!target.ok) return target;
+  const settings = run.value;
   return {
     ok: true,
     value: {
@@ -102,23 +79,28 @@ export function parseTestArgs(
       layers: peered.value.layers,
       tags: peered.value.tags,
       peer: peered.value.peer,
-      strict: given.switch("strict") ?? run.strict ?? false,
-      allowIncomplete: given.switch("allow-incomplete") ?? run.allowIncomplete ?? false,
+      strict: settings.strict,
+      allowIncomplete: settings.allowIncomplete,
       insecure: given.switch("insecure") ?? false,
       verbose: given.switch("verbose") ?? false,
-      caFile: value("ca"),
-      reportDir: withDefault("test", "report-dir", value("report-dir")),
-      expectFailFile: value("expect-fail"),
-      harFile: value("har"),
-      ...numbers.value,
+      caFile: given.valueOr("ca"),
+      reportDir: settings.reportDir,
+      expectFailFile: settings.expectFail,
+      harFile: settings.har,
+      timeoutMs: settings.timeout,
+      parallel: settings.parallel,
+      maxBodyBytes: settings.maxBody,
+      deadlineSeconds: settings.deadline,
+      rate: settings.rate,
+      refusalWaitSeconds: settings.refusalWait,
+      securitySamples: samples.value,
+      docsUrl: settings.docsUrl,
+      waitSeconds: settings.wait,
       referenceFaults: given.list("reference-fault"),
       referenceVariant: given.text("reference-variant"),
     },
   };
 }
-
-/** A setting as stated (flag, environment, description) or defaulted. */
-type Stated = (name: OptionName) => string | undefined;
 
 /** The target description file, checked. */
 function readDescription(path: string, readFile: (path: string) => string): Result<Partial<TargetDescription>> {
@@ -131,82 +113,38 @@ function readDescription(path: string, readFile: (path: string) => string): Resu
   return parseDescription(text, path);
 }
 
-/** The servers' URLs given as settings, each an http(s) URL. */
-function urlsGiven(value: Stated): Result<Partial<TargetDescription>> {
-  const urls: Partial<TargetDescription> = {};
-  for (const [flag, key] of [
-    ["base-url", "baseUrl"],
-    ["contacts-url", "contactsUrl"],
-    ["messaging-url", "messagingUrl"],
-  ] as const) {
-    const url = value(flag);
-    if (url === undefined) continue;
-    if (!isHttpUrl(url)) return { ok: false, error: `--${flag} must be an http(s) URL, got "${url}"` };
-    urls[key] = url;
+/** The servers' URLs given by flags or variables, each checked as the description's keys are. */
+function urlsGiven(given: GivenOptions): Result<Partial<TargetDescription>> {
+  const urls: Record<string, string> = {};
+  for (const setting of SERVER_SETTINGS) {
+    const text = given.text(setting.name);
+    if (text === undefined) continue;
+    const url = valueFromText(setting.name, setting.kind, text);
+    if (!url.ok) return url;
+    urls[setting.key] = url.value;
   }
   return { ok: true, value: urls };
 }
 
-/** The run's numbers and its docs URL, each checked. */
-function checkedSettings(
-  value: Stated,
-): Result<
-  Pick<
-    TestSettings,
-    | "timeoutMs"
-    | "parallel"
-    | "maxBodyBytes"
-    | "deadlineSeconds"
-    | "rate"
-    | "refusalWaitSeconds"
-    | "securitySamples"
-    | "docsUrl"
-    | "waitSeconds"
-  >
-> {
-  const timeoutMs = positiveInteger(value("timeout"));
-  if (timeoutMs === undefined) return { ok: false, error: "--timeout must be a positive number of milliseconds" };
-  // Not given: the run chooses from the target's answer to the probe (harness/concurrency.ts).
-  const parallelText = value("parallel");
-  const parallel = parallelText === undefined ? undefined : positiveInteger(parallelText);
-  if (parallelText !== undefined && parallel === undefined)
-    return { ok: false, error: "--parallel must be a positive whole number" };
-
-  const maxBodyBytes = positiveInteger(value("max-body"));
-  if (maxBodyBytes === undefined) return { ok: false, error: "--max-body must be a positive number of bytes" };
-  const deadlineSeconds = positiveInteger(value("deadline"));
-  if (deadlineSeconds === undefined) return { ok: false, error: "--deadline must be a positive number of seconds" };
-  const rateText = value("rate");
-  const rate = rateText === undefined ? undefined : positiveInteger(rateText);
-  if (rate === undefined && rateText !== undefined)
-    return { ok: false, error: "--rate must be a positive whole number of requests per second" };
-  const refusalWaitSeconds = positiveInteger(value("refusal-wait"));
-  if (refusalWaitSeconds === undefined)
-    return { ok: false, error: "--refusal-wait must be a positive whole number of seconds" };
-
-  const securitySamples = positiveInteger(value("security-samples"));
-  if (securitySamples === undefined)
-    return { ok: false, error: "--security-samples must be a positive whole number of samples" };
-  const docsUrl = value("docs-url");
-  if (docsUrl !== undefined && !isHttpUrl(docsUrl))
-    return { ok: false, error: `--docs-url must be an http(s) URL, got "${docsUrl}"` };
-
-  const waitSeconds = wholeNumber(value("wait"));
-  if (waitSeconds === undefined) return { ok: false, error: "--wait must be a whole number of seconds" };
-  return {
-    ok: true,
-    value: {
-      timeoutMs,
-      parallel,
-      maxBodyBytes,
-      deadlineSeconds,
-      rate,
-      refusalWaitSeconds,
-      securitySamples,
-      docsUrl,
-      waitSeconds,
-    },
-  };
+/**
+ * Each run setting from its flag or environment variable, else the description's run section,
+ * else its default (harness/settings.ts); a flag's text is checked as the key's value was.
+ */
+function runSettings(given: GivenOptions, run: RunSettings): Result<ResolvedRunSettings> {
+  const settings: Record<string, unknown> = {};
+  const described = run as Record<string, unknown>;
+  for (const setting of RUN_SETTINGS) {
+    let value: unknown;
+    if (setting.kind === "switch") value = given.switch(setting.name);
+    else {
+      const text = given.text(setting.name);
+      const checked = text === undefined ? undefined : valueFromText(setting.name, setting.kind, text);
+      if (checked && !checked.ok) return checked;
+      value = checked?.value;
+    }
+    settings[setting.key] = value ?? described[setting.key] ?? ("default" in setting ? setting.default : undefined);
+  }
+  return { ok: true, value: settings as ResolvedRunSettings };
 }
 
 /** The --header lines as a header map. */
@@ -224,14 +162,4 @@ function headersGiven(lines: string[]): Result<Record<string, string>> {
 function targetOf(layers: Partial<TargetDescription>[]): Result<TargetDescription | undefined> {
   if (!layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl)) return { ok: true, value: undefined };
   return resolveDescription(layers);
-}
-
-function wholeNumber(text: string | undefined): number | undefined {
-  const n = Number(text);
-  return Number.isInteger(n) && n >= 0 ? n : undefined;
-}
-
-function positiveInteger(text: string | undefined): number | undefined {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -1,5 +1,5 @@
 /** `sxd serve`: the reference servers, in the foreground until interrupted. */
-import { UsageError } from "../harness/errors.ts";
+import { UsageError, valueOrUsageError } from "../harness/errors.ts";
 import type { NoncePolicy } from "../lib/digest-math.ts";
 import { type BackendRequest, holdsTokenOnce } from "../lib/export-backend.ts";
 import { isAbsoluteUri, isHttpUrl } from "../lib/uri.ts";
@@ -27,6 +27,7 @@ export async function runServe(argv: string[]): Promise<number> {
     return 0;
   }
   const value = (name: OptionName) => given.valueOr(name);
+  const number = (name: OptionName) => valueOrUsageError(given.number(name));
   const faults = given.list("fault");
   if (faults.includes("list")) {
     for (const [name, info] of Object.entries(FAULTS) as [string, FaultInfo][]) {
@@ -46,9 +47,9 @@ export async function runServe(argv: string[]): Promise<number> {
   const reference = await startReference({
     host: withDefault("serve", "host", value("host")),
     ports: {
-      base: port(value("port"), "--port"),
-      contacts: port(value("contacts-port"), "--contacts-port"),
-      messaging: port(value("messaging-port"), "--messaging-port"),
+      base: number("port"),
+      contacts: number("contacts-port"),
+      messaging: number("messaging-port"),
     },
     publicUrls: { base: value("public-url"), contacts: value("contacts-url"), messaging: value("messaging-url") },
     servers,
@@ -58,11 +59,11 @@ export async function runServe(argv: string[]): Promise<number> {
     digestHashes: listOf(value("digest-algorithms"), ["SHA-256", "MD5"] as const, "--digest-algorithms"),
     digestQops: listOf(value("digest-qop"), ["auth", "auth-int"] as const, "--digest-qop"),
     storage: {
-      maxBytes: count(value("max-bytes"), "--max-bytes"),
-      maxResources: count(value("max-resources"), "--max-resources"),
-      maxSnapshots: count(value("max-snapshots"), "--max-snapshots"),
+      maxBytes: number("max-bytes"),
+      maxResources: number("max-resources"),
+      maxSnapshots: number("max-snapshots"),
     },
-    maxConnections: count(value("max-connections"), "--max-connections"),
+    maxConnections: number("max-connections"),
     contactsFile: value("contacts"),
     backend: backendOf(value("backend-path"), {
       method: value("backend-method"),
@@ -114,18 +115,6 @@ function listOf<T extends string>(text: string | undefined, known: readonly T[],
     throw new UsageError(`${flag} takes a comma-separated list of ${known.join(", ")} without repeats, got "${text}"`);
   }
   return names as T[];
-}
-
-function count(text: string | undefined, flag: string): number {
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive whole number, got "${text}"`);
-  return n;
-}
-
-function port(text: string | undefined, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number, got "${text}"`);
-  return n;
 }
 
 function exportRel(text: string | undefined): string | undefined {

@@ -10,6 +10,7 @@ test("--parallel takes a positive number of runs, refused before any server star
   for (const given of ["0", "1.5", "two"])
     await assert.rejects(
       runTestClient(["--run", "true", "--parallel", given], { stdout: silent(), stderr: silent() }),
-      (error) => error instanceof UsageError && error.message === `--parallel ${given} is not a number of runs at once`,
+      (error) =>
+        error instanceof UsageError && error.message === `--parallel must be a whole number above 0, got "${given}"`,
     );
 });

@@ -13,7 +13,7 @@ import { manualInstructions } from "../harness/client/manual.ts";
 import { runsOfRecording } from "../harness/client/recorded.ts";
 import { type ClientGrading, gradeClientRuns, runClientConformance } from "../harness/client/run.ts";
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
-import { fileProblem, UsageError } from "../harness/errors.ts";
+import { fileProblem, UsageError, valueOrUsageError } from "../harness/errors.ts";
 import { prepareReportDir } from "../harness/report-folder.ts";
 import type { Io } from "../harness/run.ts";
 import { startClientBenches } from "./client-benches.ts";
@@ -39,9 +39,10 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
         ? 'give the client\'s command (--run "<command>"), --manual, or a recording (--har FILE)'
         : "--run, --manual and --har are ways to meet the client: give one",
     );
-  const taskTimeoutMs = positive(option("task-timeout"), "--task-timeout", "milliseconds", 1);
-  const manualTimeoutS = positive(option("manual-timeout"), "--manual-timeout", "seconds", 1000);
-  const atOnce = values.manual ? 1 : positive(option("parallel"), "--parallel", "runs at once", 1);
+  const number = (name: OptionName) => valueOrUsageError(given.number(name));
+  const taskTimeoutMs = number("task-timeout");
+  const manualTimeoutS = number("manual-timeout");
+  const atOnce = values.manual ? 1 : number("parallel");
   const listed = given.text("tasks");
   const tasks = listed ? parseTasks(listed) : [...OFFERED_TASKS];
   const config = given.text("config");
@@ -127,17 +128,6 @@ function personSaysDone(timeoutMs: number): Promise<string> {
     stdin.on("data", onData).on("end", onEnd).on("error", onEnd).resume();
     process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   });
-}
-
-/** A timer's longest wait, 2^31 - 1 ms: node fires a longer one at once. */
-const LONGEST_WAIT_MS = 2 ** 31 - 1;
-
-function positive(text: string, option: string, unit: string, perMs: number): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${option} ${text} is not a number of ${unit}`);
-  if (value * perMs > LONGEST_WAIT_MS)
-    throw new UsageError(`${option} ${text}: at most ${Math.floor(LONGEST_WAIT_MS / perMs)} ${unit}`);
-  return value;
 }
 
 function readClientDescription(path: string): ClientDescription {

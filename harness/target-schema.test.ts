@@ -1,16 +1,24 @@
 /**
- * schema/target.schema.json is what editors check a description against; harness/target.ts
- * is what sxd checks it with. They must agree: on every example, and on good and bad cases.
+ * schema/target.schema.json is what editors check a description against; sxd checks it with
+ * the declaration the file is written from (harness/target-schema.ts). The files must be what
+ * the declarations write, and the file, read by a validator of its own, must agree with sxd:
+ * on every example, and on good and bad cases.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { packageFile } from "./package.ts";
+import { SCHEMA_FILES, schemaText } from "./schema-files.ts";
 import { descriptionKeys, validateDescription } from "./target-check.ts";
 
 const schema = JSON.parse(readFileSync(packageFile("schema/target.schema.json"), "utf8"));
 const schemaAccepts = new Ajv2020({ allErrors: true }).compile(schema);
+
+test("each schema file is what its declaration writes (npm run schemas)", () => {
+  for (const [file, declared] of Object.entries(SCHEMA_FILES))
+    assert.equal(readFileSync(packageFile(file), "utf8"), schemaText(declared), `${file}: run npm run schemas`);
+});
 
 test("the schema accepts every example, and every example names it", () => {
   const examples = readdirSync(packageFile("examples/")).filter((name) => name.endsWith(".json"));

@@ -48,7 +48,7 @@ test("bad descriptions are refused with the offending key named", () => {
     ['{"digest":{"noncePolicy":{"uses":0}}}', /noncePolicy/],
     ['{"snapshots":{"resources":[]}}', /snapshots.resources must be a non-empty list/],
     ['{"snapshots":{"resources":[{"path":"notes/1"}]}}', /snapshots.resources\[0\].path must be a path/],
-    ['{"snapshots":{"resources":[{"delete":true}]}}', /snapshots.resources\[0\] needs "path"/],
+    ['{"snapshots":{"resources":[{"delete":true}]}}', /snapshots.resources\[0\].path is required/],
     ['{"snapshots":{"resources":[{"path":"/n/1","remove":true}]}}', /unknown key "snapshots.resources\[0\].remove"/],
     ['{"digest":{"nonceLifetime":0}}', /nonceLifetime must be a whole number/],
     ['{"digest":{"cookies":"yes"}}', /cookies must be true or false/],

@@ -5,115 +5,32 @@
  * Pure: loading and validation return values, they never exit.
  */
 
-import type { NoncePolicy } from "../lib/digest-math.ts";
-import type { BackendRequest } from "../lib/export-backend.ts";
 import type { Result } from "../lib/result.ts";
 import { withoutTrailingSlashes } from "../lib/uri.ts";
+import type { Json } from "./schema-check.ts";
+import type { RunSettings } from "./settings.ts";
+import type { DescriptionFile } from "./target-schema.ts";
 
-/** How to run the suite, for a description file that carries its own settings (flags win). */
-export interface RunSettings {
-  tags?: string;
-  strict?: boolean;
-  reportDir?: string;
-  /** Milliseconds per HTTP request. */
-  timeout?: number;
-  parallel?: number;
-  /** Bytes of a reply body read at most. */
-  maxBody?: number;
-  /** Seconds after which no scenario starts. */
-  deadline?: number;
-  /** Requests per second at most, across all workers. */
-  rate?: number;
-  /** Seconds of the run's clock it may spend waiting after refusals (429). */
-  refusalWait?: number;
-  expectFail?: string;
-  har?: string;
-  allowIncomplete?: boolean;
-  /** Where the site `sxd docs` writes is published: reports link each row to its section. */
-  docsUrl?: string;
-  /** Seconds to keep retrying the probe while the target does not answer yet. */
-  wait?: number;
-}
+export type { Json, RunSettings };
+
+type Section<K extends Behaviour> = NonNullable<DescriptionFile[K]>;
+
+/**
+ * A description as the run uses it: the layers merged (harness/target-schema.ts says what each
+ * key means), a base URL given, and every behaviour's section present, if empty.
+ */
+export type TargetDescription = Omit<DescriptionFile, "$schema" | "$comment" | "baseUrl" | Behaviour> & {
+  baseUrl: string;
+  snapshots: Section<"snapshots">;
+  digest: Section<"digest">;
+  export: Section<"export">;
+};
 
 /** Extra request headers per server (a gateway key, a bearer token), e.g. `{ "base": { "X-Api-Key": "…" } }`. */
-export type ServerHeaders = Partial<Record<"base" | "contacts" | "messaging", Record<string, string>>>;
-
-export interface TargetDescription {
-  baseUrl: string;
-  run?: RunSettings;
-  headers?: ServerHeaders;
-  /** Absent when the target has no export servers: the export rows are then not run. */
-  contactsUrl?: string;
-  messagingUrl?: string;
-  snapshots: {
-    /** Where the suite creates its scratch resources: `<baseUrl><collection><name>`. */
-    collection?: string;
-    /**
-     * Existing resources the suite updates instead of creating its own (the spec allows a
-     * server without creation): one scenario at a time per resource; `delete` says whether
-     * the suite may delete it (default false), after which it is used no more.
-     */
-    resources?: FixedResource[];
-  };
-  digest: {
-    path?: string;
-    username?: string;
-    password?: string;
-    /** How often a nonce may be used; absent: not stated, so the replay row is not run ("unlimited" makes it not applicable). */
-    noncePolicy?: NoncePolicy;
-    /** Seconds a nonce stays usable (up to 60, the stale-nonce row waits it out), or "unlimited": nonces never expire. */
-    nonceLifetime?: number | "unlimited";
-    /** Keep the cookies the protected resource sets and send them back, per scenario. Default: none sent. */
-    cookies?: boolean;
-  };
-  export: {
-    user?: string;
-    /**
-     * A second user the contacts server knows: the token check tries the first user's token
-     * on this user's import address. Without one the suite uses an unknown user, which a
-     * server may refuse for that reason alone.
-     */
-    otherUser?: string;
-    /** The export relation URI; without it, the link whose rel is an absolute URI and href on the messaging server. */
-    rel?: string;
-    /**
-     * The fallback upload: where its row runs. `{user}` is replaced. The payload is
-     * the contact list as the contacts server served it, sent as `contentType` (default
-     * "application/xml;charset=UTF-8"). false states that the server takes no upload (the
-     * row is not applicable); absent, the row is not run.
-     */
-    upload?: { method: string; path: string; contentType?: string } | false;
-    /**
-     * How the client reads what the messaging server holds after an export:
-     * "location" (default) is a GET on the 303's Location; a path on the messaging server
-     * with `{user}` is a GET there; false states that the result cannot be read, which leaves
-     * the row about what arrived not run.
-     */
-    result?: string | false;
-    /** Shell commands that stop and start the target's contacts server, so the outage row can stage one. */
-    outage?: OutageCommands;
-    /**
-     * How the messaging server asks the contacts server for the list (the spec does not show
-     * it): what sxd's own server serves, checks and asks where it plays one side (--peer).
-     * Absent: the reference's, a GET on the list's own path `/user/{user}/contacts`.
-     */
-    backend?: BackendRequest;
-  };
-}
-
-export type { BackendRequest };
-
-export interface OutageCommands {
-  stop: string;
-  start: string;
-  /** How long each command may take, and how long the contacts server may take to answer again. */
-  timeoutMs?: number;
-}
-
-export interface FixedResource {
-  path: string;
-  delete?: boolean;
-}
+export type ServerHeaders = NonNullable<DescriptionFile["headers"]>;
+export type OutageCommands = NonNullable<Section<"export">["outage"]>;
+export type FixedResource = NonNullable<Section<"snapshots">["resources"]>[number];
+export type BackendRequest = NonNullable<Section<"export">["backend"]>;
 
 /** The behaviours a target description describes, each in its section of the same name. */
 export type Behaviour = "snapshots" | "digest" | "export";
@@ -164,8 +81,6 @@ interface Stated {
   digest: TargetDescription["digest"] & { path: string; username: string; password: string };
   export: TargetDescription["export"] & { user: string };
 }
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * Layers descriptions, later ones winning key by key; a section left out is empty.

@@ -41,7 +41,7 @@ test("a bad description is one line that names the key", () => {
     error: 'client.json: unknown key "digest.checksRspAuth" (known: checksRspauth, retriesStale)',
   });
   const wrong = parseClientDescription('{"export": {"fallback": "no"}}', "client.json");
-  assert.deepEqual(wrong, { ok: false, error: "client.json: export.fallback must be true or false" });
+  assert.deepEqual(wrong, { ok: false, error: 'client.json: export.fallback must be true or false, got "no"' });
   const broken = parseClientDescription("{", "client.json");
   assert.ok(!broken.ok && /^client\.json.*not valid JSON/.test(broken.error) && !broken.error.includes("\n"));
 });

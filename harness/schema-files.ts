@@ -1,0 +1,23 @@
+/**
+ * The JSON Schemas in schema/, as they are written from their declarations (`npm run schemas`;
+ * harness/target-schema.test.ts fails where a file says otherwise). Editors read these files;
+ * sxd checks with the declarations themselves.
+ */
+import { CLIENT_SCHEMA } from "./client/description.ts";
+import { TARGET_SCHEMA } from "./target-schema.ts";
+
+export const SCHEMA_FILES: Readonly<Record<string, object>> = {
+  "schema/target.schema.json": TARGET_SCHEMA,
+  "schema/client.schema.json": CLIENT_SCHEMA,
+};
+
+/** What a reader looks for first comes first: the dialect, the address, the title. */
+const FIRST = ["$schema", "$id", "title", "description", "type", "additionalProperties", "required"];
+
+/** A schema file's text: two-space JSON, its head keys first, a newline at the end. */
+export function schemaText(schema: object): string {
+  const entries = Object.entries(schema);
+  const rank = (key: string) => (FIRST.includes(key) ? FIRST.indexOf(key) : FIRST.length);
+  const ordered = Object.fromEntries(entries.sort(([a], [b]) => rank(a) - rank(b)));
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
