@@ -3,6 +3,7 @@
  * else its environment variable, else (asked for) its default. Pure: the environment is given.
  */
 import { parseArgs } from "node:util";
+import { valueOfText } from "../harness/setting-kinds.ts";
 import { valueFromText } from "../harness/target-check.ts";
 import type { Result } from "../lib/result.ts";
 import { type CommandName, type OptionName, type OptionSpec, optionsOf } from "./option-table.ts";
@@ -34,10 +35,15 @@ export class GivenOptions {
    * its default, checked as a description key of that kind is; undefined where none gives one.
    */
   checked(name: OptionName): Result<string | number | undefined> {
-    const text = this.valueOr(name);
+    const text = this.text(name);
     const option = optionsOf(this.command).find((entry) => entry.name === name);
     if (option?.kind === undefined) throw new Error(`the option table gives sxd ${this.command} --${name} no kind`);
-    if (text === undefined) return { ok: true, value: undefined };
+    // The table's defaults are of their kinds (cli/option-table.test.ts): only what was given is checked.
+    if (text === undefined)
+      return {
+        ok: true,
+        value: option.default === undefined ? undefined : (valueOfText(option.kind, option.default) as string | number),
+      };
     const checked = valueFromText(name, option.kind, text);
     if (checked.ok && option.most !== undefined && Number(checked.value) > option.most)
       return { ok: false, error: `--${name} must be at most ${option.most}, got ${JSON.stringify(text)}` };

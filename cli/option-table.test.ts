@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import type { TextKind } from "../harness/setting-kinds.ts";
+import { valueFromText } from "../harness/target-check.ts";
 import { commandHelp } from "./help.ts";
 import { parseOptions } from "./option-parse.ts";
 import { COMMAND_NAMES, OPTIONS, type OptionSpec, optionsOf } from "./option-table.ts";
@@ -51,4 +53,18 @@ test("an unknown option names the nearest of the command's own, or its help", ()
   assert.deepEqual(near, { ok: false, error: "unknown option --prot; did you mean --port?" });
   const far = parseOptions("docs", ["--frobnicate"], {});
   assert.deepEqual(far, { ok: false, error: "unknown option --frobnicate; see sxd docs --help" });
+});
+
+test("each default of a kind is of its kind, and within its bounds", () => {
+  const entries: readonly OptionSpec[] = OPTIONS;
+  const kinded = entries.filter(
+    (option): option is OptionSpec & { kind: TextKind; default: string } =>
+      option.kind !== undefined && option.default !== undefined,
+  );
+  assert.ok(kinded.length >= 12, `${kinded.length} options with a kind and a default`);
+  for (const option of kinded) {
+    const checked = valueFromText(option.name, option.kind, option.default);
+    assert.ok(checked.ok, `--${option.name} ${option.default}: ${checked.ok ? "" : checked.error}`);
+    if (option.most !== undefined) assert.ok(Number(checked.value) <= option.most, option.name);
+  }
 });

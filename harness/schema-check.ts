@@ -1,32 +1,45 @@
 /**
- * Checks a parsed JSON document, or a flag's text, against a schema declared in harness/
- * (target-schema.ts, client/description.ts), with ajv: the same schema editors read from
- * schema/. The answer is one line naming the first bad key and what it must be (the `title` of
- * its kind), as a flag and a description key of one kind share it.
+ * Checks a parsed JSON document, or a flag's text, against a schema of schema/ (written from
+ * its declaration in harness/schemas/), with ajv: the same file editors read. The answer is one
+ * line naming the first bad key and what it must be (the `title` of its kind), as a flag and a
+ * description key of one kind share it. ajv and the file are loaded on the first check: a run
+ * with no description and no number to check loads neither.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { Result } from "../lib/result.ts";
+import { packageFile } from "./package.ts";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** A schema with its own address, under which its `$defs` are found. */
-export interface IdentifiedSchema {
-  $id: string;
-}
+/** A schema of schema/ by its name: `target` is schema/target.schema.json. */
+export type SchemaName = "target" | "client";
 
 let ajv: Ajv2020 | undefined;
+const ids = new Map<SchemaName, string>();
 
 /** The validator of a schema, or of one of its definitions (`#/$defs/count`). */
-function validatorOf(schema: IdentifiedSchema, pointer = ""): ValidateFunction {
-  ajv ??= new Ajv2020({ allErrors: false, verbose: true, strict: true });
-  if (ajv.getSchema(schema.$id) === undefined) ajv.addSchema(schema as object);
-  const validate = ajv.getSchema(`${schema.$id}${pointer}`);
-  if (validate === undefined) throw new Error(`no schema at ${schema.$id}${pointer}`);
+function validatorOf(name: SchemaName, pointer = ""): ValidateFunction {
+  if (ajv === undefined) {
+    const { Ajv2020 } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    // The files are held against their declarations and a validator of their own by tests.
+    ajv = new Ajv2020({ allErrors: false, verbose: true, strict: true, validateSchema: false });
+  }
+  let id = ids.get(name);
+  if (id === undefined) {
+    const schema = JSON.parse(readFileSync(packageFile(`schema/${name}.schema.json`), "utf8")) as { $id: string };
+    ajv.addSchema(schema);
+    id = schema.$id;
+    ids.set(name, id);
+  }
+  const validate = ajv.getSchema(`${id}${pointer}`);
+  if (validate === undefined) throw new Error(`no schema at ${id}${pointer}`);
   return validate;
 }
 
 /** A document checked against its schema, without the notes for readers (`$schema`, `$comment`). */
-export function checkDocument<T>(schema: IdentifiedSchema, input: unknown, where: string): Result<T> {
+export function checkDocument<T>(schema: SchemaName, input: unknown, where: string): Result<T> {
   const validate = validatorOf(schema);
   if (validate(input)) return { ok: true, value: withoutAnnotations(input as Json) as T };
   const errors = validate.errors ?? [];
@@ -39,7 +52,7 @@ export function checkDocument<T>(schema: IdentifiedSchema, input: unknown, where
  * A flag's or a variable's value checked as its kind is (the kind's definition in `schema`):
  * undefined where it passes, else what it must be.
  */
-export function kindProblem(schema: IdentifiedSchema, kind: string, value: unknown): string | undefined {
+export function kindProblem(schema: SchemaName, kind: string, value: unknown): string | undefined {
   const validate = validatorOf(schema, `#/$defs/${kind}`);
   if (validate(value)) return undefined;
   return mustBe(validate.schema as { title?: string });

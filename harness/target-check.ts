@@ -1,17 +1,19 @@
 /**
- * Checks a target description against its schema (harness/target-schema.ts), before anything
- * runs: the message names the first bad key and what it must be. Pure: values in, values out.
+ * Checks a target description against its schema (schema/target.schema.json, written from
+ * harness/schemas/target.ts), before anything runs: the message names the first bad key and
+ * what it must be. Values in, values out; it reads only the schema file.
  */
+import { readFileSync } from "node:fs";
 import { parseJsonText } from "../lib/json-text.ts";
 import type { Result } from "../lib/result.ts";
+import { packageFile } from "./package.ts";
 import { checkDocument, kindProblem } from "./schema-check.ts";
 import { type KindValue, type TextKind, valueOfText } from "./setting-kinds.ts";
 import type { TargetDescription } from "./target.ts";
-import { TARGET_SCHEMA } from "./target-schema.ts";
 
 /** Checks a parsed description; the message names the first bad key. */
 export function validateDescription(input: unknown, where = "target description"): Result<Partial<TargetDescription>> {
-  return checkDocument<Partial<TargetDescription>>(TARGET_SCHEMA, input, where);
+  return checkDocument<Partial<TargetDescription>>("target", input, where);
 }
 
 /** Parses the text of a description file. */
@@ -27,7 +29,7 @@ export function parseDescription(text: string, where: string): Result<Partial<Ta
  */
 export function valueFromText<K extends TextKind>(name: string, kind: K, text: string): Result<KindValue<K>> {
   const value = valueOfText(kind, text);
-  const problem = kindProblem(TARGET_SCHEMA, kind, value);
+  const problem = kindProblem("target", kind, value);
   return problem === undefined
     ? { ok: true, value: value as KindValue<K> }
     : { ok: false, error: `--${name} must be ${problem}, got ${JSON.stringify(text)}` };
@@ -39,19 +41,20 @@ type Node = {
   anyOf?: Node[];
   items?: Node;
   const?: unknown;
+  $defs?: Record<string, Node>;
 };
 
 /** Every key a description may hold, as dotted paths down to its values (`export.backend.path`); notes left out. */
 export function descriptionKeys(): string[] {
-  const defs = TARGET_SCHEMA.$defs as Record<string, Node>;
+  const schema = JSON.parse(readFileSync(packageFile("schema/target.schema.json"), "utf8")) as Node;
+  const defs = schema.$defs ?? {};
   const resolve = (node: Node): Node => (node.$ref ? resolve(defs[node.$ref.replace("#/$defs/", "")] as Node) : node);
   const inner = (node: Node): Node | undefined => {
     const here = resolve(node);
     if (here.properties) return here;
     if (here.items) return inner(here.items);
     // An object or false (none): its keys. Other alternatives make a value of its own (noncePolicy).
-    const branches = here.anyOf ?? [];
-    const objects = branches.filter((branch) => branch.const !== false);
+    const objects = (here.anyOf ?? []).filter((branch) => branch.const !== false);
     return objects.length === 1 && objects[0] ? inner(objects[0]) : undefined;
   };
   const walk = (node: Node, path: string): string[] => {
@@ -61,5 +64,5 @@ export function descriptionKeys(): string[] {
       .filter(([key]) => !key.startsWith("$"))
       .flatMap(([key, child]) => walk(child, path ? `${path}.${key}` : key));
   };
-  return walk(TARGET_SCHEMA as unknown as Node, "");
+  return walk(schema, "");
 }

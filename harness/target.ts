@@ -8,8 +8,8 @@
 import type { Result } from "../lib/result.ts";
 import { withoutTrailingSlashes } from "../lib/uri.ts";
 import type { Json } from "./schema-check.ts";
+import type { DescriptionFile } from "./schemas/target.ts";
 import type { RunSettings } from "./settings.ts";
-import type { DescriptionFile } from "./target-schema.ts";
 
 export type { Json, RunSettings };
 

@@ -24,6 +24,9 @@ if (result.status !== 0) {
   rmSync(next, { recursive: true, force: true });
   process.exit(result.status ?? 1);
 }
+// The schemas' declarations are for `npm run schemas` and the types: the run reads schema/*.json,
+// and typebox, which they import, is a development dependency.
+rmSync(`${next}/harness/schemas`, { recursive: true, force: true });
 for (const file of [
   "reference/export/contacts.json",
   "harness/docs/browser.js",

@@ -8,61 +8,15 @@
  *   { "digest": { "checksRspauth": true, "retriesStale": true }, "export": { "fallback": true } }
  */
 
-import Type, { type Static } from "typebox";
+import type { Static } from "typebox";
 import { parseJsonText } from "../../lib/json-text.ts";
 import type { Result } from "../../lib/result.ts";
 import { checkDocument } from "../schema-check.ts";
-import { KINDS, ref } from "../setting-kinds.ts";
-import { known } from "../target-schema.ts";
+import type { CLIENT_SCHEMA } from "../schemas/client.ts";
 import { failed, type Grade, notRun } from "./evidence.ts";
 
-const CLIENT = Type.Object(
-  {
-    $schema: Type.Optional(ref("text", "This schema, for editors.")),
-    $comment: Type.Optional(ref("comment")),
-    digest: Type.Optional(
-      known({
-        checksRspauth: Type.Optional(
-          ref(
-            "switch",
-            "The client checks rspauth in Authentication-Info and treats a reply whose rspauth does not prove the secret as a failure. true: exit 0 on the wrong rspauth sxd stages fails the row. false: not applicable. Absent: observed (exiting non-zero takes the option, exit 0 is not applicable).",
-          ),
-        ),
-        retriesStale: Type.Optional(
-          ref(
-            "switch",
-            "On a 401 with stale=true the client answers again with the new nonce, without new credentials. true: giving up fails the row. false: not applicable. Absent: observed (giving up is not applicable).",
-          ),
-        ),
-      }),
-    ),
-    export: Type.Optional(
-      known({
-        fallback: Type.Optional(
-          ref(
-            "switch",
-            "Where the export by link cannot work (no link, or the POST answered 5xx), the client downloads the contact list and uploads every contact to the messaging server itself, once. true: sxd stages both and judges the upload. false: not applicable. Absent: not run.",
-          ),
-        ),
-      }),
-    ),
-  },
-  {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    $id: "https://sxd.example/schema/client.schema.json",
-    title: "sxd client description",
-    description:
-      'What a client\'s authors state about the options the client rows leave to it (sxd test-client --config). Every key is optional, but silence is not "no": where a key is absent, its row is observed where sxd can and otherwise not run, naming the key to set. true: the client takes the option and is judged by it. false: it does without, and the row does not apply.',
-    additionalProperties: false,
-    $defs: { text: KINDS.text, comment: KINDS.comment, switch: KINDS.switch },
-  },
-);
-
-/** The client description's schema: schema/client.schema.json is written from it (`npm run schemas`). */
-export const CLIENT_SCHEMA = CLIENT as typeof CLIENT & { $id: string };
-
-/** What a client's authors state (harness/client/description.ts's schema says what each key means). */
-export type ClientDescription = Omit<Static<typeof CLIENT>, "$schema" | "$comment">;
+/** What a client's authors state (harness/schemas/client.ts says what each key means). */
+export type ClientDescription = Omit<Static<typeof CLIENT_SCHEMA>, "$schema" | "$comment">;
 
 /** A claim the description makes, by its dotted key: true, false, or undefined where it is silent. */
 export type ClaimKey = "digest.checksRspauth" | "digest.retriesStale" | "export.fallback";
@@ -76,7 +30,7 @@ export function claimOf(description: ClientDescription, key: ClaimKey): boolean 
 export function parseClientDescription(text: string, where: string): Result<ClientDescription> {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, error: `${where}${parsed.place}: not valid JSON (${parsed.reason})` };
-  return checkDocument<ClientDescription>(CLIENT_SCHEMA, parsed.value, where);
+  return checkDocument<ClientDescription>("client", parsed.value, where);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * schema/target.schema.json is what editors check a description against; sxd checks it with
- * the declaration the file is written from (harness/target-schema.ts). The files must be what
+ * the file, written from the declaration (harness/schemas/target.ts). The files must be what
  * the declarations write, and the file, read by a validator of its own, must agree with sxd:
  * on every example, and on good and bad cases.
  */
@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { packageFile } from "./package.ts";
-import { SCHEMA_FILES, schemaText } from "./schema-files.ts";
-import { descriptionKeys, validateDescription } from "./target-check.ts";
+import { packageFile } from "../package.ts";
+import { descriptionKeys, validateDescription } from "../target-check.ts";
+import { SCHEMA_FILES, schemaText } from "./files.ts";
 
 const schema = JSON.parse(readFileSync(packageFile("schema/target.schema.json"), "utf8"));
 const schemaAccepts = new Ajv2020({ allErrors: true }).compile(schema);
@@ -125,4 +125,21 @@ test("the schema names every key sxd's checker takes, so an editor flags none of
     descriptionKeys().filter((key) => !known(key)),
     [],
   );
+});
+
+test("the run loads no declaration of this folder, nor typebox: it reads the schema files", () => {
+  const root = packageFile("./").pathname;
+  const sources = ["bin", "cli", "harness", "lib", "reference", "steps"]
+    .flatMap((folder) => readdirSync(`${root}${folder}`, { recursive: true }).map((f) => `${folder}/${String(f)}`))
+    .filter(
+      (file) => /\.(ts|js|mjs)$/.test(file) && !file.endsWith(".test.ts") && !file.startsWith("harness/schemas/"),
+    );
+  assert.ok(sources.length > 100);
+  const statement = /\bimport\s+(type\s+)?[^;]*?\bfrom\s+"([^"]+)"/g;
+  const loading = sources.flatMap((file) =>
+    [...readFileSync(`${root}${file}`, "utf8").matchAll(statement)]
+      .filter(([, typeOnly, from]) => !typeOnly && (from === "typebox" || /(^|\/)schemas\//.test(from ?? "")))
+      .map(([, , from]) => `${file} imports ${from}`),
+  );
+  assert.deepEqual(loading, []);
 });

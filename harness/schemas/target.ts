@@ -1,23 +1,15 @@
 /**
  * The target description's JSON Schema, declared once: schema/target.schema.json is written
- * from it (`npm run schemas`, held by harness/target-schema.test.ts), sxd checks every
- * description against it (harness/target-check.ts), and its TypeScript type is read off it
- * (harness/target.ts). Each leaf is a kind of harness/setting-kinds.ts or a definition here,
- * whose `title` is what a message says the value must be.
+ * from it (`npm run schemas`, held by harness/schemas/target.test.ts), sxd checks every
+ * description against that file (harness/target-check.ts), and its TypeScript type is read off
+ * it (harness/target.ts). Each leaf is a kind (./kinds.ts) or a definition here, whose `title`
+ * is what a message says the value must be.
  */
 import Type, { type Static, type TProperties } from "typebox";
-import type { NoncePolicy } from "../lib/digest-math.ts";
-import type { BackendRequest } from "../lib/export-backend.ts";
-import { KINDS, ref, refTo } from "./setting-kinds.ts";
-import { RUN_SETTINGS, type RunSettings, SERVER_SETTINGS, type ServerUrls, type Setting } from "./settings.ts";
-
-/** An object of known keys only, where `$comment` is a note for readers. */
-export function known<P extends TProperties>(properties: P, options: { description?: string } = {}) {
-  return Type.Object(
-    { $comment: Type.Optional(ref("comment")), ...properties },
-    { additionalProperties: false, ...options },
-  );
-}
+import type { NoncePolicy } from "../../lib/digest-math.ts";
+import type { BackendRequest } from "../../lib/export-backend.ts";
+import { RUN_SETTINGS, type RunSettings, SERVER_SETTINGS, type ServerUrls, type Setting } from "../settings.ts";
+import { KINDS, known, ref, refTo } from "./kinds.ts";
 
 const NONCE_POLICY = Type.Unsafe<NoncePolicy>(
   Type.Union([Type.Enum(["one-time", "unlimited", "nc-once"]), known({ uses: ref("count") })], {

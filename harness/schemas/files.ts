@@ -1,10 +1,11 @@
 /**
  * The JSON Schemas in schema/, as they are written from their declarations (`npm run schemas`;
- * harness/target-schema.test.ts fails where a file says otherwise). Editors read these files;
- * sxd checks with the declarations themselves.
+ * harness/schemas/target.test.ts fails where a file says otherwise). Editors and sxd both read
+ * the files: the declarations of this folder are for writing them and for the types, never
+ * imported at run time (typebox is a development dependency).
  */
-import { CLIENT_SCHEMA } from "./client/description.ts";
-import { TARGET_SCHEMA } from "./target-schema.ts";
+import { CLIENT_SCHEMA } from "./client.ts";
+import { TARGET_SCHEMA } from "./target.ts";
 
 export const SCHEMA_FILES: Readonly<Record<string, object>> = {
   "schema/target.schema.json": TARGET_SCHEMA,
