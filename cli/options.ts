@@ -77,25 +77,10 @@ export function parseTestArgs(
     value: {
       target: target.value,
       layers: peered.value.layers,
-      tags: peered.value.tags,
       peer: peered.value.peer,
-      strict: settings.strict,
-      allowIncomplete: settings.allowIncomplete,
-      insecure: given.switch("insecure") ?? false,
-      verbose: given.switch("verbose") ?? false,
-      caFile: given.valueOr("ca"),
-      reportDir: settings.reportDir,
-      expectFailFile: settings.expectFail,
-      harFile: settings.har,
-      timeoutMs: settings.timeout,
-      parallel: settings.parallel,
-      maxBodyBytes: settings.maxBody,
-      deadlineSeconds: settings.deadline,
-      rate: settings.rate,
-      refusalWaitSeconds: settings.refusalWait,
+      ...settings,
+      tags: peered.value.tags,
       securitySamples: samples.value,
-      docsUrl: settings.docsUrl,
-      waitSeconds: settings.wait,
       referenceFaults: given.list("reference-fault"),
       referenceVariant: given.text("reference-variant"),
     },
@@ -142,7 +127,7 @@ function runSettings(given: GivenOptions, run: RunSettings): Result<ResolvedRunS
       if (checked && !checked.ok) return checked;
       value = checked?.value;
     }
-    settings[setting.key] = value ?? described[setting.key] ?? ("default" in setting ? setting.default : undefined);
+    settings[setting.field] = value ?? described[setting.key] ?? ("default" in setting ? setting.default : undefined);
   }
   return { ok: true, value: settings as ResolvedRunSettings };
 }

@@ -17,6 +17,8 @@ export const DEFAULT_DEADLINE_SECONDS = 600;
 type SettingKind = Exclude<KindName, "comment" | "headerMap">;
 
 export interface Setting<K extends SettingKind = SettingKind> {
+  /** The run's setting it gives, where that is named for its unit (`timeoutMs`): cli/options.ts. */
+  field?: string;
   /** The flag, without its dashes. */
   name: string;
   /** Where a description holds it: a top-level key (`baseUrl`), or a key of its `run` section. */
@@ -75,6 +77,7 @@ export const RUN_SETTINGS = [
   {
     name: "tags",
     key: "tags",
+    field: "tags",
     commands: ["test"],
     kind: "text",
     arg: "EXPR",
@@ -85,6 +88,7 @@ export const RUN_SETTINGS = [
   {
     name: "strict",
     key: "strict",
+    field: "strict",
     commands: JUDGING,
     kind: "switch",
     env: "SXD_STRICT",
@@ -94,6 +98,7 @@ export const RUN_SETTINGS = [
   {
     name: "allow-incomplete",
     key: "allowIncomplete",
+    field: "allowIncomplete",
     commands: JUDGING,
     kind: "switch",
     env: "SXD_ALLOW_INCOMPLETE",
@@ -103,6 +108,7 @@ export const RUN_SETTINGS = [
   {
     name: "report-dir",
     key: "reportDir",
+    field: "reportDir",
     commands: [...JUDGING, "fuzz", "interop"],
     kind: "text",
     arg: "DIR",
@@ -113,6 +119,7 @@ export const RUN_SETTINGS = [
   {
     name: "expect-fail",
     key: "expectFail",
+    field: "expectFailFile",
     commands: JUDGING,
     kind: "text",
     arg: "FILE",
@@ -122,6 +129,7 @@ export const RUN_SETTINGS = [
   {
     name: "timeout",
     key: "timeout",
+    field: "timeoutMs",
     commands: ["test", "fuzz"],
     kind: "count",
     arg: "MS",
@@ -132,6 +140,7 @@ export const RUN_SETTINGS = [
   {
     name: "parallel",
     key: "parallel",
+    field: "parallel",
     commands: ["test"],
     kind: "count",
     arg: "N",
@@ -142,6 +151,7 @@ export const RUN_SETTINGS = [
   {
     name: "max-body",
     key: "maxBody",
+    field: "maxBodyBytes",
     commands: ["test"],
     kind: "count",
     arg: "BYTES",
@@ -152,6 +162,7 @@ export const RUN_SETTINGS = [
   {
     name: "deadline",
     key: "deadline",
+    field: "deadlineSeconds",
     commands: ["test"],
     kind: "count",
     arg: "SECONDS",
@@ -162,6 +173,7 @@ export const RUN_SETTINGS = [
   {
     name: "rate",
     key: "rate",
+    field: "rate",
     commands: ["test"],
     kind: "count",
     arg: "N",
@@ -172,6 +184,7 @@ export const RUN_SETTINGS = [
   {
     name: "refusal-wait",
     key: "refusalWait",
+    field: "refusalWaitSeconds",
     commands: ["test"],
     kind: "count",
     arg: "SECONDS",
@@ -182,6 +195,7 @@ export const RUN_SETTINGS = [
   {
     name: "docs-url",
     key: "docsUrl",
+    field: "docsUrl",
     commands: ["test"],
     kind: "url",
     arg: "URL",
@@ -191,6 +205,7 @@ export const RUN_SETTINGS = [
   {
     name: "har",
     key: "har",
+    field: "harFile",
     commands: ["test"],
     kind: "text",
     arg: "FILE",
@@ -200,6 +215,7 @@ export const RUN_SETTINGS = [
   {
     name: "wait",
     key: "wait",
+    field: "waitSeconds",
     commands: ["test"],
     kind: "whole",
     arg: "SECONDS",
@@ -218,9 +234,9 @@ export type RunSettings = { [S in RunSetting as S["key"]]?: KindValue<S["kind"]>
 /** The servers' URLs, by their description keys. */
 export type ServerUrls = { [S in ServerSetting as S["key"]]?: string };
 
-/** Every run setting, by its key, once the flags, the description and the defaults have each had their say. */
+/** Every run setting, by the run's name for it, once the flags, the description and the defaults have each had their say. */
 export type ResolvedRunSettings = {
-  [S in RunSetting as S["key"]]: S extends { default: unknown }
+  [S in RunSetting as S["field"]]: S extends { default: unknown }
     ? KindValue<S["kind"]>
     : KindValue<S["kind"]> | undefined;
 };
