@@ -14,7 +14,7 @@ import { packageFile } from "./package.ts";
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** A schema of schema/ by its name: `target` is schema/target.schema.json. */
-export type SchemaName = "target" | "client";
+export type SchemaName = "target" | "client" | "interop";
 
 let ajv: Ajv2020 | undefined;
 const ids = new Map<SchemaName, string>();
@@ -77,6 +77,8 @@ function problemOf(errors: ErrorObject[]): string {
       return `${join(key, String(params.property))} needs ${join(key, String(params.missingProperty))}`;
     case "minItems":
       return `${key} must be a non-empty list`;
+    case "propertyNames":
+      return `${key} must be ${mustBe(error.parentSchema as { title?: string })}, got the name ${JSON.stringify(params.propertyName)}`;
     case "type":
       if (params.type === "object") return `${key || "the description"} must be an object`;
       if (params.type === "array") return `${key} must be a non-empty list`;

@@ -9,10 +9,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseJsonText } from "../../lib/json-text.ts";
-import { isHttpUrl, withoutTrailingSlashes } from "../../lib/uri.ts";
+import { withoutTrailingSlashes } from "../../lib/uri.ts";
 import { type ClientDescription, parseClientDescription } from "../client/description.ts";
 import { fileProblem, UsageError } from "../errors.ts";
-import { isObject, type Json, type TargetDescription } from "../target.ts";
+import { checkDocument } from "../schema-check.ts";
+import type { TargetDescription } from "../target.ts";
 import { parseDescription } from "../target-check.ts";
 import { INTEROP_TASKS, type InteropTask } from "./document.ts";
 
@@ -61,18 +62,19 @@ export function readMatrixFile(path: string): MatrixFile {
   return parseMatrix(json.value, path);
 }
 
-/** The matrix from its parsed JSON; `path` names the file in messages and gives the folder. */
+/**
+ * The matrix from its parsed JSON; `path` names the file in messages and gives the folder. Its
+ * keys and values are checked against schema/interop.schema.json; the rules between keys here.
+ */
 export function parseMatrix(value: unknown, path: string): MatrixFile {
   const folder = dirname(resolve(path));
   const problem = (message: string) => new UsageError(`${path}: ${message}`);
-  if (!isObject(value)) throw problem("expected a JSON object with servers and clients");
-  const unknown = Object.keys(value).find((key) => !["servers", "clients", "$comment", "$schema"].includes(key));
-  if (unknown !== undefined) throw problem(`unknown key "${unknown}" (known: servers, clients)`);
+  const checked = checkDocument<{ servers: Entries; clients: Entries }>("interop", value, path);
+  if (!checked.ok) throw new UsageError(checked.error);
   const section = (key: "servers" | "clients") => {
-    const entries = value[key];
-    if (!isObject(entries) || Object.keys(entries).length === 0)
-      throw problem(`"${key}" must be an object naming at least one ${key.slice(0, -1)}`);
-    return Object.entries(entries).filter(([name]) => name !== "$comment");
+    const entries = Object.entries(checked.value[key]);
+    if (entries.length === 0) throw problem(`"${key}" must be an object naming at least one ${key.slice(0, -1)}`);
+    return entries;
   };
   const context: Context = { folder, problem };
   return {
@@ -82,84 +84,53 @@ export function parseMatrix(value: unknown, path: string): MatrixFile {
   };
 }
 
+/** A section's entries by name, each checked against the schema: texts, URLs and numbers of their kinds. */
+type Entries = Record<string, Record<string, string | number | undefined>>;
+
 interface Context {
   folder: string;
   problem: (message: string) => UsageError;
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-function entryOf(kind: string, name: string, entry: Json, known: string[], context: Context) {
-  if (!NAME.test(name))
-    throw context.problem(`${kind} "${name}": a name is letters, digits, ".", "_" and "-" (it names a folder)`);
-  if (!isObject(entry)) throw context.problem(`${kind} "${name}" must be an object`);
-  const extra = Object.keys(entry).find((key) => !known.includes(key) && key !== "$comment");
-  if (extra !== undefined)
-    throw context.problem(`${kind} "${name}": unknown key "${extra}" (known: ${known.join(", ")})`);
-  const text = (key: string): string | undefined => {
-    const found = entry[key];
-    if (found === undefined) return undefined;
-    if (typeof found !== "string" || found === "") throw context.problem(`${kind} "${name}": ${key} must be a text`);
-    return found;
-  };
-  const file = (key: string) => {
-    const given = text(key);
-    return given === undefined ? undefined : resolve(context.folder, given);
-  };
-  return { entry, text, file };
+function fileOf(given: string | number | undefined, context: Context): string | undefined {
+  return given === undefined ? undefined : resolve(context.folder, String(given));
 }
 
-function serverOf(name: string, entry: Json, context: Context): MatrixServer {
-  const known = ["url", "contactsUrl", "messagingUrl", "start", "wait", "config", "conformance"];
-  const { entry: fields, text, file } = entryOf("server", name, entry, known, context);
-  const config = file("config");
+function serverOf(name: string, fields: Entries[string], context: Context): MatrixServer {
+  const config = fileOf(fields.config, context);
   if (config === undefined) throw context.problem(`server "${name}" needs "config", its target description`);
   const description = readTarget(config);
-  const start = text("start");
-  const url = text("url");
+  const { start, url } = fields as { start?: string; url?: string };
   if ((start === undefined) === (url === undefined))
     throw context.problem(`server "${name}": give either "url" (running) or "start" (a command sxd runs)`);
-  const conformance = file("conformance");
+  const conformance = fileOf(fields.conformance, context);
   const common = { name, description, ...(conformance ? { conformance } : {}) };
   if (start !== undefined) {
     const urls = ["contactsUrl", "messagingUrl"].find((key) => fields[key] !== undefined);
     if (urls) throw context.problem(`server "${name}": ${urls} is for a running server; a started one gets ports`);
-    const wait = fields.wait ?? DEFAULT_WAIT_SECONDS;
-    if (typeof wait !== "number" || !(wait > 0) || wait > 3600)
-      throw context.problem(`server "${name}": wait must be a number of seconds, above 0 and at most 3600`);
-    return { ...common, place: { kind: "started", start, waitSeconds: wait } };
+    const waitSeconds = Number(fields.wait ?? DEFAULT_WAIT_SECONDS);
+    return { ...common, place: { kind: "started", start, waitSeconds } };
   }
   if (fields.wait !== undefined) throw context.problem(`server "${name}": wait is for a started server`);
-  const urlOf = (key: string) => {
-    const given = text(key);
-    if (given !== undefined && !isHttpUrl(given))
-      throw context.problem(`server "${name}": ${key} must be an http(s) URL`);
-    return given === undefined ? undefined : withoutTrailingSlashes(given);
-  };
-  const base = urlOf("url") as string;
+  const urlOf = (key: string) => (fields[key] === undefined ? undefined : withoutTrailingSlashes(String(fields[key])));
   const contacts = urlOf("contactsUrl");
   const messaging = urlOf("messagingUrl");
   return {
     ...common,
     place: {
       kind: "running",
-      base,
+      base: withoutTrailingSlashes(url as string),
       ...(contacts ? { contacts } : {}),
       ...(messaging ? { messaging } : {}),
     },
   };
 }
 
-function clientOf(name: string, entry: Json, context: Context): MatrixClient {
-  const known = ["run", "config", "conformance", "timeout"];
-  const { entry: fields, text, file } = entryOf("client", name, entry, known, context);
-  const run = text("run");
+function clientOf(name: string, fields: Entries[string], context: Context): MatrixClient {
+  const { run, timeout } = fields as { run?: string; timeout?: number };
   if (run === undefined) throw context.problem(`client "${name}" needs "run", its command`);
-  const config = file("config");
-  const conformance = file("conformance");
-  const timeout = fields.timeout;
-  if (timeout !== undefined && (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1))
-    throw context.problem(`client "${name}": timeout must be a whole number of milliseconds, above 0`);
+  const config = fileOf(fields.config, context);
+  const conformance = fileOf(fields.conformance, context);
   return {
     name,
     run,
