@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
+import { prepareSubject } from "../harness/interop/subjects.ts";
 import { observationsOf } from "../harness/outcomes.ts";
 import { type FixedResource, resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { ATOM_ENTRY_TYPE } from "../lib/media-type.ts";
@@ -198,6 +199,18 @@ test("on a server whose ETags never match, the chains are built with If-Unmodifi
       observationsOf(walk?.attachments ?? []).join("\n"),
       /refused sxd's update with If-Match .* sxd's later updates of \S+ send no If-Match/,
     );
+  } finally {
+    await server.close();
+  }
+});
+
+test("sxd interop sets up its history entry there too: a refused If-Match is sent again with the date alone", async () => {
+  const server = await proxiedReference({ etagsNeverMatch: true });
+  try {
+    const prepared = await prepareSubject("history", describe(server.url), 5000);
+    assert.ok(prepared.ok, prepared.ok ? "" : prepared.problem);
+    const read = await fetch(`${prepared.subject.url}/s2`);
+    assert.equal(read.status, 200, "three versions: two snapshots");
   } finally {
     await server.close();
   }

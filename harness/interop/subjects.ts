@@ -57,11 +57,17 @@ function entry(id: string, title: string): string {
   ].join("\n");
 }
 
-/** An entry whose versions carry these titles, oldest first: its URL, or why it could not be made. */
+/**
+ * An entry whose versions carry these titles, oldest first: its URL, or why it could not be
+ * made. Each update carries the date read (If-Unmodified-Since), and If-Match where a strong
+ * ETag was served; a server that refuses that If-Match (412) gets the spec's request, the date
+ * alone, for this update and the next.
+ */
 async function makeEntry(target: TargetDescription, titles: readonly string[], timeoutMs: number) {
   const named = target.snapshots.resources?.[0]?.path;
   const url = `${target.baseUrl}${named ?? `${target.snapshots.collection}sxd-interop-${randomUUID()}`}`;
   const id = `urn:uuid:${randomUUID()}`;
+  let ifMatch = true;
   for (const [index, title] of titles.entries()) {
     const conditions: Record<string, string> = {};
     if (index === 0 && named === undefined) conditions["if-none-match"] = "*";
@@ -70,13 +76,20 @@ async function makeEntry(target: TargetDescription, titles: readonly string[], t
       if (read.status !== 200) return { problem: `sxd could not read the entry it wrote (GET ${url}: ${read.status})` };
       const etag = read.headers.get("etag");
       const modified = read.headers.get("last-modified");
-      if (etag && !etag.startsWith("W/")) conditions["if-match"] = etag;
+      if (ifMatch && etag && !etag.startsWith("W/")) conditions["if-match"] = etag;
       if (modified) conditions["if-unmodified-since"] = modified;
     }
-    const put = await send(target, "PUT", url, timeoutMs, {
-      headers: { "content-type": ATOM_ENTRY_TYPE, ...conditions },
-      body: entry(id, title),
-    });
+    const write = (headers: Record<string, string>) =>
+      send(target, "PUT", url, timeoutMs, {
+        headers: { "content-type": ATOM_ENTRY_TYPE, ...headers },
+        body: entry(id, title),
+      });
+    let put = await write(conditions);
+    if (put.status === 412 && conditions["if-match"] !== undefined && conditions["if-unmodified-since"] !== undefined) {
+      const { "if-match": _, ...dateAlone } = conditions;
+      ifMatch = false;
+      put = await write(dateAlone);
+    }
     if (!ok(put.status)) return { problem: `sxd could not write the entry (PUT ${url}: ${put.status})` };
   }
   return { url };
