@@ -36,26 +36,37 @@ export type BackendRequest = NonNullable<Section<"export">["backend"]>;
 export type Behaviour = "snapshots" | "digest" | "export";
 
 /**
- * The keys a behaviour's rows need that the description left out: where a server keeps its
- * resources, its user and password. Silence is not the reference's choice: those rows are not
- * run, naming these keys. (The export paths are the spec's own and need no key.)
+ * What a scenario sends: `credentials` where it logs in (the default), `none` where it only
+ * asks without them (a scenario tagged @no-credentials reads challenges only).
  */
-export function unstatedKeys(target: TargetDescription, behaviour: Behaviour): string[] {
+export type Sends = "credentials" | "none";
+
+/**
+ * The keys a behaviour's rows need that the description left out: where a server keeps its
+ * resources, its user and password (a scenario that sends no credentials needs only the
+ * path). Silence is not the reference's choice: those rows are not run, naming these keys.
+ * (The export paths are the spec's own and need no key.)
+ */
+export function unstatedKeys(target: TargetDescription, behaviour: Behaviour, sends: Sends = "credentials"): string[] {
+  const user: Array<[string, unknown]> = [
+    ["digest.username", target.digest.username],
+    ["digest.password", target.digest.password],
+  ];
   const needed: Record<Behaviour, Array<[string, unknown]>> = {
     snapshots: [["snapshots.collection", target.snapshots.collection ?? target.snapshots.resources]],
-    digest: [
-      ["digest.path", target.digest.path],
-      ["digest.username", target.digest.username],
-      ["digest.password", target.digest.password],
-    ],
+    digest: [["digest.path", target.digest.path], ...(sends === "credentials" ? user : [])],
     export: [["export.user", target.export.user]],
   };
   return needed[behaviour].filter(([, value]) => value === undefined).map(([key]) => key);
 }
 
 /** Why a behaviour's rows are not run where its keys are left out; undefined where all are stated. */
-export function unstatedReason(target: TargetDescription, behaviour: Behaviour): string | undefined {
-  const keys = unstatedKeys(target, behaviour);
+export function unstatedReason(
+  target: TargetDescription,
+  behaviour: Behaviour,
+  sends: Sends = "credentials",
+): string | undefined {
+  const keys = unstatedKeys(target, behaviour, sends);
   if (keys.length === 0) return undefined;
   const named = keys.join(", ");
   const where = behaviour === "snapshots" ? " (or snapshots.resources, resources the suite may update)" : "";

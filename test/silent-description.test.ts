@@ -47,6 +47,21 @@ test("a description with a digest section only: the snapshot rows are not run, n
 test("a base URL alone states no protected resource: the digest rows are not run, naming the keys", async () => {
   const run = await runAgainstTarget(described({}), { tags: "@DIG-1 or @DIG-4" });
   assert.deepEqual(rowsWith(run, "not run"), ["DIG-1", "DIG-4"]);
-  for (const row of run.judgement.rows.filter((r) => r.scenarios.length > 0))
-    assert.match(row.reason ?? "", /state digest\.path, digest\.username, digest\.password$/, row.row.id);
+  const reasonOf = (id: string) => run.judgement.rows.find((r) => r.row.id === id)?.reason ?? "";
+  // DIG-1 asks without credentials: the path is all it needs.
+  assert.match(reasonOf("DIG-1"), /state digest\.path$/);
+  assert.match(reasonOf("DIG-4"), /state digest\.path, digest\.username, digest\.password$/);
+});
+
+test("a protected path with no user: the rows that only ask without credentials run, the rest name the user's keys", async () => {
+  const run = await runAgainstTarget(described({ digest: { path: REFERENCE_DESCRIPTION.digest.path } }), {
+    tags: "@DIG-1 or @DIG-2 or @DIG-3 or @DIG-4 or @DIG-14",
+  });
+  assert.deepEqual(rowsWith(run, "passed"), ["DIG-1", "DIG-14", "DIG-2"]);
+  // DIG-3's second case answers a challenge, as DIG-4 logs in: both need the user.
+  assert.deepEqual(rowsWith(run, "not run"), ["DIG-3", "DIG-4"]);
+  for (const id of ["DIG-3", "DIG-4"]) {
+    const row = run.judgement.rows.find((r) => r.row.id === id);
+    assert.match(row?.reason ?? "", /state digest\.username, digest\.password$/, id);
+  }
 });

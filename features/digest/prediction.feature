@@ -13,7 +13,7 @@ Feature: Nonces no one can predict
   positions no guess explains must pass, wherever in the nonce they lie. Passing says these
   tries found no way to predict the nonces, not that none exists.
 
-  @DIG-13 @should
+  @DIG-13 @should @no-credentials
   Scenario: No one can compute the next nonce from the ones before
     When the client collects the nonces of a sample of challenges
     Then no nonce of the sample can be predicted

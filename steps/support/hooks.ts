@@ -38,7 +38,8 @@ Before({ name: "name the scenario in its requests" }, function (this: SxdWorld, 
  */
 Before({ name: "the description states the behaviour" }, function (this: SxdWorld, { pickle }) {
   const behaviour = /(?:^|\/)features\/(snapshots|digest|export)\//.exec(pickle.uri)?.[1] as Behaviour | undefined;
-  const reason = behaviour && unstatedReason(this.target, behaviour);
+  const sends = pickle.tags.some((tag) => tag.name === "@no-credentials") ? "none" : "credentials";
+  const reason = behaviour && unstatedReason(this.target, behaviour, sends);
   return reason ? this.notRun(reason) : undefined;
 });
 
