@@ -215,3 +215,12 @@ test("a run setting as a flag and as a description key: the same answer, in the 
   }
   assert.ok(refused > 20, `the samples refused ${refused} times`);
 });
+
+test("the settings no description carries come from their flags: --ca, --insecure, --verbose", () => {
+  const parsed = parseTestArgs(["--ca", "ca.pem", "--insecure", "--verbose"], {}, read);
+  assert.ok(parsed.ok && "value" in parsed);
+  assert.deepEqual([parsed.value.caFile, parsed.value.insecure, parsed.value.verbose], ["ca.pem", true, true]);
+  const none = parseTestArgs([], {}, read);
+  assert.ok(none.ok && "value" in none);
+  assert.deepEqual([none.value.caFile, none.value.insecure, none.value.verbose], [undefined, false, false]);
+});
