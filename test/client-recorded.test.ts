@@ -212,7 +212,7 @@ describe("sxd test-client grades a client it cannot run", () => {
       /^sxd: .*stripped\.har: GET \/client\/protected was granted after a Digest challenge, but the recording shows no Authorization/,
     );
     const tooLong = await sxd(["test-client", "--manual", "--manual-timeout", "9999999"]);
-    assert.equal(tooLong.stderr, "sxd: --manual-timeout 9999999: at most 2147483 seconds\n");
+    assert.equal(tooLong.stderr, 'sxd: --manual-timeout must be at most 2147483, got "9999999"\n');
     assert.deepEqual([wrong.code, both.code, noCredentials.code, tooLong.code], [2, 2, 2, 2]);
   });
 

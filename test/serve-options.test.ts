@@ -11,9 +11,10 @@ test("bad limits and digest settings are usage errors: one line, exit code 2", a
   const md5Users = `${tempDir()}/users.htdigest`;
   writeFileSync(md5Users, `alice:${REALM}:${hashA1("MD5", "alice", REALM, "pw")}\n`);
   const cases: [string[], RegExp][] = [
-    [["--max-bytes", "0"], /--max-bytes must be a positive whole number/],
-    [["--max-snapshots", "many"], /--max-snapshots must be a positive whole number/],
-    [["--max-connections", "1.5"], /--max-connections must be a positive whole number/],
+    [["--max-bytes", "0"], /--max-bytes must be a whole number above 0, got "0"/],
+    [["--max-snapshots", "many"], /--max-snapshots must be a whole number above 0, got "many"/],
+    [["--max-connections", "1.5"], /--max-connections must be a whole number above 0, got "1.5"/],
+    [["--contacts-port", "70000"], /--contacts-port must be a port number, 0 to 65535, got "70000"/],
     [["--digest-algorithms", "SHA-1"], /--digest-algorithms takes a comma-separated list of SHA-256, MD5/],
     [["--digest-algorithms", "MD5,MD5"], /without repeats/],
     [["--digest-qop", "auth,conf"], /--digest-qop takes a comma-separated list of auth, auth-int/],
