@@ -118,8 +118,8 @@ test("a lone refusal after a quiet moment paces from the run's busiest second, a
   for (let at = 0; at < 1000; at += 25) pacer.send(at);
   const { requests, seconds } = recoverFromLoneRefusal(pacer, 9000, 100);
   assert.ok(requests < 400 && seconds < 10, `at 100 a second after ${requests} requests, ${seconds.toFixed(1)} s`);
-  // Before: 0.7 a second (the one request of the last second), then 0.003 more per request:
-  // 100 a second after some 33,000 requests.
+  // Paced from the last second alone (one request: 0.7 a second) and climbing 0.003 a second
+  // per request, it would take some 33,000 requests.
 });
 
 test("after a lone refusal in a run that never sent two a second, the pace is at the target's 30 a second within 600 requests", () => {
