@@ -76,7 +76,7 @@ test("with 64 scenarios at once (slots taken seconds ahead, given up at a cut) t
   assert.ok(refused < 0.1 * (accepted + refused), `${refused} of ${accepted + refused} refused`);
 });
 
-test("unpaced until the first refusal; then at the rate the requests of the last second came to", () => {
+test("unpaced until the first refusal; then at the rate of the busiest second so far (here the last)", () => {
   const pacer = new Pacer();
   assert.deepEqual(
     [0, 0, 5, 5].map((at) => pacer.send(at)),
@@ -91,6 +91,42 @@ test("unpaced until the first refusal; then at the rate the requests of the last
   assert.equal(pacer.current(), 103 * KEEP_ON_CUT);
   assert.equal(pacer.send(1000), 990 + interval, "one interval of the new pace after the last slot");
   assert.equal(pacer.send(1000), 990 + 2 * interval);
+});
+
+/**
+ * A lone refusal at `at` (a server's own lockout after wrong passwords: no gateway), then one
+ * worker sending as fast as the pace lets it to a target that takes `capacity` a second: the
+ * requests until the target first refuses (the pace has found its capacity), and the fake seconds.
+ */
+function recoverFromLoneRefusal(pacer: Pacer, at: number, capacity: number) {
+  pacer.send(at);
+  pacer.refused(turn(at), at + 1);
+  const take = tokenBucket(capacity, 10);
+  let now = at + 1;
+  let requests = 0;
+  for (;;) {
+    const slot = pacer.send(now);
+    requests++;
+    if (!take(slot)) return { requests, seconds: (slot - at) / 1000 };
+    now = slot + 2;
+  }
+}
+
+test("a lone refusal after a quiet moment paces from the run's busiest second, and climbs past it fast", () => {
+  const pacer = new Pacer();
+  // The run's first second: 40 requests, all taken; then 8 s with none.
+  for (let at = 0; at < 1000; at += 25) pacer.send(at);
+  const { requests, seconds } = recoverFromLoneRefusal(pacer, 9000, 100);
+  assert.ok(requests < 400 && seconds < 10, `at 100 a second after ${requests} requests, ${seconds.toFixed(1)} s`);
+  // Paced from the last second alone (one request: 0.7 a second) and climbing 0.003 a second
+  // per request, it would take some 33,000 requests.
+});
+
+test("after a lone refusal in a run that never sent two a second, the pace is at the target's 30 a second within 600 requests", () => {
+  const pacer = new Pacer();
+  for (let at = 0; at < 8000; at += 1000) pacer.send(at);
+  const { requests } = recoverFromLoneRefusal(pacer, 9000, 30);
+  assert.ok(requests < 600, `at 30 a second after ${requests} requests`);
 });
 
 test("requests sent before a cut, or within one interval after it, are refused without cutting again", () => {

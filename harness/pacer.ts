@@ -1,9 +1,13 @@
 /**
- * The pace sxd keeps to behind a rate limit, as TCP keeps to a congested path: unpaced until
- * the first refusal (429), then at the rate its requests of the last second came to, less a
- * third; each later refusal cuts the rate by a third again (once for the requests sent before
- * the cut, in the order they asked, or sent within one interval after it), and every request sent adds a little, so the rate
- * creeps back up to the limit in about a hundred requests, and is cut again just past it.
+ * The pace sxd keeps to behind a rate limit, as TCP CUBIC keeps to a congested path: unpaced
+ * until the first refusal (429), then at the busiest second the run has had so far, less a third
+ * (every request before that refusal got in; the last second alone may be a trickle after a quiet
+ * moment, and a lone refusal then, a lockout say, would leave the run crawling). Each later
+ * refusal cuts the rate by a third again (once for the requests sent before the cut, in the order
+ * they asked, or sent within one interval after it). Between cuts the rate climbs with the
+ * requests the pace held back: fast at first, flat near the rate of the last cut (about a hundred
+ * requests after it, where a real limit refuses again), then faster and faster past it, so a
+ * refusal that was no limit costs a few hundred requests, at any rate.
  * Pure: the caller gives every time; harness/rate-limits.ts feeds it the run's shared log.
  *
  *   const pacer = new Pacer();              // or new Pacer(20): --rate 20, paced from the start
@@ -21,14 +25,14 @@ export interface Turn {
 /** A cut keeps this share of the rate (CUBIC's 0.7). */
 export const KEEP_ON_CUT = 0.7;
 /**
- * Requests per second added per request sent, as a share of the rate before the last cut: the
- * rate is back there after about 100 requests, at any limit. (Growing per second instead, a
- * climb that suits 30 a second ends in a refusal every few requests at 2 a second.)
+ * Requests held back by the pace after a cut until the rate is back where the cut was, at any
+ * rate. (Climbing per second instead, a climb that suits 30 a second ends in a refusal every few
+ * requests at 2 a second.)
  */
-const GROWTH = 0.003;
+const CLIMB_REQUESTS = 100;
 /** No slower than one request in ten seconds. */
 const MIN_RATE = 0.1;
-/** The accepted requests of the last second give the first rate. */
+/** The requests of the busiest such window give the first rate. */
 const ESTIMATE_WINDOW_MS = 1000;
 /** The cuts the settled pace is taken from. */
 const CUTS_KEPT = 4;
@@ -47,9 +51,12 @@ export class Pacer {
    */
   private cutAt = Number.NEGATIVE_INFINITY;
   private settling = Number.NEGATIVE_INFINITY;
-  private growth = 0;
-  /** Slots of the last ESTIMATE_WINDOW_MS. */
+  /** The rate just before the last cut, and the requests the pace held back since. */
+  private peak: number | undefined;
+  private climbed = 0;
+  /** Slots of the last ESTIMATE_WINDOW_MS, and the most there have been. */
   private recent: number[] = [];
+  private busiest = 0;
   /** The rates just before the last cuts, and the estimate the first refusal made when unpaced. */
   private peaks: number[] = [];
   private estimate: number | undefined;
@@ -65,22 +72,26 @@ export class Pacer {
     if (this.rate !== undefined) {
       slot = Math.max(asked, this.next);
       this.next = slot + 1000 / this.rate;
-      this.rate = Math.min(this.ceiling ?? Number.POSITIVE_INFINITY, this.rate + this.growth);
+      // A request that went when it asked was not held back: the rate is no limit on a run
+      // this slow, and climbing on it would only make the next cut miss.
+      if (slot > asked && this.peak !== undefined) this.rate = this.climb(this.peak, ++this.climbed);
     }
     this.last = slot;
     this.recent.push(slot);
     while ((this.recent[0] as number) < slot - ESTIMATE_WINDOW_MS) this.recent.shift();
+    this.busiest = Math.max(this.busiest, this.recent.length);
     return slot;
   }
 
   /** A request that asked for its slot at `asked` and was sent at `sentAt` was refused at `at`. */
   refused({ asked, sentAt }: Turn, at: number): void {
     if (this.rate !== undefined && (asked < this.cutAt || sentAt < this.settling)) return;
-    const before = this.rate ?? this.accepted(at);
+    const before = this.rate ?? this.busiestRate();
     if (this.rate === undefined) this.estimate = before;
     else this.peaks = [...this.peaks, before].slice(-CUTS_KEPT);
-    this.rate = Math.max(MIN_RATE, before * KEEP_ON_CUT);
-    this.growth = before * GROWTH;
+    this.peak = before;
+    this.climbed = 0;
+    this.rate = this.climb(before, 0);
     this.cutAt = at;
     this.settling = at + 1000 / this.rate;
     // The schedule starts again at the new rate; a slot taken ahead at the old one is given up
@@ -110,13 +121,25 @@ export class Pacer {
   }
 
   /**
-   * Requests sent in the last second, the first refusal's estimate of the limit. A run that
-   * starts with many scenarios at once sends them all in its first moments: counted over the
-   * second, not over those moments, they make no estimate of hundreds a second.
+   * The busiest second of the run so far, the first refusal's estimate of the limit: every
+   * request before it got in. A run that starts with many scenarios at once sends them all in its
+   * first moments: counted over a second, not over those moments, they make no estimate of
+   * hundreds a second.
    */
-  private accepted(at: number): number {
-    const inWindow = this.recent.filter((slot) => slot >= at - ESTIMATE_WINDOW_MS).length;
-    return Math.max(1, inWindow) / (ESTIMATE_WINDOW_MS / 1000);
+  private busiestRate(): number {
+    return Math.max(1, this.busiest) / (ESTIMATE_WINDOW_MS / 1000);
+  }
+
+  /**
+   * CUBIC's curve, in requests held back rather than in time: `climbed` requests after a cut
+   * from `peak`, the rate is back at the peak when `climbed` is CLIMB_REQUESTS, flat around it,
+   * then rising as the cube of the requests past it (1.3 times the peak after twice as many, 9
+   * times after four times as many).
+   */
+  private climb(peak: number, climbed: number): number {
+    const past = (climbed - CLIMB_REQUESTS) / CLIMB_REQUESTS;
+    const rate = peak * (1 + (1 - KEEP_ON_CUT) * past ** 3);
+    return Math.min(this.ceiling ?? Number.POSITIVE_INFINITY, Math.max(MIN_RATE, rate));
   }
 }
 

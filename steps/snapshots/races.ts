@@ -8,6 +8,7 @@
  */
 import type { Answered } from "../../harness/exchange.ts";
 import { headerOf } from "../../harness/exchange.ts";
+import { sleep } from "../../harness/rate-limits.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import type { SxdWorld } from "../support/world.ts";
@@ -37,13 +38,19 @@ export interface RaceShape {
 }
 
 /** Rounds sent at most: a round that tried no two updates with one date within its second is sent again, on a new read. */
-const ROUNDS = 5;
+export const ROUNDS = 5;
+/** How often a read looks for the server's Date to turn, and how many reads at most (a second and a half). */
+const TICK_POLL_MS = 50;
+const TICK_POLLS = 30;
 
 /**
- * Sends the race, round after round, until two updates of a round with one date both came
- * within the second of that date (their replies' Date says so; without one, they count): only
- * then could a server with one-second dates mistake a version for the next. Returns the
- * updates of every round, or why none could be sent (no date to send).
+ * Sends the race, round after round, until two updates with one date both came within the
+ * second of that date (their replies' Date says so; without one, they count): only then could
+ * a server with one-second dates mistake a version for the next. A round is within the second
+ * of the date it carries only where the version it read was made in that second, and it ends
+ * before the second does. So a round after a miss waits for the server's second to turn, makes
+ * a version then, and goes at once, with most of that second ahead. Returns the updates of every
+ * round, or why none could be sent (no date to send).
  */
 export async function race(
   world: SxdWorld,
@@ -52,12 +59,39 @@ export async function race(
 ): Promise<RacedUpdate[] | string> {
   const sent: RacedUpdate[] = [];
   for (let round = 0; round < ROUNDS; round++) {
+    if (round > 0) await startSecond(world, resource, resource.versions.length + sent.length);
     const updates = await raceRound(world, resource, shape, resource.versions.length + sent.length);
     if (typeof updates === "string") return updates;
     sent.push(...updates);
-    if (racedWithinOneSecond(updates)) break;
+    if (racedWithinOneSecond(sent)) break;
   }
   return sent;
+}
+
+/**
+ * Reads the resource until the server's Date turns to the next second (a read every
+ * TICK_POLL_MS), then updates it with the Last-Modified of that read: the version the next
+ * round reads is made early in a second. It takes its place in the chain as any version put.
+ */
+async function startSecond(world: SxdWorld, resource: ScratchResource, numbered: number): Promise<void> {
+  const serverSecond = (reply: Answered) => parseHttpDate(headerOf(reply, "date"))?.getTime();
+  let read = await readCurrent(world, resource);
+  const first = serverSecond(read);
+  for (let poll = 0; first !== undefined && poll < TICK_POLLS && serverSecond(read) === first; poll++) {
+    await sleep(TICK_POLL_MS);
+    read = await readCurrent(world, resource);
+  }
+  const since = headerOf(read, "last-modified");
+  if (since === undefined) return;
+  const version = versionNumbered(numbered + 1);
+  if (isSuccess(await putSince(world, resource, version, since))) resource.versions.push(version);
+}
+
+function putSince(world: SxdWorld, resource: ScratchResource, version: EntryVersion, since: string): Promise<Answered> {
+  return world.http.send("PUT", resource.url, {
+    headers: { "content-type": ATOM_ENTRY_TYPE, "if-unmodified-since": since },
+    body: entryBody(resource.id, version),
+  });
 }
 
 async function raceRound(
@@ -78,11 +112,7 @@ async function raceRound(
   };
   const update = async (k: number, since: string): Promise<RacedUpdate> => {
     const version = versionNumbered(numbered + k + 1);
-    const reply = await world.http.send("PUT", resource.url, {
-      headers: { "content-type": ATOM_ENTRY_TYPE, "if-unmodified-since": since },
-      body: entryBody(resource.id, version),
-    });
-    return { version, since, reply };
+    return { version, since, reply: await putSince(world, resource, version, since) };
   };
   try {
     const shared = ownReads ? undefined : await read();
