@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { readAtomEntry } from "../../lib/atom.ts";
 import { contactsAnywhere, countOccurrences } from "../../lib/contacts.ts";
+import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { escapeXml } from "../../lib/xml.ts";
@@ -60,8 +61,9 @@ function entry(id: string, title: string): string {
 /**
  * An entry whose versions carry these titles, oldest first: its URL, or why it could not be
  * made. Each update carries the date read (If-Unmodified-Since), and If-Match where a strong
- * ETag was served; a server that refuses that If-Match (412) gets the spec's request, the date
- * alone, for this update and the next.
+ * ETag was served. A 412 may be the server's one-second dates (a second update within the
+ * second of the last) or its ETags: the update is read and sent again once the server's clock
+ * has passed that second, with the date alone from then on, as the spec asks.
  */
 async function makeEntry(target: TargetDescription, titles: readonly string[], timeoutMs: number) {
   const named = target.snapshots.resources?.[0]?.path;
@@ -69,30 +71,43 @@ async function makeEntry(target: TargetDescription, titles: readonly string[], t
   const id = `urn:uuid:${randomUUID()}`;
   let ifMatch = true;
   for (const [index, title] of titles.entries()) {
-    const conditions: Record<string, string> = {};
-    if (index === 0 && named === undefined) conditions["if-none-match"] = "*";
-    else {
-      const read = await send(target, "GET", url, timeoutMs);
-      if (read.status !== 200) return { problem: `sxd could not read the entry it wrote (GET ${url}: ${read.status})` };
-      const etag = read.headers.get("etag");
-      const modified = read.headers.get("last-modified");
-      if (ifMatch && etag && !etag.startsWith("W/")) conditions["if-match"] = etag;
-      if (modified) conditions["if-unmodified-since"] = modified;
-    }
-    const write = (headers: Record<string, string>) =>
-      send(target, "PUT", url, timeoutMs, {
-        headers: { "content-type": ATOM_ENTRY_TYPE, ...headers },
+    for (let attempt = 1; ; attempt++) {
+      const conditions: Record<string, string> = {};
+      if (index === 0 && named === undefined) conditions["if-none-match"] = "*";
+      else {
+        const read = await send(target, "GET", url, timeoutMs);
+        if (read.status !== 200)
+          return { problem: `sxd could not read the entry it wrote (GET ${url}: ${read.status})` };
+        const etag = read.headers.get("etag");
+        const modified = read.headers.get("last-modified");
+        if (ifMatch && etag && !etag.startsWith("W/")) conditions["if-match"] = etag;
+        if (modified) conditions["if-unmodified-since"] = modified;
+      }
+      const put = await send(target, "PUT", url, timeoutMs, {
+        headers: { "content-type": ATOM_ENTRY_TYPE, ...conditions },
         body: entry(id, title),
       });
-    let put = await write(conditions);
-    if (put.status === 412 && conditions["if-match"] !== undefined && conditions["if-unmodified-since"] !== undefined) {
-      const { "if-match": _, ...dateAlone } = conditions;
-      ifMatch = false;
-      put = await write(dateAlone);
+      if (ok(put.status)) break;
+      const since = conditions["if-unmodified-since"];
+      if (put.status !== 412 || since === undefined || attempt >= UPDATE_ATTEMPTS)
+        return { problem: `sxd could not write the entry (PUT ${url}: ${put.status})` };
+      if (conditions["if-match"] !== undefined) ifMatch = false;
+      await untilSecondAfter(target, url, since, timeoutMs);
     }
-    if (!ok(put.status)) return { problem: `sxd could not write the entry (PUT ${url}: ${put.status})` };
   }
   return { url };
+}
+
+const UPDATE_ATTEMPTS = 3;
+
+/** Until the server's Date is past the second of `lastModified` (asked every 100 ms, for 2 s at most). */
+async function untilSecondAfter(target: TargetDescription, url: string, lastModified: string, timeoutMs: number) {
+  const read = parseHttpDate(lastModified)?.getTime();
+  for (let poll = 0; poll < 20; poll++) {
+    const now = parseHttpDate((await send(target, "GET", url, timeoutMs)).headers.get("date") ?? undefined)?.getTime();
+    if (read === undefined || now === undefined || now > read) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 const TASK_BEHAVIOUR: Record<InteropTask, Behaviour> = {
