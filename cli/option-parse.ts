@@ -17,7 +17,15 @@ export class GivenOptions {
     readonly command: CommandName,
     private readonly values: Record<string, Value>,
     readonly positionals: string[],
+    /** The options whose value came from their environment variable, not a flag. */
+    private readonly fromEnvironment: ReadonlySet<string> = new Set(),
   ) {}
+
+  /** Where an option's value came from, for a message: `--timeout`, or `SXD_TIMEOUT`. */
+  sourceOf(name: OptionName): string {
+    const variable = optionsOf(this.command).find((option) => option.name === name)?.env;
+    return this.fromEnvironment.has(name) && variable ? variable : `--${name}`;
+  }
 
   /** The option's value from its flag or environment variable; undefined where neither gives one. */
   text(name: OptionName): string | undefined {
@@ -44,9 +52,9 @@ export class GivenOptions {
         ok: true,
         value: option.default === undefined ? undefined : (valueOfText(option.kind, option.default) as string | number),
       };
-    const checked = valueFromText(name, option.kind, text);
+    const checked = valueFromText(this.sourceOf(name), option.kind, text);
     if (checked.ok && option.most !== undefined && Number(checked.value) > option.most)
-      return { ok: false, error: `--${name} must be at most ${option.most}, got ${JSON.stringify(text)}` };
+      return { ok: false, error: `${this.sourceOf(name)} must be at most ${option.most}, got ${JSON.stringify(text)}` };
     return checked;
   }
 
@@ -107,10 +115,12 @@ export function parseOptions(
     return { ok: false, error: withSuggestion(message, names, command) };
   }
   const values: Record<string, Value> = { ...parsed.values };
+  const fromEnvironment = new Set<string>();
   for (const option of options) {
     if (values[option.name] !== undefined || option.env === undefined) continue;
     const fromEnv = env[option.env];
     if (!fromEnv) continue;
+    fromEnvironment.add(option.name);
     if (option.type === "string") values[option.name] = fromEnv;
     else {
       const on = BOOLEAN_SPELLINGS[fromEnv.toLowerCase()];
@@ -119,7 +129,7 @@ export function parseOptions(
       values[option.name] = on;
     }
   }
-  return { ok: true, value: new GivenOptions(command, values, parsed.positionals) };
+  return { ok: true, value: new GivenOptions(command, values, parsed.positionals, fromEnvironment) };
 }
 
 function parseArgsOption(option: OptionSpec) {

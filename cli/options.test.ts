@@ -224,3 +224,14 @@ test("the settings no description carries come from their flags: --ca, --insecur
   assert.ok(none.ok && "value" in none);
   assert.deepEqual([none.value.caFile, none.value.insecure, none.value.verbose], [undefined, false, false]);
 });
+
+test("a bad value from an environment variable is named by the variable", () => {
+  assert.deepEqual(parseTestArgs([], { SXD_TIMEOUT: "soon" }, read), {
+    ok: false,
+    error: 'SXD_TIMEOUT must be a whole number above 0, got "soon"',
+  });
+  assert.deepEqual(parseTestArgs(["--timeout", "soon"], { SXD_TIMEOUT: "500" }, read), {
+    ok: false,
+    error: '--timeout must be a whole number above 0, got "soon"',
+  });
+});

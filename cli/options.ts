@@ -107,7 +107,7 @@ function urlsGiven(given: GivenOptions): Result<Partial<TargetDescription>> {
   for (const setting of SERVER_SETTINGS) {
     const text = given.text(setting.name);
     if (text === undefined) continue;
-    const url = valueFromText(setting.name, setting.kind, text);
+    const url = valueFromText(given.sourceOf(setting.name), setting.kind, text);
     if (!url.ok) return url;
     urls[setting.key] = url.value;
   }
@@ -126,7 +126,7 @@ function runSettings(given: GivenOptions, run: RunSettings): Result<ResolvedRunS
     if (setting.kind === "switch") value = given.switch(setting.name);
     else {
       const text = given.text(setting.name);
-      const checked = text === undefined ? undefined : valueFromText(setting.name, setting.kind, text);
+      const checked = text === undefined ? undefined : valueFromText(given.sourceOf(setting.name), setting.kind, text);
       if (checked && !checked.ok) return checked;
       value = checked?.value;
     }

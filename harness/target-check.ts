@@ -25,14 +25,15 @@ export function parseDescription(text: string, where: string): Result<Partial<Ta
 
 /**
  * A value given as text (a flag, an environment variable), checked as a description key of its
- * kind is: the same bounds, the same words. `name` is the flag's, without its dashes.
+ * kind is: the same bounds, the same words. `source` names where it came from: `--timeout`, or
+ * `SXD_TIMEOUT`.
  */
-export function valueFromText<K extends TextKind>(name: string, kind: K, text: string): Result<KindValue<K>> {
+export function valueFromText<K extends TextKind>(source: string, kind: K, text: string): Result<KindValue<K>> {
   const value = valueOfText(kind, text);
   const problem = kindProblem("target", kind, value);
   return problem === undefined
     ? { ok: true, value: value as KindValue<K> }
-    : { ok: false, error: `--${name} must be ${problem}, got ${JSON.stringify(text)}` };
+    : { ok: false, error: `${source} must be ${problem}, got ${JSON.stringify(text)}` };
 }
 
 type Node = {
