@@ -15,14 +15,15 @@ import { type ClientGrading, gradeClientRuns, runClientConformance } from "../ha
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
 import { prepareReportDir } from "../harness/report-folder.ts";
-import type { Io } from "../harness/run.ts";
+import type { Io, SuiteSession } from "../harness/run.ts";
 import { startClientBenches } from "./client-benches.ts";
 import { commandHelp } from "./help.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 import type { OptionName } from "./option-table.ts";
 import { readExpectedFailures } from "./run-suite.ts";
 
-export async function runTestClient(argv: string[], io: Io): Promise<number> {
+/** `session`: the step definitions, loaded once for the many runs of one process (the tests'). */
+export async function runTestClient(argv: string[], io: Io, session: SuiteSession = {}): Promise<number> {
   const parsed = parseOptions("test-client", argv, process.env);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const given = parsed.value;
@@ -53,6 +54,7 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
     allowIncomplete: given.switch("allow-incomplete") ?? false,
     description: config ? readClientDescription(config) : {},
     expectedFailures: expectFail ? readExpectedFailures(expectFail, loadRows("client")) : undefined,
+    session,
   };
   prepareReportDir(grading.reportDir);
   const user = { username: given.text("username"), password: given.text("password") };
