@@ -18,7 +18,9 @@ if (files.length === 0) {
 // process starts in half the time it takes through tsx, and the tests start several hundred.
 const built = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 if (built.status !== 0) process.exit(built.status ?? 1);
-const { SXD_FROM_SOURCE: _, ...environment } = process.env;
+const { SXD_FROM_SOURCE: _, ...rest } = process.env;
+// The package test packs this build rather than building it again (scripts/install-tarball.ts).
+const environment = { ...rest, SXD_TESTS_BUILT_DIST: "1" };
 // Four test files at once on two cores: most of them wait on servers, clients and gateways.
 // Each test file's process keeps its coverage, and the processes it starts collect none
 // (test/support/coverage-scope.ts says why).
