@@ -14,14 +14,11 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, it, test } from "node:test";
-import { runTestClient } from "../cli/test-client.ts";
 import { loadRows } from "../harness/catalogue.ts";
 import type { ClientDescription } from "../harness/client/description.ts";
 import type { TaskName } from "../harness/client/tasks.ts";
-import type { SuiteSession } from "../harness/run.ts";
-import { EXAMPLE_CLIENT, sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxd, tempDir, testClientHere } from "./support/cli.ts";
 
 const path = (relative: string) => new URL(relative, import.meta.url).pathname;
 const ADAPTER = EXAMPLE_CLIENT;
@@ -86,10 +83,8 @@ async function graded(
 /** In an sxd process of its own, as a user runs it. */
 const asProcess = async (argv: string[]) => (await sxd(argv)).code;
 
-/** The twins' runs share the step definitions, so they grade one at a time. */
-const session: SuiteSession = {};
-const quiet = new PassThrough().resume();
-const inThisProcess = ([, ...argv]: string[]) => runTestClient(argv, { stdout: quiet, stderr: quiet }, session);
+/** Through the command's code in this process, one run at a time. */
+const inThisProcess = async ([, ...argv]: string[]) => (await testClientHere(argv)).code;
 
 function gradedFaulty({ fault, task, claims }: Faulty): Promise<Verdicts> {
   const args = ["--tasks", task];
@@ -99,13 +94,6 @@ function gradedFaulty({ fault, task, claims }: Faulty): Promise<Verdicts> {
     args.push("--config", description);
   }
   return graded(`NODE_OPTIONS='--import ${FAULTS}' CLIENT_FAULT=${fault} ${ADAPTER}`, args, inThisProcess);
-}
-
-/** Runs the jobs one after the other. */
-async function inTurn<T>(jobs: Array<() => Promise<T>>): Promise<T[]> {
-  const results: T[] = [];
-  for (const job of jobs) results.push(await job());
-  return results;
 }
 
 const LEVELS = new Map(loadRows("client").map((row) => [row.id, row.level]));
@@ -122,13 +110,7 @@ test("every client row has a faulty client; a MAY row's comes with the claim tha
 describe("sxd test-client against the example client and its faulty twins", () => {
   const entries = [...Object.entries(FAULTY), ...MORE_FAULTY];
   const example = graded(ADAPTER, ["--config", EXAMPLE_DESCRIPTION], asProcess);
-  const runs = inTurn(
-    entries.map(
-      ([, faulty]) =>
-        () =>
-          gradedFaulty(faulty),
-    ),
-  );
+  const runs = Promise.all(entries.map(([, faulty]) => gradedFaulty(faulty)));
 
   it("the example client, as its description states it, passes every client row", async () => {
     const verdicts = await example;
