@@ -8,7 +8,12 @@ const files = roots
   .flatMap((root) => readdirSync(root, { recursive: true, withFileTypes: false }).map((f) => `${root}/${f}`))
   .filter((f) => f.endsWith(".test.ts"))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-  .sort();
+  .sort()
+  // The end-to-end files of test/ first: they start servers, clients and sxd processes, and some
+  // wait on the clock (a gateway's rate, a client's time limit), so one started last would run
+  // on alone with the machine idle around it. The unit tests beside the modules, a second each,
+  // come after and fill the cores while the last end-to-end files finish.
+  .sort((a, b) => Number(!a.startsWith("test/")) - Number(!b.startsWith("test/")));
 if (files.length === 0) {
   console.error("run-tests: no test files found");
   process.exit(1);
