@@ -4,17 +4,13 @@
  * a client's own `sxd test-client` run. Ctrl-C stops every server the run started.
  */
 import { PassThrough } from "node:stream";
-import { runClientConformance } from "../harness/client/run.ts";
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
 import { UsageError, valueOrUsageError } from "../harness/errors.ts";
-import { inFolder } from "../harness/interop/cell.ts";
 import { type MatrixClient, picked, pickedTasks, readMatrixFile } from "../harness/interop/matrix-file.ts";
-import { runInterop } from "../harness/interop/run.ts";
 import { stopAllServers } from "../harness/interop/servers.ts";
 import { parseShard } from "../harness/interop/shards.ts";
 import type { Io, SuiteSession } from "../harness/run.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
-import { startClientBenches } from "./client-benches.ts";
 import { commandHelp } from "./help.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 import { DEFAULT_CLIENT_RUNS_AT_ONCE, type OptionName } from "./option-table.ts";
@@ -44,6 +40,9 @@ export async function runInteropCommand(argv: string[], io: Io): Promise<number>
     io.stderr.write(`sxd: ${signal}: stopping the servers sxd started\n`);
     stopAllServers().finally(() => process.exit(signalExitCode(signal)));
   };
+  // The run's modules (cucumber, the reference) are loaded once the arguments are known to be
+  // good: a usage error or --help costs a third of a run's start.
+  const { runInterop } = await import("../harness/interop/run.ts");
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   try {
     const outcome = await runInterop(
@@ -77,6 +76,9 @@ async function ownClientRun(
   taskTimeoutMs: number,
   session: SuiteSession,
 ): Promise<number> {
+  const { inFolder } = await import("../harness/interop/cell.ts");
+  const { runClientConformance } = await import("../harness/client/run.ts");
+  const { startClientBenches } = await import("./client-benches.ts");
   const { benches, close } = await startClientBenches(DEFAULT_CLIENT_RUNS_AT_ONCE, OFFERED_TASKS);
   const sink = new PassThrough().resume();
   try {

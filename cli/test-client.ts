@@ -11,18 +11,17 @@ import { type ClientDescription, parseClientDescription } from "../harness/clien
 import { credentialsLeftOut, readHar } from "../harness/client/har.ts";
 import { manualInstructions } from "../harness/client/manual.ts";
 import { runsOfRecording } from "../harness/client/recorded.ts";
-import { type ClientGrading, gradeClientRuns, runClientConformance } from "../harness/client/run.ts";
+import type { ClientGrading } from "../harness/client/run.ts";
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
 import { fileProblem, UsageError, valueOrUsageError } from "../harness/errors.ts";
 import { prepareReportDir } from "../harness/report-folder.ts";
-import type { Io } from "../harness/run.ts";
-import { startClientBenches } from "./client-benches.ts";
+import type { Io, SuiteSession } from "../harness/run.ts";
 import { commandHelp } from "./help.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 import type { OptionName } from "./option-table.ts";
-import { readExpectedFailures } from "./run-suite.ts";
 
-export async function runTestClient(argv: string[], io: Io): Promise<number> {
+/** `session`: the step definitions, loaded once for the many runs of one process (the tests'). */
+export async function runTestClient(argv: string[], io: Io, session: SuiteSession = {}): Promise<number> {
   const parsed = parseOptions("test-client", argv, process.env);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const given = parsed.value;
@@ -53,11 +52,18 @@ export async function runTestClient(argv: string[], io: Io): Promise<number> {
     strict: given.switch("strict") ?? false,
     allowIncomplete: given.switch("allow-incomplete") ?? false,
     description: config ? readClientDescription(config) : {},
-    expectedFailures: expectFail ? readExpectedFailures(expectFail, loadRows("client")) : undefined,
+    expectedFailures: expectFail
+      ? (await import("./run-suite.ts")).readExpectedFailures(expectFail, loadRows("client"))
+      : undefined,
+    session,
   };
   prepareReportDir(grading.reportDir);
   const user = { username: given.text("username"), password: given.text("password") };
   if (values.har !== undefined) return await gradeHar(values.har, grading, user, io);
+  // Cucumber and the reference are loaded once the arguments are known to be good: a usage
+  // error or --help costs a third of a run's start.
+  const { startClientBenches } = await import("./client-benches.ts");
+  const { gradeClientRuns, runClientConformance } = await import("../harness/client/run.ts");
   const { benches, close } = await startClientBenches(atOnce, tasks);
   try {
     if (values.manual) {
@@ -103,6 +109,7 @@ async function gradeHar(
   // Without the user's secret the rows that need it are not run, naming the flags; the others are judged.
   const { username, password } = given;
   const user = { ...(username !== undefined ? { username } : {}), ...(password !== undefined ? { password } : {}) };
+  const { gradeClientRuns } = await import("../harness/client/run.ts");
   return (await gradeClientRuns(runs, { recorded }, grading, user, io)).exitCode;
 }
 

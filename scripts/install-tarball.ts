@@ -2,6 +2,10 @@
  * The package as a user installs it: `npm pack` (whose prepare builds dist/), then
  * `npm install --omit=dev` of the tarball into an empty folder, from the local npm cache
  * where it has the dependencies. Used by test/package.test.ts and scripts/bench-help.ts.
+ *
+ * Under scripts/run-tests.mjs, which has just built dist/ from these sources with the same
+ * script prepare runs (scripts/build.mjs), the pack takes that build (--ignore-scripts) instead
+ * of compiling it all again: the same files, for a tenth of the CPU.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
@@ -10,7 +14,7 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/package.ts";
 
 /** Inherited from `npm test` (its loader, npm's settings, c8's coverage), not what a user's shell has. */
-const TEST_ONLY = /^(npm_|NODE_OPTIONS$|NODE_V8_COVERAGE$)/;
+const TEST_ONLY = /^(npm_|NODE_OPTIONS$|NODE_V8_COVERAGE$|SXD_TESTS_BUILT_DIST$)/;
 
 /** The environment of a user's shell. */
 export const USER_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !TEST_ONLY.test(key)));
@@ -34,7 +38,8 @@ function npm(args: string[], cwd: string): string {
 
 export function packAndInstall(): Installed {
   const work = mkdtempSync(join(tmpdir(), "sxd-package-"));
-  npm(["pack", "--pack-destination", work], PACKAGE_ROOT);
+  const built = process.env.SXD_TESTS_BUILT_DIST === "1" ? ["--ignore-scripts"] : [];
+  npm(["pack", ...built, "--pack-destination", work], PACKAGE_ROOT);
   const name = readdirSync(work).find((file) => file.endsWith(".tgz"));
   if (!name) throw new Error("npm pack wrote no tarball");
   const tarball = join(work, name);

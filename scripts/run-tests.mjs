@@ -1,14 +1,36 @@
 // Runs every *.test.ts of the project with node's test runner (Node 20's --test takes no globs).
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 
 const roots = ["cli", "harness", "lib", "reference", "steps", "test"];
+/** Small enough that the groups still fill the cores at the end of the run (see grouped below). */
+const UNIT_FILES_A_PROCESS = 8;
+/**
+ * The files that spend most of their time waiting, at a fraction of a core: behind rate-limiting
+ * gateways (two minutes for half a minute of CPU), and on servers that make sxd wait (40 s for 8 s).
+ */
+const CLOCK_BOUND = ["test/rate-limits.test.ts", "test/snapshots-plausible-targets.test.ts"];
 const only = process.argv.slice(2);
 const files = roots
   .flatMap((root) => readdirSync(root, { recursive: true, withFileTypes: false }).map((f) => `${root}/${f}`))
   .filter((f) => f.endsWith(".test.ts"))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-  .sort();
+  .sort()
+  // The end-to-end files of test/ first: they start servers, clients and sxd processes, and some
+  // wait on the clock (a gateway's rate, a client's time limit), so one started last would run
+  // on alone with the machine idle around it. The unit tests beside the modules, in groups of a
+  // few seconds each, come after and fill the cores while the last end-to-end files finish.
+  .sort((a, b) => startOrder(a) - startOrder(b));
+/**
+ * 0 for the files that mostly wait (CLOCK_BOUND): started first, they wait while the cores are
+ * busy with the others; 1 for the other end-to-end files of test/; 2 for the unit files.
+ */
+function startOrder(file) {
+  if (CLOCK_BOUND.includes(file)) return 0;
+  return file.startsWith("test/") ? 1 : 2;
+}
 if (files.length === 0) {
   console.error("run-tests: no test files found");
   process.exit(1);
@@ -18,16 +40,50 @@ if (files.length === 0) {
 // process starts in half the time it takes through tsx, and the tests start several hundred.
 const built = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 if (built.status !== 0) process.exit(built.status ?? 1);
-const { SXD_FROM_SOURCE: _, ...environment } = process.env;
+const { SXD_FROM_SOURCE: _, ...rest } = process.env;
+// The package test packs this build rather than building it again (scripts/install-tarball.ts).
+const environment = { ...rest, SXD_TESTS_BUILT_DIST: "1" };
 // Four test files at once on two cores: most of them wait on servers, clients and gateways.
 // Each test file's process keeps its coverage, and the processes it starts collect none
 // (test/support/coverage-scope.ts says why).
+const groups = mkdtempSync(join(tmpdir(), "sxd-unit-"));
 const result = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--import", "./test/support/coverage-scope.ts", "--test", "--test-concurrency=4", ...files],
+  [
+    "--import",
+    "tsx",
+    "--import",
+    "./test/support/coverage-scope.ts",
+    "--test",
+    "--test-concurrency=4",
+    ...grouped(files, groups),
+  ],
   {
     stdio: "inherit",
     env: environment,
   },
 );
+rmSync(groups, { recursive: true, force: true });
 process.exit(result.status ?? 1);
+
+/**
+ * The unit files beside the modules, several to a process: each holds a fraction of a second
+ * of tests behind half a second of starting node, tsx and the test runner, a minute of CPU over
+ * the hundred of them. A group is a file in `folder` importing its members in turn, so their
+ * tests run one after another in one process, each reported under its own name and location.
+ * The end-to-end files of test/, and a unit file with a hook at its top level (before, after,
+ * beforeEach, afterEach: in a shared process it would reach the other files' tests), keep a
+ * process of their own.
+ */
+function grouped(paths, folder) {
+  const alone = paths.filter((f) => f.startsWith("test/") || /^(before|after)(Each)?\(/m.test(readFileSync(f, "utf8")));
+  const together = paths.filter((f) => !alone.includes(f));
+  const entries = [];
+  for (let start = 0; start < together.length; start += UNIT_FILES_A_PROCESS) {
+    const members = together.slice(start, start + UNIT_FILES_A_PROCESS);
+    const entry = join(folder, `${members[0].replaceAll("/", "_")}+${members.length - 1}.test.mjs`);
+    writeFileSync(entry, members.map((f) => `import ${JSON.stringify(resolve(f))};\n`).join(""));
+    entries.push(entry);
+  }
+  return [...alone, ...entries];
+}

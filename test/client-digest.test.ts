@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
-import { EXAMPLE_CLIENT, sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxd, tempDir, testClientHere } from "./support/cli.ts";
 import { missingClient, REAL_CLIENTS } from "./support/real-clients.ts";
 
 interface Report {
@@ -26,16 +26,21 @@ interface Report {
   };
 }
 
+/**
+ * `sxd test-client --run command`, through the command's code in this process (support/cli.ts
+ * testClientHere): the gradings share their step definitions. What only an sxd process shows
+ * (its environment, a usage error's line) is asked of one below.
+ */
 async function testClient(
   command: string,
   ...args: string[]
 ): Promise<{ code: number | null; report: Report; verdicts: Record<string, string>; stdout: string }> {
   const dir = tempDir();
   const tasks = args.includes("--tasks") ? [] : ["--tasks", "digest-get,digest-post"];
-  const run = await sxd(["test-client", "--run", command, "--report-dir", dir, ...tasks, ...args]);
+  const { code, stdout } = await testClientHere(["--run", command, "--report-dir", dir, ...tasks, ...args]);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as Report;
   const verdicts = Object.fromEntries(report.rows.filter((r) => r.id.startsWith("CDIG")).map((r) => [r.id, r.verdict]));
-  return { code: run.code, report, verdicts, stdout: run.stdout };
+  return { code, report, verdicts, stdout };
 }
 
 const reason = (report: Report, id: string) => report.rows.find((r) => r.id === id)?.reason ?? "";

@@ -3,6 +3,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { SuiteSession } from "../../harness/run.ts";
 import { REFERENCE_DESCRIPTION } from "../../reference/index.ts";
 
 export const SXD = new URL("../../bin/sxd.js", import.meta.url).pathname;
@@ -61,4 +63,33 @@ export function referenceDescriptionFile(): string {
   const file = join(tempDir(), "reference.json");
   writeFileSync(file, JSON.stringify(REFERENCE_DESCRIPTION));
   return file;
+}
+
+/** The step definitions of the `sxd test-client` runs in this process, loaded by the first. */
+const clientSession: SuiteSession = {};
+let clientTurn: Promise<unknown> = Promise.resolve();
+
+/**
+ * `sxd test-client ...args` through the command's own code in this process (cli/test-client.ts
+ * runTestClient): the same parsing, reports, output and exit code as an sxd process, without
+ * loading sxd, cucumber and the steps again for every run. The runs share the step definitions,
+ * so they go one at a time, whoever asks. A usage error is thrown, not printed: for those, and
+ * for what only a process shows (its environment, signals), start sxd.
+ */
+export function testClientHere(args: string[]): Promise<Finished> {
+  const run = clientTurn.then(async () => {
+    const { runTestClient } = await import("../../cli/test-client.ts");
+    const printed = { stdout: "", stderr: "" };
+    const into = (name: keyof typeof printed) =>
+      new Writable({
+        write(chunk, _encoding, done) {
+          printed[name] += String(chunk);
+          done();
+        },
+      });
+    const code = await runTestClient(args, { stdout: into("stdout"), stderr: into("stderr") }, clientSession);
+    return { code, ...printed };
+  });
+  clientTurn = run.catch(() => undefined);
+  return run;
 }
