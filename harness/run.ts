@@ -90,6 +90,8 @@ export interface ConformanceRun {
   tls?: TlsSettings;
   /** Cucumber's own failure dump too, on stderr. */
   verbose?: boolean;
+  /** false: cucumber writes none of its own reports (cucumber.html, messages.ndjson); the tests' runs read none. */
+  cucumberReports?: boolean;
   /**
    * Where the run hears it should stop (the shell's Ctrl-C): called as the scenarios start,
    * with what to do then; returns how to stop listening. Absent: the run is not interrupted.
@@ -175,7 +177,7 @@ function cucumberOptions(run: ConformanceRun, staging: string) {
       // Progress only: the summary prints each failure once; junit.xml is ours (report/junit.ts).
       format: [
         PROGRESS_FORMATTER,
-        ...cucumberReports(staging),
+        ...(run.cucumberReports === false ? [] : cucumberReports(staging)),
         ...(run.verbose ? [["summary", "/dev/stderr"] as [string, string]] : []),
       ],
       formatOptions: { sxd: progressOptions },
