@@ -24,9 +24,13 @@ const checks = [
   quietly("lint (biome check .)", [require.resolve("@biomejs/biome/bin/biome"), "check", "."]),
 ];
 const tests = await new Promise((resolve) => {
-  const child = spawn(process.execPath, [require.resolve("c8/bin/c8.js"), "node", "scripts/run-tests.mjs", ...process.argv.slice(2)], {
-    stdio: "inherit",
-  });
+  const child = spawn(
+    process.execPath,
+    [require.resolve("c8/bin/c8.js"), "node", "scripts/run-tests.mjs", ...process.argv.slice(2)],
+    {
+      stdio: "inherit",
+    },
+  );
   child.on("close", (code) => resolve(code ?? 1));
 });
 let exitCode = tests;
