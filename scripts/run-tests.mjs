@@ -12,18 +12,6 @@ const UNIT_FILES_A_PROCESS = 8;
  * gateways (two minutes for half a minute of CPU), and on servers that make sxd wait (40 s for 8 s).
  */
 const CLOCK_BOUND = ["test/rate-limits.test.ts", "test/snapshots-plausible-targets.test.ts"];
-/**
- * The end-to-end files that take the longest (a minute or more of a core each, in a full run):
- * started right after those, so that none of them is still running alone at the end.
- */
-const LONGEST = [
-  "test/faults-digest.test.ts",
-  "test/faults-snapshots.test.ts",
-  "test/digest-real-servers.test.ts",
-  "test/client-faults.test.ts",
-  "test/faults-export.test.ts",
-  "test/package.test.ts",
-];
 const only = process.argv.slice(2);
 const files = roots
   .flatMap((root) => readdirSync(root, { recursive: true, withFileTypes: false }).map((f) => `${root}/${f}`))
@@ -37,13 +25,11 @@ const files = roots
   .sort((a, b) => startOrder(a) - startOrder(b));
 /**
  * 0 for the files that mostly wait (CLOCK_BOUND): started first, they wait while the cores are
- * busy with the others; then the longest (LONGEST, in its order); 2 for the other end-to-end
- * files of test/; 3 for the unit files.
+ * busy with the others; 1 for the other end-to-end files of test/; 2 for the unit files.
  */
 function startOrder(file) {
   if (CLOCK_BOUND.includes(file)) return 0;
-  if (LONGEST.includes(file)) return 1 + LONGEST.indexOf(file) / LONGEST.length;
-  return file.startsWith("test/") ? 2 : 3;
+  return file.startsWith("test/") ? 1 : 2;
 }
 if (files.length === 0) {
   console.error("run-tests: no test files found");
