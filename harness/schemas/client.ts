@@ -4,35 +4,29 @@
  * (harness/client/description.ts), and its TypeScript type is read off it.
  */
 import Type from "typebox";
-import { KINDS, known, ref } from "./kinds.ts";
+import { KINDS, known, optional } from "./kinds.ts";
 
 const CLIENT = Type.Object(
   {
-    $schema: Type.Optional(ref("text", "This schema, for editors.")),
-    $comment: Type.Optional(ref("comment")),
+    $schema: optional("text", "This schema, for editors."),
+    $comment: optional("comment"),
     digest: Type.Optional(
       known({
-        checksRspauth: Type.Optional(
-          ref(
-            "switch",
-            "The client checks rspauth in Authentication-Info and treats a reply whose rspauth does not prove the secret as a failure. true: exit 0 on the wrong rspauth sxd stages fails the row. false: not applicable. Absent: observed (exiting non-zero takes the option, exit 0 is not applicable).",
-          ),
+        checksRspauth: optional(
+          "switch",
+          "The client checks rspauth in Authentication-Info and treats a reply whose rspauth does not prove the secret as a failure. true: exit 0 on the wrong rspauth sxd stages fails the row. false: not applicable. Absent: observed (exiting non-zero takes the option, exit 0 is not applicable).",
         ),
-        retriesStale: Type.Optional(
-          ref(
-            "switch",
-            "On a 401 with stale=true the client answers again with the new nonce, without new credentials. true: giving up fails the row. false: not applicable. Absent: observed (giving up is not applicable).",
-          ),
+        retriesStale: optional(
+          "switch",
+          "On a 401 with stale=true the client answers again with the new nonce, without new credentials. true: giving up fails the row. false: not applicable. Absent: observed (giving up is not applicable).",
         ),
       }),
     ),
     export: Type.Optional(
       known({
-        fallback: Type.Optional(
-          ref(
-            "switch",
-            "Where the export by link cannot work (no link, or the POST answered 5xx), the client downloads the contact list and uploads every contact to the messaging server itself, once. true: sxd stages both and judges the upload. false: not applicable. Absent: not run.",
-          ),
+        fallback: optional(
+          "switch",
+          "Where the export by link cannot work (no link, or the POST answered 5xx), the client downloads the contact list and uploads every contact to the messaging server itself, once. true: sxd stages both and judges the upload. false: not applicable. Absent: not run.",
         ),
       }),
     ),

@@ -5,7 +5,7 @@
  * started, not both). A name is a folder of the reports, so it is spelt as one.
  */
 import Type from "typebox";
-import { KINDS, known, ref, refTo } from "./kinds.ts";
+import { KINDS, known, optional, ref, refTo } from "./kinds.ts";
 
 const START_WAIT = Type.Number({
   exclusiveMinimum: 0,
@@ -14,30 +14,27 @@ const START_WAIT = Type.Number({
 });
 
 const SERVER = known({
-  url: Type.Optional(ref("url", "A running server: the URL of its snapshot and protected resources.")),
-  contactsUrl: Type.Optional(ref("url", "A running server: its contacts server.")),
-  messagingUrl: Type.Optional(ref("url", "A running server: its messaging server.")),
-  start: Type.Optional(
-    ref(
-      "text",
-      "A server sxd starts: a shell command run in this file's folder with SXD_PORT (and SXD_CONTACTS_PORT, SXD_MESSAGING_PORT where its description has an export section) and SXD_WORK_DIR.",
-    ),
+  url: optional("url", "A running server: the URL of its snapshot and protected resources."),
+  contactsUrl: optional("url", "A running server: its contacts server."),
+  messagingUrl: optional("url", "A running server: its messaging server."),
+  start: optional(
+    "text",
+    "A server sxd starts: a shell command run in this file's folder with SXD_PORT (and SXD_CONTACTS_PORT, SXD_MESSAGING_PORT where its description has an export section) and SXD_WORK_DIR.",
   ),
   wait: Type.Optional(
     refTo("startWait", START_WAIT, "A started server: seconds it may take to answer HTTP. Default 60."),
   ),
-  config: Type.Optional(ref("text", "Its target description, a path from this file's folder (required).")),
-  conformance: Type.Optional(ref("text", "A conformance.json taken as its own verdict instead of running sxd test.")),
+  config: optional("text", "Its target description, a path from this file's folder (required)."),
+  conformance: optional("text", "A conformance.json taken as its own verdict instead of running sxd test."),
 });
 
 const CLIENT = known({
-  run: Type.Optional(ref("text", "Its command, run through the shell in this file's folder (required).")),
-  config: Type.Optional(ref("text", "Its client description, a path from this file's folder.")),
-  conformance: Type.Optional(
-    ref("text", "A conformance.json taken as its own verdict instead of running sxd test-client."),
-  ),
-  timeout: Type.Optional(
-    ref("count", "Milliseconds a run of a task may take on a quiet machine, for this client (else --task-timeout)."),
+  run: optional("text", "Its command, run through the shell in this file's folder (required)."),
+  config: optional("text", "Its client description, a path from this file's folder."),
+  conformance: optional("text", "A conformance.json taken as its own verdict instead of running sxd test-client."),
+  timeout: optional(
+    "count",
+    "Milliseconds a run of a task may take on a quiet machine, for this client (else --task-timeout).",
   ),
 });
 
@@ -56,8 +53,8 @@ function named(entry: object, description: string) {
 
 const MATRIX = Type.Object(
   {
-    $schema: Type.Optional(ref("text", "This schema, for editors.")),
-    $comment: Type.Optional(ref("comment")),
+    $schema: optional("text", "This schema, for editors."),
+    $comment: optional("comment"),
     servers: Type.Unsafe<Record<string, unknown>>(named(refTo("server", SERVER), "The servers, by name.")),
     clients: Type.Unsafe<Record<string, unknown>>(named(refTo("client", CLIENT), "The clients, by name.")),
   },

@@ -38,6 +38,11 @@ export function ref<K extends keyof Kinds>(kind: K, description?: string) {
   return Type.Unsafe<KindValue<K>>({ $ref: `#/$defs/${kind}`, ...(description ? { description } : {}) });
 }
 
+/** An optional key of a kind. */
+export function optional<K extends keyof Kinds>(kind: K, description?: string) {
+  return Type.Optional(ref(kind, description));
+}
+
 /** A reference to a named definition of a schema's own (`$defs`), typed as it is. */
 export function refTo<T extends TSchema>(name: string, _definition: T, description?: string) {
   return Type.Unsafe<Static<T>>({ $ref: `#/$defs/${name}`, ...(description ? { description } : {}) });

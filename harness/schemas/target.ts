@@ -9,7 +9,7 @@ import Type, { type Static, type TProperties } from "typebox";
 import type { NoncePolicy } from "../../lib/digest-math.ts";
 import type { BackendRequest } from "../../lib/export-backend.ts";
 import { RUN_SETTINGS, type RunSettings, SERVER_SETTINGS, type ServerUrls, type Setting } from "../settings.ts";
-import { KINDS, known, ref, refTo } from "./kinds.ts";
+import { KINDS, known, optional, ref, refTo } from "./kinds.ts";
 
 const NONCE_POLICY = Type.Unsafe<NoncePolicy>(
   Type.Union([Type.Enum(["one-time", "unlimited", "nc-once"]), known({ uses: ref("count") })], {
@@ -28,7 +28,7 @@ const UPLOAD = Type.Union(
     known({
       method: ref("text"),
       path: ref("path", "On the messaging server, with {user}."),
-      contentType: Type.Optional(ref("text", "Default application/xml;charset=UTF-8.")),
+      contentType: optional("text", "Default application/xml;charset=UTF-8."),
     }),
   ],
   { title: 'false, or { "method", "path", "contentType" }' },
@@ -48,8 +48,8 @@ const BACKEND = Type.Unsafe<BackendRequest>({
       BACKEND_PATH,
       "On the contacts server, with {user} and, where the token is presented there, {token}: /internal/export/{user}?t={token}.",
     ),
-    method: Type.Optional(ref("text", "Default GET.")),
-    tokenHeader: Type.Optional(ref("text", "A header carrying the token.")),
+    method: optional("text", "Default GET."),
+    tokenHeader: optional("text", "A header carrying the token."),
     tokenValue: Type.Optional(
       refTo(
         "tokenValue",
@@ -71,21 +71,19 @@ function described(setting: Setting): string {
 }
 
 function settingsObject(settings: readonly Setting[]): TProperties {
-  return Object.fromEntries(settings.map((s) => [s.key, Type.Optional(ref(s.kind, described(s)))]));
+  return Object.fromEntries(settings.map((s) => [s.key, optional(s.kind, described(s))]));
 }
 
 const SNAPSHOTS = known({
-  collection: Type.Optional(
-    ref(
-      "path",
-      "Where the suite creates its scratch resources: PUT <baseUrl><collection><name> with If-None-Match: *. Without it or resources, the snapshot rows are not run.",
-    ),
+  collection: optional(
+    "path",
+    "Where the suite creates its scratch resources: PUT <baseUrl><collection><name> with If-None-Match: *. Without it or resources, the snapshot rows are not run.",
   ),
   resources: Type.Optional(
     Type.Array(
       known({
         path: ref("path"),
-        delete: Type.Optional(ref("switch", "The DELETE scenarios may delete it (once). Default false.")),
+        delete: optional("switch", "The DELETE scenarios may delete it (once). Default false."),
       }),
       {
         minItems: 1,
@@ -97,14 +95,12 @@ const SNAPSHOTS = known({
 });
 
 const DIGEST = known({
-  path: Type.Optional(
-    ref(
-      "path",
-      "A protected resource that answers an authenticated GET with 200 and an XML body. With username and password, needed for the digest rows.",
-    ),
+  path: optional(
+    "path",
+    "A protected resource that answers an authenticated GET with 200 and an XML body. With username and password, needed for the digest rows.",
   ),
-  username: Type.Optional(ref("text", "A user of that resource.")),
-  password: Type.Optional(ref("text", "Its password, used to compute digests, never sent.")),
+  username: optional("text", "A user of that resource."),
+  password: optional("text", "Its password, used to compute digests, never sent."),
   noncePolicy: Type.Optional(
     refTo(
       "noncePolicy",
@@ -119,23 +115,19 @@ const DIGEST = known({
       'Seconds a nonce stays usable (sxd waits up to 60 to see one expire), or "unlimited" where nonces never expire. Absent: not stated, and the stale-nonce row is not run unless a use limit stages it.',
     ),
   ),
-  cookies: Type.Optional(
-    ref(
-      "switch",
-      "Keep the cookies the protected resource sets and send them back, per scenario (a server that keeps the nonce in a session). Default false.",
-    ),
+  cookies: optional(
+    "switch",
+    "Keep the cookies the protected resource sets and send them back, per scenario (a server that keeps the nonce in a session). Default false.",
   ),
 });
 
 const EXPORT = known({
-  user: Type.Optional(
-    ref(
-      "text",
-      "A user whose contact list the contacts server serves; needed for the export rows (with --peer contacts, sxd's own user where absent).",
-    ),
+  user: optional(
+    "text",
+    "A user whose contact list the contacts server serves; needed for the export rows (with --peer contacts, sxd's own user where absent).",
   ),
-  otherUser: Type.Optional(ref("text", "A second user the contacts server knows, for the token check.")),
-  rel: Type.Optional(ref("text", "The export relation URI.")),
+  otherUser: optional("text", "A second user the contacts server knows, for the token check."),
+  rel: optional("text", "The export relation URI."),
   upload: Type.Optional(
     refTo(
       "upload",
@@ -155,7 +147,7 @@ const EXPORT = known({
       {
         stop: ref("text", "A shell command that stops the contacts server."),
         start: ref("text", "A shell command that starts it again."),
-        timeoutMs: Type.Optional(ref("count", "How long each command, and the wait for the server, may take.")),
+        timeoutMs: optional("count", "How long each command, and the wait for the server, may take."),
       },
       { description: "Shell commands that stop and start the contacts server, so the outage row can stage one." },
     ),
@@ -165,9 +157,9 @@ const EXPORT = known({
 
 const HEADERS = known(
   {
-    base: Type.Optional(ref("headerMap")),
-    contacts: Type.Optional(ref("headerMap")),
-    messaging: Type.Optional(ref("headerMap")),
+    base: optional("headerMap"),
+    contacts: optional("headerMap"),
+    messaging: optional("headerMap"),
   },
   {
     description:
@@ -185,8 +177,8 @@ export const TARGET_SCHEMA_ID = "https://sxd.example/schema/target.schema.json";
 
 const TARGET = Type.Object(
   {
-    $schema: Type.Optional(ref("text", "This schema, for editors.")),
-    $comment: Type.Optional(ref("comment")),
+    $schema: optional("text", "This schema, for editors."),
+    $comment: optional("comment"),
     // Typed by ServerUrls below: the keys are the settings' own.
     ...(settingsObject(SERVER_SETTINGS) as Record<never, never>),
     snapshots: Type.Optional(SNAPSHOTS),
