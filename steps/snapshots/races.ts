@@ -19,6 +19,7 @@ import {
   isSuccess,
   readCurrent,
   type ScratchResource,
+  untilServerSecondAfter,
   versionNumbered,
 } from "./snapshots.ts";
 
@@ -39,9 +40,8 @@ export interface RaceShape {
 
 /** Rounds sent at most: a round that tried no two updates with one date within its second is sent again, on a new read. */
 export const ROUNDS = 5;
-/** How often a read looks for the server's Date to turn, and how many reads at most (a second and a half). */
+/** How often a read looks for the server's Date to turn: a round should have most of the second ahead. */
 const TICK_POLL_MS = 50;
-const TICK_POLLS = 30;
 
 /**
  * Sends the race, round after round, until two updates with one date both came within the
@@ -74,14 +74,9 @@ export async function race(
  * round reads is made early in a second. It takes its place in the chain as any version put.
  */
 async function startSecond(world: SxdWorld, resource: ScratchResource, numbered: number): Promise<void> {
-  const serverSecond = (reply: Answered) => parseHttpDate(headerOf(reply, "date"))?.getTime();
-  let read = await readCurrent(world, resource);
-  const first = serverSecond(read);
-  for (let poll = 0; first !== undefined && poll < TICK_POLLS && serverSecond(read) === first; poll++) {
-    await sleep(TICK_POLL_MS);
-    read = await readCurrent(world, resource);
-  }
-  const since = headerOf(read, "last-modified");
+  const read = await readCurrent(world, resource);
+  const turned = await untilServerSecondAfter(world.http, resource.url, headerOf(read, "date"), sleep, TICK_POLL_MS);
+  const since = headerOf(turned ?? read, "last-modified");
   if (since === undefined) return;
   const version = versionNumbered(numbered + 1);
   if (isSuccess(await putSince(world, resource, version, since))) resource.versions.push(version);

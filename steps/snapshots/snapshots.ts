@@ -176,28 +176,30 @@ export const FIXED_WAIT_MS = 1100;
 
 /**
  * Waits until the server's own clock, as its Date header shows it, is past the whole second
- * of `lastModified`: an update made then gets a later HTTP date (whole seconds) than the one
- * read. Asks with GET every 100 ms, so the wait is what is left of the server's second, not
- * a fixed second. Where the clock cannot tell (no Date, a date that cannot be read, a
- * Last-Modified later than the server's own Date) the wait is a fixed 1.1 s. A Date set by
- * another clock than Last-Modified's (a proxy's) may end the wait early: the caller checks.
+ * of `lastModified` (or of any HTTP date: a Date read): an update made then gets a later HTTP
+ * date (whole seconds) than the one read. Asks with GET every `pollMs` (100 ms), so the wait is
+ * what is left of the server's second, not a fixed second. Returns the reply that showed the
+ * later second, for its Last-Modified. Where the clock cannot tell (no Date, a date that cannot
+ * be read, a Last-Modified later than the server's own Date) the wait is a fixed 1.1 s. A Date
+ * set by another clock than Last-Modified's (a proxy's) may end the wait early: the caller checks.
  */
 export async function untilServerSecondAfter(
   http: HttpClient,
   url: string,
   lastModified: string | undefined,
   wait: (ms: number) => Promise<void> = sleep,
-): Promise<void> {
+  pollMs = CLOCK_POLL_MS,
+): Promise<Answered | undefined> {
   const read = parseHttpDate(lastModified);
-  if (read === undefined) return wait(FIXED_WAIT_MS);
+  if (read === undefined) return void (await wait(FIXED_WAIT_MS));
   for (let poll = 0; poll < CLOCK_POLLS; poll++) {
     const reply = await http.send("GET", url, {
-      note: `reads the server's clock (Date) until it is past the Last-Modified read, ${lastModified}`,
+      note: `reads the server's clock (Date) until it is past the date read, ${lastModified}`,
     });
     const now = parseHttpDate(headerOf(reply, "date"));
-    if (now === undefined || now.getTime() < read.getTime()) return wait(FIXED_WAIT_MS);
-    if (now.getTime() > read.getTime()) return undefined;
-    await wait(CLOCK_POLL_MS);
+    if (now === undefined || now.getTime() < read.getTime()) return void (await wait(FIXED_WAIT_MS));
+    if (now.getTime() > read.getTime()) return reply;
+    await wait(pollMs);
   }
   return undefined;
 }
