@@ -175,13 +175,12 @@ const CLOCK_POLLS = 20;
 export const FIXED_WAIT_MS = 1100;
 
 /**
- * Waits until the server's own clock, as its Date header shows it, is past the whole second
- * of `lastModified` (or of any HTTP date: a Date read): an update made then gets a later HTTP
- * date (whole seconds) than the one read. Asks with GET every `pollMs` (100 ms), so the wait is
- * what is left of the server's second, not a fixed second. Returns the reply that showed the
- * later second, for its Last-Modified. Where the clock cannot tell (no Date, a date that cannot
- * be read, a Last-Modified later than the server's own Date) the wait is a fixed 1.1 s. A Date
- * set by another clock than Last-Modified's (a proxy's) may end the wait early: the caller checks.
+ * Waits until the server's clock (its Date) is past the second of `lastModified`, or of a Date
+ * read: an update made then gets a later HTTP date than the one read. Asks with GET every
+ * `pollMs` (100 ms), so the wait is what is left of the server's second, and returns the reply
+ * that showed the later second. Where the clock cannot tell (no Date, a date that cannot be
+ * read, a Last-Modified later than the server's own Date) the wait is a fixed 1.1 s. A Date set
+ * by another clock than Last-Modified's (a proxy's) may end the wait early: the caller checks.
  */
 export async function untilServerSecondAfter(
   http: HttpClient,
