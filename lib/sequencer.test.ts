@@ -239,7 +239,11 @@ test("48 random bits written twice, mirrored, or summed into 160 positions are w
     }, 32),
   );
   assert.equal(twice.verdict, "weak", twice.summary);
-  assert.match(twice.details.join("\n"), /48 of them copy or mirror another and count once/);
+  // Each of the 48 copies counts once. Over 32 values a truly random bit now and then fails the
+  // per-bit tests by chance and is set aside before copies are looked for, taking its pair with
+  // it: of 300 runs, 290 counted 48 copies and 10 counted 47.
+  const copies = Number(/(\d+) of them copy or mirror another and count once/.exec(twice.details.join("\n"))?.[1]);
+  assert.ok(copies >= 44 && copies <= 48, twice.details.join("\n"));
   // Sums show only where the sample leaves room beside their rank: 100 values, not 32.
   const sums = judgeSequence(sample(summed(), 100));
   assert.equal(sums.verdict, "weak", sums.summary);
