@@ -40,13 +40,13 @@ export interface Io {
   stderr: Writable;
 }
 
-/**
- * What one process keeps between runs: the step definitions, loaded once. The project's
- * tests run the suite many times in one process (once per fault of the reference).
- */
+/** What one process keeps between runs: the step definitions, loaded once (the tests run many). */
 export interface SuiteSession {
   support?: IRunOptions["support"];
 }
+
+/** The same for every session: cucumber registers a step file's definitions as its module is first imported. */
+let loadedHere: IRunOptions["support"] | undefined;
 
 export interface SuiteRun {
   /** The verdict's exit code; a shell that was interrupted exits as its signal says instead. */
@@ -121,8 +121,8 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     // The step code loads while the probe waits for the target (round trips on a far one):
     // one process runs the scenarios, so it is the code the run uses. Workers load their own.
     const inThisProcess = (run.parallel ?? 0) <= 1;
-    const preloading =
-      session.support === undefined && inThisProcess ? loadSupport(runConfiguration, environment) : undefined;
+    const known = session.support ?? loadedHere;
+    const preloading = known === undefined && inThisProcess ? loadSupport(runConfiguration, environment) : undefined;
     // A failure shows where the run awaits it; meanwhile it is no unhandled rejection.
     preloading?.catch(() => undefined);
     const atOnce = await probeTarget(run, io);
@@ -138,13 +138,14 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     listenForInterruptions(run, io, stateDir, interruption);
     const collector = new OutcomeCollector();
     const noteRefusals = firstRefusalNote(rate, io.stderr);
-    const loaded = session.support ?? (await preloading);
+    const loaded = known ?? (await preloading);
     const result = await runCucumber(
       loaded ? { ...runConfiguration, support: loaded } : runConfiguration,
       environment,
       (envelope) => collector.add(envelope),
     ).finally(noteRefusals);
     session.support = result.support;
+    if (inThisProcess) loadedHere ??= result.support;
     const { signal: interrupted } = interruption;
     const judgement = judgeRun(run, io, {
       outcomes: collector.outcomes(),

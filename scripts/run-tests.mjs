@@ -5,8 +5,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const roots = ["cli", "harness", "lib", "reference", "steps", "test"];
-/** Small enough that the groups still fill the cores at the end of the run (see grouped below). */
+/** Small enough that the groups still fill the cores at the end of the run (see entries below). */
 const UNIT_FILES_A_PROCESS = 8;
+const E2E_FILES_A_PROCESS = 3;
 /**
  * The files that spend most of their time waiting, at a fraction of a core: behind rate-limiting
  * gateways (two minutes for half a minute of CPU), and on servers that make sxd wait (40 s for 8 s).
@@ -18,9 +19,10 @@ const files = roots
   .filter((f) => f.endsWith(".test.ts"))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort()
-  // The end-to-end files of test/ first: they start servers, clients and sxd processes, and some
-  // wait on the clock (a gateway's rate, a client's time limit), so one started last would run
-  // on alone with the machine idle around it. The unit tests beside the modules, in groups of a
+  // The end-to-end files of test/ first (`entries` below makes the test runner keep the order):
+  // they start servers, clients and sxd processes, and some wait on the clock (a gateway's
+  // rate, a client's time limit), so one started last would run on alone with the machine idle
+  // around it. The unit tests beside the modules, in groups of a
   // few seconds each, come after and fill the cores while the last end-to-end files finish.
   .sort((a, b) => startOrder(a) - startOrder(b));
 /**
@@ -39,11 +41,16 @@ if (files.length === 0) {
 // build, which bin/sxd.js takes while it is newer than every source file. Compiled, an sxd
 // process starts in half the time it takes through tsx, and the tests start several hundred.
 // Emitted without a second type check: npm test runs the typecheck itself (scripts/test.mjs).
-const built = spawnSync(process.execPath, ["scripts/build.mjs", "--noCheck"], { stdio: "inherit" });
+// The build is no test: it runs without coverage (tsc under it takes half as long again).
+const { SXD_FROM_SOURCE: _, NODE_V8_COVERAGE: coverage, ...rest } = process.env;
+const built = spawnSync(process.execPath, ["scripts/build.mjs", "--noCheck"], { stdio: "inherit", env: rest });
 if (built.status !== 0) process.exit(built.status ?? 1);
-const { SXD_FROM_SOURCE: _, ...rest } = process.env;
 // The package test packs this build rather than building it again (scripts/install-tarball.ts).
-const environment = { ...rest, SXD_TESTS_BUILT_DIST: "1" };
+const environment = {
+  ...rest,
+  ...(coverage === undefined ? {} : { NODE_V8_COVERAGE: coverage }),
+  SXD_TESTS_BUILT_DIST: "1",
+};
 // Four test files at once on two cores: most of them wait on servers, clients and gateways.
 // Each test file's process keeps its coverage, and the processes it starts collect none
 // (test/support/coverage-scope.ts says why).
@@ -57,7 +64,7 @@ const result = spawnSync(
     "./test/support/coverage-scope.ts",
     "--test",
     "--test-concurrency=4",
-    ...grouped(files, groups),
+    ...entries(files, groups),
   ],
   {
     stdio: "inherit",
@@ -68,23 +75,40 @@ rmSync(groups, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 
 /**
- * The unit files beside the modules, several to a process: each holds a fraction of a second
- * of tests behind half a second of starting node, tsx and the test runner, a minute of CPU over
- * the hundred of them. A group is a file in `folder` importing its members in turn, so their
- * tests run one after another in one process, each reported under its own name and location.
- * The end-to-end files of test/, and a unit file with a hook at its top level (before, after,
- * beforeEach, afterEach: in a shared process it would reach the other files' tests), keep a
- * process of their own.
+ * The processes' entries, in `folder`, one file each, named in the order they are to start:
+ * node's test runner starts its files in the order of their names, not in the order given.
+ *
+ * Test files share processes: each process starts node, tsx and the test runner, and most load
+ * sxd's modules and step definitions through tsx, one to two seconds of CPU that a file's own
+ * tests often take less than. An entry imports its members in turn, so their tests run one after
+ * another in one process, each reported under its own name and location: the unit files beside
+ * the modules UNIT_FILES_A_PROCESS at a time, the end-to-end files of test/ E2E_FILES_A_PROCESS.
+ * A file with a hook at its top level (before, after, beforeEach, afterEach: in a shared process
+ * it would reach the other files' tests), and a CLOCK_BOUND one, keeps a process of its own.
  */
-function grouped(paths, folder) {
-  const alone = paths.filter((f) => f.startsWith("test/") || /^(before|after)(Each)?\(/m.test(readFileSync(f, "utf8")));
-  const together = paths.filter((f) => !alone.includes(f));
-  const entries = [];
-  for (let start = 0; start < together.length; start += UNIT_FILES_A_PROCESS) {
-    const members = together.slice(start, start + UNIT_FILES_A_PROCESS);
-    const entry = join(folder, `${members[0].replaceAll("/", "_")}+${members.length - 1}.test.mjs`);
-    writeFileSync(entry, members.map((f) => `import ${JSON.stringify(resolve(f))};\n`).join(""));
-    entries.push(entry);
+function entries(paths, folder) {
+  const alone = (f) => CLOCK_BOUND.includes(f) || /^(before|after)(Each)?\(/m.test(readFileSync(f, "utf8"));
+  const processes = [];
+  const open = new Map();
+  for (const file of paths) {
+    if (alone(file)) {
+      processes.push([file]);
+      continue;
+    }
+    const [kind, most] = file.startsWith("test/") ? ["e2e", E2E_FILES_A_PROCESS] : ["unit", UNIT_FILES_A_PROCESS];
+    let members = open.get(kind);
+    if (members === undefined || members.length === most) {
+      members = [];
+      open.set(kind, members);
+      processes.push(members);
+    }
+    members.push(file);
   }
-  return [...alone, ...entries];
+  return processes.map((members, index) => {
+    const more = members.length > 1 ? `+${members.length - 1}` : "";
+    const name = `${String(index).padStart(3, "0")}_${members[0].replaceAll("/", "_")}${more}.test.mjs`;
+    const entry = join(folder, name);
+    writeFileSync(entry, members.map((f) => `import ${JSON.stringify(resolve(f))};\n`).join(""));
+    return entry;
+  });
 }
