@@ -51,10 +51,10 @@ const environment = {
   ...(coverage === undefined ? {} : { NODE_V8_COVERAGE: coverage }),
   SXD_TESTS_BUILT_DIST: "1",
 };
-// Four test files at once on two cores: most of them wait on servers, clients and gateways.
-// Each test file's process keeps its coverage, and the processes it starts collect none
+// Four test processes at once on two cores: their files wait on servers, clients and gateways.
+// Each test process keeps its coverage, and the processes it starts collect none
 // (test/support/coverage-scope.ts says why).
-const groups = mkdtempSync(join(tmpdir(), "sxd-unit-"));
+const groups = mkdtempSync(join(tmpdir(), "sxd-tests-"));
 const result = spawnSync(
   process.execPath,
   [
