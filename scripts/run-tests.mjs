@@ -22,8 +22,8 @@ const files = roots
   // The end-to-end files of test/ first (`entries` below makes the test runner keep the order):
   // they start servers, clients and sxd processes, and some wait on the clock (a gateway's
   // rate, a client's time limit), so one started last would run on alone with the machine idle
-  // around it. The unit tests beside the modules, in groups of a
-  // few seconds each, come after and fill the cores while the last end-to-end files finish.
+  // around it. The unit tests beside the modules, in groups of a few seconds each, come after
+  // and fill the cores while the last end-to-end files finish.
   .sort((a, b) => startOrder(a) - startOrder(b));
 /**
  * 0 for the files that mostly wait (CLOCK_BOUND): started first, they wait while the cores are
@@ -85,6 +85,9 @@ process.exit(result.status ?? 1);
  * the modules UNIT_FILES_A_PROCESS at a time, the end-to-end files of test/ E2E_FILES_A_PROCESS.
  * A file with a hook at its top level (before, after, beforeEach, afterEach: in a shared process
  * it would reach the other files' tests), and a CLOCK_BOUND one, keeps a process of its own.
+ * An entry imports all its members before any test runs: work a file starts as it is imported
+ * (client-faults grades its faulty clients while its describe() is read) runs beside the tests
+ * of the files before it.
  */
 function entries(paths, folder) {
   const alone = (f) => CLOCK_BOUND.includes(f) || /^(before|after)(Each)?\(/m.test(readFileSync(f, "utf8"));
