@@ -75,9 +75,7 @@ export function state(world: SxdWorld): DigestState {
 
 export function protectedUrl(world: SxdWorld): string {
   // Asked also where the description names no user (@no-credentials): the path is all it needs.
-  const path = world.target.digest.path;
-  if (path === undefined) return `${world.target.baseUrl}${stated(world.target, "digest").path}`;
-  return `${world.target.baseUrl}${path}`;
+  return `${world.target.baseUrl}${world.target.digest.path ?? stated(world.target, "digest").path}`;
 }
 
 /** The request-target the uri directive must repeat. */
