@@ -3,7 +3,7 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server, type Socket } from "node:net";
 import { test } from "node:test";
-import { firstUnreachable, roundTrip } from "./probe.ts";
+import { firstUnreachable, roundTrip, timeRoundTrips } from "./probe.ts";
 
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -73,13 +73,19 @@ test("the round trip is timed on a kept-alive connection; a target that stops an
   }
 });
 
-test("where the round trip is timed, its first request is the probe: a URL that refuses says so", async () => {
+test("round trips are timed for every URL that answers; one that refuses is left out, and its own timing says why", async () => {
   const closed = createServer();
-  const url = await listening(closed);
+  const refusing = await listening(closed);
   await new Promise((resolve) => closed.close(resolve));
-  const timed = await roundTrip(url, { timeoutMs: 2000, nearMs: 5 });
+  const timed = await roundTrip(refusing, { timeoutMs: 2000, nearMs: 5 });
   assert.ok("problem" in timed && /refused/.test(timed.problem), JSON.stringify(timed));
-  const roundTrips = new Map<string, number>();
-  assert.equal((await firstUnreachable([url], { ...options, roundTrips }))?.url, url);
-  assert.equal(roundTrips.size, 0);
+  const answering = createHttpServer((_, res) => res.end());
+  const url = await listening(answering);
+  try {
+    const roundTrips = await timeRoundTrips([refusing, url], { timeoutMs: 2000 });
+    assert.deepEqual([...roundTrips.keys()], [url]);
+    assert.ok(Number.isFinite(roundTrips.get(url)), String(roundTrips.get(url)));
+  } finally {
+    answering.close();
+  }
 });

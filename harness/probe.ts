@@ -37,12 +37,12 @@ async function probeUntil(url: string, options: ProbeOptions & { stop?: AbortSig
   const { stop } = options;
   const started = Date.now();
   const until = started + options.waitSeconds * 1000;
-  let problem = await probeAndTime(url, options, stop);
+  let problem = await probe(url, options.timeoutMs, options.tls, stop);
   if (problem === undefined || options.waitSeconds === 0) return problem;
   options.progress(`waiting up to ${options.waitSeconds} s for ${url} (${problem})`);
   while (problem !== undefined && !stop?.aborted && Date.now() + RETRY_MS < until) {
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    problem = await probeAndTime(url, options, stop);
+    problem = await probe(url, options.timeoutMs, options.tls, stop);
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   options.progress(
@@ -106,13 +106,22 @@ export async function roundTrip(
   return { ms: times.length > 0 ? shortest() : undefined };
 }
 
-/** The probe, and where the run asks for it, the round trip timed on the probe's connection. */
-async function probeAndTime(url: string, options: ProbeOptions, stop?: AbortSignal): Promise<string | undefined> {
-  if (!options.roundTrips) return probe(url, options.timeoutMs, options.tls, stop);
-  const timed = await roundTrip(url, { ...options, nearMs: NEARBY_MS }, stop);
-  if ("problem" in timed) return timed.problem;
-  if (timed.ms !== undefined) options.roundTrips.set(url, timed.ms);
-  return undefined;
+/**
+ * The round trip (roundTrip) to each URL, timed at once, in ms; a URL that cannot be timed (or
+ * no longer answers) is left out. Called once the probe has its answers and this process has
+ * loaded what it loads before the run: loading holds the process for tens of milliseconds at a
+ * time, and a request timed meanwhile would count that wait as distance.
+ */
+export async function timeRoundTrips(
+  urls: readonly string[],
+  options: { timeoutMs: number; tls?: TlsSettings },
+): Promise<Map<string, number>> {
+  const timed = await Promise.all(urls.map((url) => roundTrip(url, { ...options, nearMs: NEARBY_MS })));
+  const roundTrips = new Map<string, number>();
+  timed.forEach((t, i) => {
+    if ("ms" in t && t.ms !== undefined) roundTrips.set(urls[i], t.ms);
+  });
+  return roundTrips;
 }
 
 interface ProbeOptions {
@@ -120,8 +129,6 @@ interface ProbeOptions {
   waitSeconds: number;
   tls?: TlsSettings;
   progress: (line: string) => void;
-  /** Filled with the round trip (roundTrip) to each URL that answered, in ms. */
-  roundTrips?: Map<string, number>;
 }
 
 /**

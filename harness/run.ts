@@ -16,7 +16,7 @@ import { cucumberReports, finishRun } from "./finish.ts";
 import { OutcomeCollector, type ScenarioOutcome } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES, suiteVersion } from "./package.ts";
 import { type PeerRun, peerLine } from "./peer.ts";
-import { firstUnreachable } from "./probe.ts";
+import { firstUnreachable, timeRoundTrips } from "./probe.ts";
 import type { RateParameters } from "./rate-limits.ts";
 import { firstRefusalNote, rateSummary } from "./rate-report.ts";
 import type { ProgressOptions } from "./report/progress.ts";
@@ -118,14 +118,15 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
         run.tags ? `no scenario matches the tag expression ${run.tags}` : "the suite has no scenarios",
       );
     }
-    // The step code loads while the probe waits for the target (round trips on a far one):
-    // one process runs the scenarios, so it is the code the run uses. Workers load their own.
+    // The step code loads while the probe waits for the target (round trips on a far one), and
+    // before the round trip is timed: one process runs the scenarios, so it is the code the run
+    // uses. Workers load their own.
     const inThisProcess = (run.parallel ?? 0) <= 1;
     const known = session.support ?? loadedHere;
     const preloading = known === undefined && inThisProcess ? loadSupport(runConfiguration, environment) : undefined;
     // A failure shows where the run awaits it; meanwhile it is no unhandled rejection.
     preloading?.catch(() => undefined);
-    const atOnce = await probeTarget(run, io);
+    const atOnce = await probeTarget(run, io, preloading);
     // Scenarios under way beside each other, in workers or in this process.
     const concurrent = (run.parallel ?? atOnce) > 1;
     runConfiguration.sources.paths = runOrder(scenarios, concurrent);
@@ -186,22 +187,19 @@ function cucumberOptions(run: ConformanceRun, staging: string) {
   };
 }
 
-/** Waits for the target to answer (a usage error where it does not); the scenarios to take at once. */
-async function probeTarget(run: ConformanceRun, io: Io): Promise<number> {
+/**
+ * Waits for the target to answer (a usage error where it does not); the scenarios to take at
+ * once, chosen from the round trip timed once `loading` is done (probe.ts, timeRoundTrips).
+ */
+async function probeTarget(run: ConformanceRun, io: Io, loading?: Promise<unknown>): Promise<number> {
   const { target } = run;
   const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
   const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
-  // Timed only where the run chooses how many scenarios to take at once.
-  const roundTrips = run.parallel === undefined ? new Map<string, number>() : undefined;
-  const unreachable = await firstUnreachable(urls, {
-    ...run,
-    waitSeconds: run.waitSeconds ?? 0,
-    progress,
-    roundTrips,
-  });
+  const unreachable = await firstUnreachable(urls, { ...run, waitSeconds: run.waitSeconds ?? 0, progress });
   if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
-  const named = target.snapshots.resources?.length;
-  return roundTrips ? chosenAtOnce(roundTrips, named, progress) : 1;
+  if (run.parallel !== undefined) return 1;
+  await loading?.catch(() => undefined);
+  return chosenAtOnce(await timeRoundTrips(urls, run), target.snapshots.resources?.length, progress);
 }
 
 /** What every scenario's world is given. */
