@@ -39,7 +39,8 @@ function builtAfterSources() {
     const startedAt = Number(readFileSync(`${root}dist/.built`, "utf8"));
     if (!Number.isFinite(startedAt)) return false;
     const { include } = JSON.parse(readFileSync(`${root}tsconfig.build.json`, "utf8"));
-    for (const folder of include) {
+    // schema/: the build compiles its validators (harness/schema-check.ts).
+    for (const folder of [...include, "schema"]) {
       if (statSync(`${root}${folder}`).mtimeMs >= startedAt) return false;
       for (const name of readdirSync(`${root}${folder}`, { recursive: true })) {
         // Tests are not compiled; a test added or removed still moves its folder's time.

@@ -2,12 +2,17 @@
  * Checks a parsed JSON document, or a flag's text, against a schema of schema/ (written from
  * its declaration in harness/schemas/), with ajv: the same file editors read. The answer is one
  * line naming the first bad key and what it must be (the `title` of its kind), as a flag and a
- * description key of one kind share it. ajv and the file are loaded on the first check: a run
- * with no description and no number to check loads neither.
+ * description key of one kind share it.
+ *
+ * The build compiles the validators beforehand (precompiledSource, written by scripts/build.mjs
+ * beside this module's compiled self): compiling the target schema took ajv about 120 ms, paid
+ * by nearly every run, since a URL flag is checked too. Run from the TypeScript, with no such
+ * file, ajv compiles them here on the first check; a run with no description and no value to
+ * check loads neither.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, Options } from "ajv/dist/2020.js";
 import type { Result } from "../lib/result.ts";
 import { packageFile } from "./package.ts";
 
@@ -15,27 +20,79 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 /** A schema of schema/ by its name: `target` is schema/target.schema.json. */
 export type SchemaName = "target" | "client" | "interop";
+const SCHEMA_NAMES: readonly SchemaName[] = ["target", "client", "interop"];
 
+/** A check of a value: true where it passes, else false and its errors (ajv's `verbose` ones). */
+type Validator = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/** The file precompiledSource's text is written to, beside the compiled schema-check.js. */
+export const PRECOMPILED_FILE = "schema-validators.cjs";
+/** What both ways of compiling share. `verbose` puts the failing schema and value in each error. */
+export const AJV_OPTIONS: Options = { allErrors: false, verbose: true, strict: true, validateSchema: false };
+
+const require = createRequire(import.meta.url);
+let precompiled: Record<string, Validator> | null | undefined;
 let ajv: Ajv2020 | undefined;
-const ids = new Map<SchemaName, string>();
+const documents = new Map<SchemaName, { $id: string; $defs?: Record<string, { title?: string }> }>();
 
-/** The validator of a schema, or of one of its definitions (`#/$defs/count`). */
-function validatorOf(name: SchemaName, pointer = ""): ValidateFunction {
-  if (ajv === undefined) {
-    const { Ajv2020 } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
-    // The files are held against their declarations and a validator of their own by tests.
-    ajv = new Ajv2020({ allErrors: false, verbose: true, strict: true, validateSchema: false });
+/** A schema file, parsed once. */
+function schemaDocument(name: SchemaName) {
+  let document = documents.get(name);
+  if (document === undefined) {
+    document = JSON.parse(readFileSync(packageFile(`schema/${name}.schema.json`), "utf8")) as { $id: string };
+    documents.set(name, document);
   }
-  let id = ids.get(name);
-  if (id === undefined) {
-    const schema = JSON.parse(readFileSync(packageFile(`schema/${name}.schema.json`), "utf8")) as { $id: string };
-    ajv.addSchema(schema);
-    id = schema.$id;
-    ids.set(name, id);
+  return document;
+}
+
+/** The name a validator is exported under: `target` for the whole schema, `target_count` for its count. */
+function exportName(name: SchemaName, kind?: string): string {
+  return kind === undefined ? name : `${name}_${kind}`;
+}
+
+/** The validator of a schema, or of one of its definitions (`count` for `#/$defs/count`). */
+function validatorOf(name: SchemaName, kind?: string): Validator {
+  if (precompiled === undefined) {
+    try {
+      precompiled = require(`./${PRECOMPILED_FILE}`) as Record<string, Validator>;
+    } catch {
+      precompiled = null;
+    }
   }
-  const validate = ajv.getSchema(`${id}${pointer}`);
-  if (validate === undefined) throw new Error(`no schema at ${id}${pointer}`);
+  const ready = precompiled?.[exportName(name, kind)];
+  if (ready) return ready;
+  ajv ??= compiler();
+  const id = schemaDocument(name).$id;
+  const validate = ajv.getSchema(kind === undefined ? id : `${id}#/$defs/${kind}`);
+  if (validate === undefined) throw new Error(`no schema at ${id} for ${kind}`);
   return validate;
+}
+
+/** ajv with every schema of schema/ added; `source` keeps each validator's code for precompiledSource. */
+function compiler(source = false): Ajv2020 {
+  const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  // The files are held against their declarations and a validator of their own by tests.
+  const compiling = new Ajv2020({ ...AJV_OPTIONS, ...(source ? { code: { source: true } } : {}) });
+  for (const name of SCHEMA_NAMES) compiling.addSchema(schemaDocument(name));
+  return compiling;
+}
+
+/**
+ * The validators of every schema and of each of its definitions, as the text of one CommonJS
+ * module (ajv's standalone code, which needs ajv's small runtime modules, not its compiler),
+ * exported under exportName's names.
+ */
+export function precompiledSource(): string {
+  const compiling = compiler(true);
+  const { default: standaloneCode } =
+    require("ajv/dist/standalone/index.js") as typeof import("ajv/dist/standalone/index.js");
+  const refs: Record<string, string> = {};
+  for (const name of SCHEMA_NAMES) {
+    const { $id, $defs = {} } = schemaDocument(name);
+    refs[exportName(name)] = $id;
+    for (const kind of Object.keys($defs)) refs[exportName(name, kind)] = `${$id}#/$defs/${kind}`;
+  }
+  return standaloneCode(compiling, refs);
 }
 
 /** A document checked against its schema, without the notes for readers (`$schema`, `$comment`). */
@@ -53,9 +110,8 @@ export function checkDocument<T>(schema: SchemaName, input: unknown, where: stri
  * undefined where it passes, else what it must be.
  */
 export function kindProblem(schema: SchemaName, kind: string, value: unknown): string | undefined {
-  const validate = validatorOf(schema, `#/$defs/${kind}`);
-  if (validate(value)) return undefined;
-  return mustBe(validate.schema as { title?: string });
+  if (validatorOf(schema, kind)(value)) return undefined;
+  return mustBe(schemaDocument(schema).$defs?.[kind]);
 }
 
 /** What the first error says, naming the key: the last ajv reports is the outermost that failed. */

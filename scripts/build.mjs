@@ -1,12 +1,13 @@
 // Compiles the TypeScript into dist/ (run at `prepare`: by `npm pack` for the published package,
 // and by `npm ci` in a checkout, where bin/sxd.js runs it while it is fresh), with the data
 // files read beside their own modules: the reference's contact fixture, interop.html's filter
-// script, and the docs site's script and style sheet. The build is written beside dist/ and
-// swapped in whole, so an sxd started meanwhile (the tests' own, while the package test packs)
-// never finds half a dist/.
+// script, and the docs site's script and style sheet; and the validators of schema/, compiled.
+// The build is written beside dist/ and swapped in whole, so an sxd started meanwhile (the
+// tests' own, while the package test packs) never finds half a dist/.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 
 // A source file changed from here on makes the build stale (bin/sxd.js reads the stamp).
 const startedAt = Date.now();
@@ -35,6 +36,9 @@ for (const file of [
 ]) {
   copyFileSync(file, `${next}/${file}`);
 }
+// The schemas' validators, compiled now rather than by every run (harness/schema-check.ts).
+const { PRECOMPILED_FILE, precompiledSource } = await import(pathToFileURL(`${next}/harness/schema-check.js`).href);
+writeFileSync(`${next}/harness/${PRECOMPILED_FILE}`, precompiledSource());
 writeFileSync(`${next}/.built`, String(startedAt));
 if (existsSync("dist")) renameSync("dist", old);
 renameSync(next, "dist");
