@@ -16,10 +16,12 @@ function checkout(): string {
   symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(root, "node_modules"));
   writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(join(root, "tsconfig.build.json"), JSON.stringify({ include: ["cli", "lib"] }));
-  for (const folder of ["cli", "lib", "dist/cli"]) mkdirSync(join(root, folder), { recursive: true });
+  for (const folder of ["cli", "lib", "schema", "dist/cli"]) mkdirSync(join(root, folder), { recursive: true });
   const main = (which: string) => `export async function main() { console.log("${which}"); return 0; }\n`;
   writeFileSync(join(root, "cli/main.ts"), main("source"));
   writeFileSync(join(root, "lib/codec.ts"), "export const x: number = 1;\n");
+  // The build compiles the schemas' validators too.
+  writeFileSync(join(root, "schema/target.schema.json"), "{}\n");
   writeFileSync(join(root, "dist/cli/main.js"), main("dist"));
   return root;
 }
@@ -59,11 +61,26 @@ function built(): string {
   const root = checkout();
   writeFileSync(join(root, "lib/codec.test.ts"), "export {};\n");
   const past = new Date(Date.now() - 10_000);
-  for (const path of ["cli", "lib", "cli/main.ts", "lib/codec.ts", "lib/codec.test.ts"])
+  for (const path of [
+    "cli",
+    "lib",
+    "schema",
+    "cli/main.ts",
+    "lib/codec.ts",
+    "lib/codec.test.ts",
+    "schema/target.schema.json",
+  ])
     utimesSync(join(root, path), past, past);
   writeFileSync(join(root, "dist/.built"), String(Date.now() - 5000));
   return root;
 }
+
+test("a schema file changed after the build makes it stale: the build compiled its validators", () => {
+  const root = built();
+  assert.equal(launch(root), "dist");
+  writeFileSync(join(root, "schema/target.schema.json"), '{ "title": "changed" }\n');
+  assert.equal(launch(root), "source");
+});
 
 test("a source file removed after the build makes it stale; a test file changed does not", () => {
   const root = built();
