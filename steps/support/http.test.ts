@@ -81,7 +81,9 @@ test("a 429 is no answer: the client waits as asked, sends the same request agai
     else reply.writeHead(200).end("late");
   });
   try {
-    const rate = new RateLimits({ stateDir: mkdtempSync(join(tmpdir(), "sxd-http-")) });
+    // Paced at 100 a second from the start: after a refusal the pace spaces the requests by
+    // 14 ms, not by the second and more a run that finds its pace starts at.
+    const rate = new RateLimits({ stateDir: mkdtempSync(join(tmpdir(), "sxd-http-")), rate: 100 });
     const client = new HttpClient({ timeoutMs: 5000, rate });
     const reply = await client.send("GET", server.url, { headers: { "x-try": "same" } });
     assert.equal(reply.response.status, 503, "a 503 without Retry-After is the server's answer");
@@ -106,7 +108,9 @@ test("a retried Digest request answered 401 stale: not judged where the refused 
     else reply.writeHead(401, { "www-authenticate": 'Digest realm="r", nonce="fresh", stale=true' }).end();
   });
   try {
-    const rate = new RateLimits({ stateDir: mkdtempSync(join(tmpdir(), "sxd-http-")) });
+    // Paced at 100 a second from the start: after a refusal the pace spaces the requests by
+    // 14 ms, not by the second and more a run that finds its pace starts at.
+    const rate = new RateLimits({ stateDir: mkdtempSync(join(tmpdir(), "sxd-http-")), rate: 100 });
     const client = new HttpClient({ timeoutMs: 5000, rate });
     const credentials = { authorization: 'Digest username="u", nonce="n1", nc=00000001, response="x"' };
     await assert.rejects(client.send("GET", server.url, { headers: credentials }), (error: Error) => {
