@@ -8,21 +8,19 @@
  *   const turn = await limits.pace();               // before each request: when it asked, and its slot
  *   const wait = limits.waitBeforeRetry(reply, { turn, waitedMs, attempt }); // a number, or why to give up
  *
- * Under `--parallel` every worker is a process of its own: they share one pacer through a log in
- * the run's state folder that each appends its requests, refusals and waits to, one line each,
- * and replays in the same order; the run reads it for its summary and its console note.
+ * Under `--parallel` every worker is a process of its own: they share one pacer through a log of
+ * the run's state (run-state.ts) that each appends its requests, refusals and waits to, one line
+ * each, and replays in the same order; the run reads it for its summary and its console note.
  */
-import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
-import { join } from "node:path";
 import { retryAfterMs } from "../lib/http-date.ts";
 import { Pacer, type Turn, wallClockMs } from "./pacer.ts";
+import { type RunState, type RunStatePlace, runState } from "./run-state.ts";
 
 // The reference's backend request reads Retry-After too: the one parser lives in lib/.
 export { retryAfterMs };
 
-export interface RateParameters {
-  /** The run's own folder, shared by every worker (as for run-limits.ts). */
-  stateDir: string;
+/** Where the run's state is (run-state.ts), shared by every worker as for run-limits.ts. */
+export interface RateParameters extends RunStatePlace {
   /** At most this many requests per second across all workers, from the start; absent: found. */
   rate?: number;
   /** Seconds of the wall clock the run may spend waiting after refusals; absent: the default. */
@@ -160,28 +158,19 @@ class PaceLog {
   private offset = 0;
 
   constructor(
-    private readonly file: string,
+    private readonly state: RunState,
     rate: number | undefined,
   ) {
     this.pacer = new Pacer(rate);
   }
 
   append(line: string): void {
-    appendFileSync(this.file, `${line}\n`);
+    this.state.append(LOG, `${line}\n`);
   }
 
   /** Replays the lines appended since the last call; the slot of request `who` where its line came. */
   catchUp(who?: string): number | undefined {
-    if (!existsSync(this.file)) return undefined;
-    const fd = openSync(this.file, "r");
-    let text: string;
-    try {
-      const buffer = Buffer.alloc(fstatSync(fd).size - this.offset);
-      readSync(fd, buffer, 0, buffer.length, this.offset);
-      text = buffer.toString("latin1");
-    } finally {
-      closeSync(fd);
-    }
+    const text = this.state.readFrom(LOG, this.offset);
     const complete = text.lastIndexOf("\n") + 1;
     this.offset += complete;
     let mine: number | undefined;
@@ -201,15 +190,15 @@ class PaceLog {
   }
 }
 
-/** One replay per run folder in this process, shared by its scenarios. */
-const logs = new Map<string, PaceLog>();
+/** One replay per run in this process, shared by its scenarios. */
+const logs = new WeakMap<RunState, PaceLog>();
 
-function paceLog({ stateDir, rate }: RateParameters): PaceLog {
-  const file = join(stateDir, LOG);
-  let log = logs.get(file);
+function paceLog(parameters: RateParameters): PaceLog {
+  const state = runState(parameters);
+  let log = logs.get(state);
   if (log === undefined) {
-    log = new PaceLog(file, rate);
-    logs.set(file, log);
+    log = new PaceLog(state, parameters.rate);
+    logs.set(state, log);
   }
   return log;
 }

@@ -23,7 +23,7 @@ export function firstRefusalNote(rate: RateParameters, stderr: Writable): () => 
 export function rateSummary(rate: RateParameters): RateSummary | undefined {
   const { refused, waitedMs, boundMs, settledRate } = readRefusals(rate);
   if (refused === 0) return undefined;
-  const accepted = RunLimits.requestsSent(rate.stateDir) - refused;
+  const accepted = RunLimits.requestsSent(rate) - refused;
   const suggestedRate = accepted > 0 && settledRate !== undefined ? Math.max(1, Math.floor(settledRate)) : undefined;
   return { refused, waitedMs, boundMs, ...(suggestedRate === undefined ? {} : { suggestedRate }) };
 }

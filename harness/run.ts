@@ -24,6 +24,7 @@ import { uniformReplyLine } from "./report/summary.ts";
 import { stagingFolder } from "./report-folder.ts";
 import { checkHarFile, checkTagExpression } from "./run-checks.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
+import { forgetRunState, type RunStatePlace } from "./run-state.ts";
 import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
 import type { TargetDescription } from "./target.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./transport.ts";
@@ -105,8 +106,9 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
   checkHarFile(run.harFile);
   if (run.tags) checkTagExpression(run.tags);
   const staging = stagingFolder(reportDir);
-  // Shared by the workers: the breaker's state (run-limits.ts).
+  // The breaker's and the pace's state (run-state.ts): in files only where workers share it.
   const stateDir = mkdtempSync(join(tmpdir(), "sxd-run-"));
+  const place: RunStatePlace = { stateDir, workers: (run.parallel ?? 0) > 1 };
   const interruption: Interruption = {};
   try {
     const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr };
@@ -130,13 +132,13 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     // Scenarios under way beside each other, in workers or in this process.
     const concurrent = (run.parallel ?? atOnce) > 1;
     runConfiguration.sources.paths = runOrder(scenarios, concurrent);
-    const rate: RateParameters = { stateDir, rate: run.rate, refusalWaitSeconds: run.refusalWaitSeconds };
-    const parameters = worldParameters(run, { stateDir, rate, atOnce, early: earlyResourceFor(planned, concurrent) });
+    const rate: RateParameters = { ...place, rate: run.rate, refusalWaitSeconds: run.refusalWaitSeconds };
+    const parameters = worldParameters(run, { place, rate, atOnce, early: earlyResourceFor(planned, concurrent) });
     if (atOnce > 1) runsScenariosAtOnce();
     // A round trip through JSON is what reaches the workers anyway.
     runConfiguration.runtime.worldParameters = JSON.parse(JSON.stringify(parameters));
     const startedAt = new Date().toISOString();
-    listenForInterruptions(run, io, stateDir, interruption);
+    listenForInterruptions(run, io, place, interruption);
     const collector = new OutcomeCollector();
     const noteRefusals = firstRefusalNote(rate, io.stderr);
     const loaded = known ?? (await preloading);
@@ -159,6 +161,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     return { exitCode: judgement.exitCode, judgement, ...(interrupted ? { interrupted } : {}) };
   } finally {
     interruption.stopListening?.();
+    forgetRunState(stateDir);
     rmSync(stateDir, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
   }
@@ -205,7 +208,7 @@ async function probeTarget(run: ConformanceRun, io: Io, loading?: Promise<unknow
 /** What every scenario's world is given. */
 function worldParameters(
   run: ConformanceRun,
-  chosen: { stateDir: string; rate: RateParameters; atOnce: number; early: WorldParameters["earlyResourceFor"] },
+  chosen: { place: RunStatePlace; rate: RateParameters; atOnce: number; early: WorldParameters["earlyResourceFor"] },
 ): WorldParameters {
   return {
     target: run.target,
@@ -215,7 +218,7 @@ function worldParameters(
     maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     securitySamples: run.securitySamples ?? DEFAULT_SECURITY_SAMPLES,
     // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
-    limits: runLimits(run.deadlineSeconds, chosen.stateDir),
+    limits: runLimits(run.deadlineSeconds, chosen.place),
     rate: chosen.rate,
     tls: run.tls,
     userAgent: `sxd/${suiteVersion()}`,
@@ -231,10 +234,10 @@ interface Interruption {
 }
 
 /** From here on an interruption lets no further scenario start. */
-function listenForInterruptions(run: ConformanceRun, io: Io, stateDir: string, interruption: Interruption): void {
+function listenForInterruptions(run: ConformanceRun, io: Io, place: RunStatePlace, interruption: Interruption): void {
   interruption.stopListening = run.interruptions?.((signal) => {
     interruption.signal = signal;
-    RunLimits.interrupt(stateDir, `the run was interrupted (${signal})`);
+    RunLimits.interrupt(place, `the run was interrupted (${signal})`);
     io.stderr.write(`sxd: ${signal}: no further scenario starts; the running ones finish, then the reports\n`);
   });
 }
@@ -286,9 +289,9 @@ function judgeRun(
   );
 }
 
-function runLimits(deadlineSeconds: number, stateDir: string): RunLimitsParameters {
+function runLimits(deadlineSeconds: number, place: RunStatePlace): RunLimitsParameters {
   return {
-    stateDir,
+    ...place,
     deadlineSeconds,
     deadlineAt: Date.now() + deadlineSeconds * 1000,
     failuresInARow: FAILURES_IN_A_ROW,
