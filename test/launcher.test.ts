@@ -12,7 +12,7 @@ import { tempDir } from "./support/cli.ts";
 function checkout(): string {
   const root = tempDir();
   mkdirSync(join(root, "bin"));
-  copyFileSync(join(PACKAGE_ROOT, "bin/sxd.js"), join(root, "bin/sxd.js"));
+  for (const file of ["bin/sxd.js", "bin/built.js"]) copyFileSync(join(PACKAGE_ROOT, file), join(root, file));
   symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(root, "node_modules"));
   writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(join(root, "tsconfig.build.json"), JSON.stringify({ include: ["cli", "lib"] }));
