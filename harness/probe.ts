@@ -60,25 +60,23 @@ const TIMED_BODY_BYTES = 64 * 1024;
 const TIMED_BODY_MS = 1000;
 
 /**
- * The probe and the round trip in one: the first request to the URL is the probe (`problem`
- * says why it got no answer) and opens the connection; then the round trip, in ms, is the
- * shortest time to a reply's headers of a few requests on that kept-alive connection (undefined
- * where it cannot be timed). The opening request's own time would not do: it holds the
- * connection's set-up, and this process's warming up (loading and compiling the HTTP client),
- * and on a busy machine one request to a server on the same machine can wait tens of
- * milliseconds for a core, which would make it look far away; the shortest of a few is the one
- * that waited least, and two that agree end the timing. Stops at one that is short enough to say
- * "near" (`nearMs`), at a body that is large or slow, and after `timeoutMs` in all: a target that
- * answers the probe and then hangs costs one timeout here, as the probe would have.
+ * The round trip to a URL that answered the probe, in ms: the first request opens a kept-alive
+ * connection (`problem` says why it got no answer, where the target stopped answering since),
+ * and the round trip is the shortest time to a reply's headers of a few requests on that
+ * connection (undefined where it cannot be timed). The opening request's own time would not do:
+ * it holds the connection's set-up, and this process's warming up (loading and compiling the
+ * HTTP client), and on a busy machine one request to a server on the same machine can wait tens
+ * of milliseconds for a core, which would make it look far away; the shortest of a few is the
+ * one that waited least, and two that agree end the timing. Stops at one that is short enough
+ * to say "near" (`nearMs`), at a body that is large or slow, and after `timeoutMs` in all: a
+ * target that answers the probe and then hangs costs one timeout here.
  */
 export async function roundTrip(
   url: string,
   options: { timeoutMs: number; tls?: TlsSettings; nearMs: number },
-  stop?: AbortSignal,
 ): Promise<{ problem: string } | { ms: number | undefined }> {
   const agent = targetDispatcher(options.timeoutMs, options.tls);
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+  const signal = AbortSignal.timeout(options.timeoutMs);
   const times: number[] = [];
   const shortest = () => Math.min(...times);
   const agreed = () => times.length >= 2 && Math.max(...times) - shortest() <= shortest() * AGREEING;

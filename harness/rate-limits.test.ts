@@ -5,8 +5,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { isRefusal, RateLimits, type RateParameters, readRefusals, retryAfterMs } from "./rate-limits.ts";
 
-const parameters = (rate?: number): RateParameters => ({
+const parameters = (rate?: number, workers = false): RateParameters => ({
   stateDir: mkdtempSync(join(tmpdir(), "sxd-rate-")),
+  workers,
   rate,
 });
 
@@ -77,15 +78,17 @@ test("the run's bound is on the wall clock: waits of two workers at once count o
   });
 });
 
-test("--rate spaces the requests of all workers by one schedule; a slot asked for late is not moved earlier", () => {
-  // 20 per second: one slot every 50 ms, whichever worker takes it.
-  const shared = parameters(20);
-  const [one, two] = [new RateLimits(shared), new RateLimits(shared)];
-  assert.deepEqual(
-    [one, two, one, two].map((worker) => worker.reserveSlot(1000)),
-    [1000, 1050, 1100, 1150],
-  );
-  assert.equal(two.reserveSlot(2000), 2000, "idle since: at once");
-  assert.equal(one.reserveSlot(2010), 2050, "yet no sooner than 50 ms after the slot before");
-  assert.equal(new RateLimits(parameters()).reserveSlot(1000), 1000, "without --rate nothing waits before a refusal");
-});
+for (const workers of [false, true]) {
+  test(`--rate spaces the requests of all workers by one schedule; a slot asked for late is not moved earlier (${workers ? "in files" : "in memory"})`, () => {
+    // 20 per second: one slot every 50 ms, whichever worker takes it.
+    const shared = parameters(20, workers);
+    const [one, two] = [new RateLimits(shared), new RateLimits(shared)];
+    assert.deepEqual(
+      [one, two, one, two].map((worker) => worker.reserveSlot(1000)),
+      [1000, 1050, 1100, 1150],
+    );
+    assert.equal(two.reserveSlot(2000), 2000, "idle since: at once");
+    assert.equal(one.reserveSlot(2010), 2050, "yet no sooner than 50 ms after the slot before");
+    assert.equal(new RateLimits(parameters()).reserveSlot(1000), 1000, "without --rate nothing waits before a refusal");
+  });
+}

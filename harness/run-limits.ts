@@ -71,8 +71,11 @@ export class RunLimits {
     return runState(place).size(REQUESTS);
   }
 
-  /** The last `n` entries of the log, read from its end: the log grows with the run. */
+  /**
+   * The last `n` entries of the log, read from its end: the log grows with the run (and, with
+   * workers, may grow between the size and the read).
+   */
   private lastEntries(n: number): string {
-    return this.state.readFrom(REQUESTS, Math.max(0, this.state.size(REQUESTS) - n));
+    return this.state.readFrom(REQUESTS, Math.max(0, this.state.size(REQUESTS) - n)).slice(-n);
   }
 }
