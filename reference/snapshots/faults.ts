@@ -97,7 +97,7 @@ export const snapshotFaults = {
   },
   "snap-write-deferred": {
     breaks: ["SNAP-15"],
-    description: `an update is written ${DEFERRED_WRITE_MS} ms after its preconditions held: updates sent at once with one read's date all pass the check and all get in`,
+    description: `an update is written once no update of the resource has passed its preconditions for ${DEFERRED_WRITE_MS} ms: updates sent at once with one read's date all pass the check and all get in`,
   },
   "snap-no-428": {
     breaks: ["SNAP-12"],

@@ -58,6 +58,28 @@ const SNAPSHOT_METHODS = ["GET", "HEAD"];
 /** The date a fault mode serves as the current resource's Last-Modified. */
 const YEAR_9999 = "Fri, 31 Dec 9999 23:59:59 GMT";
 
+/**
+ * A fault mode's deferred write: an update that passed its check waits until no update of the
+ * same resource has passed one for `ms`. Updates sent at once then all pass against the same
+ * version however slowly a busy process takes them in, as long as each comes within `ms` of the
+ * one before; before it writes, the requests already received take their turn.
+ */
+function heldUntilQuiet(ms: number): (resource: string) => Promise<void> {
+  const lastChecked = new Map<string, number>();
+  const quietAt = (resource: string) => (lastChecked.get(resource) ?? 0) + ms;
+  return async (resource) => {
+    lastChecked.set(resource, Date.now());
+    for (;;) {
+      const left = quietAt(resource) - Date.now();
+      if (left > 0) await sleep(left);
+      else {
+        await new Promise((done) => setImmediate(done));
+        if (quietAt(resource) <= Date.now()) return;
+      }
+    }
+  };
+}
+
 export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptions = {}): Route {
   const store = options.store ?? new MemorySnapshotStore(context.storage);
   const now = options.now ?? Date.now;
@@ -68,6 +90,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   const leftovers = new Map<string, StoredResource>();
   const links = (address: Address, count: number) => chainLinks(context.urls.base, address, count, chain);
   const shownDate = (stored: number, at: number) => formatHttpDate(new Date(servedLastModified(stored, at)));
+  const deferredWrite = heldUntilQuiet(policy.writeDelayMs);
 
   const notFound = (address: Address): HttpError => {
     const removed = store.removedVersions(address.resource);
@@ -161,7 +184,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
       throw new HttpError(409, `the entry id is ${current.entry.id}; a revision keeps it (RFC 4287 §4.2.6)`);
     }
     // Only a fault mode waits here: other updates then pass their check against the same version.
-    if (policy.writeDelayMs > 0) await sleep(policy.writeDelayMs);
+    if (policy.writeDelayMs > 0) await deferredWrite(address.resource);
     const written = store.get(address.resource);
     if (!written) throw notFound(address);
     const before = currentVersion(written);
