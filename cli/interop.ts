@@ -16,8 +16,8 @@ import { parseOptions, withDefault } from "./option-parse.ts";
 import { DEFAULT_CLIENT_RUNS_AT_ONCE, type OptionName } from "./option-table.ts";
 import { signalExitCode } from "./signals.ts";
 
-export async function runInteropCommand(argv: string[], io: Io): Promise<number> {
-  const parsed = parseOptions("interop", argv, process.env, true);
+export async function runInteropCommand(argv: string[], io: Io & { env?: NodeJS.ProcessEnv }): Promise<number> {
+  const parsed = parseOptions("interop", argv, io.env ?? process.env, true);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const given = parsed.value;
   if (given.help) {

@@ -6,11 +6,17 @@
 
 import { writeFileSync } from "node:fs";
 import { fileProblem, UsageError } from "../harness/errors.ts";
+import type { Io } from "../harness/run.ts";
 import { COMMAND_NAMES } from "./option-spec.ts";
 import { editDistance } from "./spelling.ts";
 
 // Everything else is imported where a command needs it, so that `sxd --help` loads neither
 // cucumber nor the reference.
+
+/** Where a command prints and the environment it reads: the process's, or a test's. */
+export interface CommandIo extends Io {
+  env: NodeJS.ProcessEnv;
+}
 
 const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, export links and digest authentication
 
@@ -51,38 +57,38 @@ async function helpOf(command: string | undefined): Promise<string> {
 }
 
 /** A command's arguments by the option table; a usage error as one line. */
-async function optionsOf(command: "rows" | "report", argv: string[]) {
+async function optionsOf(command: "rows" | "report", argv: string[], io: CommandIo) {
   const { parseOptions } = await import("./option-parse.ts");
-  const parsed = parseOptions(command, argv, process.env, command === "report");
+  const parsed = parseOptions(command, argv, io.env, command === "report");
   if (!parsed.ok) throw new UsageError(parsed.error);
   return parsed.value;
 }
 
-async function printRows(argv: string[]): Promise<number> {
-  const given = await optionsOf("rows", argv);
-  if (given.help) return printHelp("rows");
+async function printRows(argv: string[], io: CommandIo): Promise<number> {
+  const given = await optionsOf("rows", argv, io);
+  if (given.help) return printHelp("rows", io);
   const { loadRows } = await import("../harness/catalogue.ts");
   const { PACKAGE_ROOT } = await import("../harness/package.ts");
   const { loadScenarios } = await import("../harness/scenarios.ts");
   const { clientTraceability, rowMatrix, traceabilityProblems } = await import("../harness/traceability.ts");
   const rows = loadRows();
   const scenarios = loadScenarios(PACKAGE_ROOT);
-  process.stdout.write(rowMatrix(rows, scenarios));
+  io.stdout.write(rowMatrix(rows, scenarios));
   const client = { rows: loadRows("client"), scenarios: loadScenarios(PACKAGE_ROOT, "client") };
-  process.stdout.write(`\nClient rows (sxd test-client):\n${rowMatrix(client.rows, client.scenarios)}`);
+  io.stdout.write(`\nClient rows (sxd test-client):\n${rowMatrix(client.rows, client.scenarios)}`);
   if (!given.switch("check")) return 0;
   const { problems: clientProblems, unchecked } = clientTraceability(client.rows, client.scenarios);
   const problems = [...traceabilityProblems(rows, scenarios), ...clientProblems];
-  for (const problem of problems) process.stderr.write(`sxd: ${problem}\n`);
-  if (unchecked.length > 0) process.stderr.write(`sxd: not checked by sxd test-client yet: ${unchecked.join(", ")}\n`);
+  for (const problem of problems) io.stderr.write(`sxd: ${problem}\n`);
+  if (unchecked.length > 0) io.stderr.write(`sxd: not checked by sxd test-client yet: ${unchecked.join(", ")}\n`);
   return problems.length === 0 ? 0 : 1;
 }
 
-async function mergeReports(argv: string[]): Promise<number> {
+async function mergeReports(argv: string[], io: CommandIo): Promise<number> {
   const { documentSide, readConformance } = await import("../harness/conformance-document.ts");
   const { mergedMatrixHtml } = await import("../harness/report/matrix.ts");
-  const given = await optionsOf("report", argv);
-  if (given.help) return printHelp("report");
+  const given = await optionsOf("report", argv, io);
+  if (given.help) return printHelp("report", io);
   const { withDefault } = await import("./option-parse.ts");
   const out = withDefault("report", "out", given.text("out"));
   const [verb, ...files] = given.positionals;
@@ -90,7 +96,7 @@ async function mergeReports(argv: string[]): Promise<number> {
     throw new UsageError("usage: sxd report merge a.json b.json ... [--out FILE]");
   const { isInteropFile } = await import("../harness/interop/shards.ts");
   const interop = files.filter(isInteropFile);
-  if (interop.length === files.length) return await mergeInterop(files, given.text("out") ?? "reports");
+  if (interop.length === files.length) return await mergeInterop(files, given.text("out") ?? "reports", io);
   if (interop.length > 0)
     throw new UsageError(
       `${interop[0]} is an interop.json and ${files.find((f) => !interop.includes(f))} is not: merge one kind at a time`,
@@ -109,12 +115,12 @@ async function mergeReports(argv: string[]): Promise<number> {
   }
   const clients = docs.filter((doc) => documentSide(doc) === "client").length;
   const servers = docs.length - clients;
-  process.stdout.write(`wrote ${out}: ${counted(servers, "server")}, ${counted(clients, "client")}\n`);
+  io.stdout.write(`wrote ${out}: ${counted(servers, "server")}, ${counted(clients, "client")}\n`);
   return 0;
 }
 
 /** The shards of an `sxd interop` run as the whole matrix: interop.json and junit.xml into `out`. */
-async function mergeInterop(files: string[], out: string): Promise<number> {
+async function mergeInterop(files: string[], out: string, io: CommandIo): Promise<number> {
   const { mergeInterop: merged, readInteropDocument } = await import("../harness/interop/shards.ts");
   const { writeInteropReports } = await import("../harness/report/index.ts");
   const { summaryTable } = await import("../harness/report/summary.ts");
@@ -131,8 +137,8 @@ async function mergeInterop(files: string[], out: string): Promise<number> {
   } catch (error) {
     throw new UsageError(`cannot write into ${out}: ${fileProblem(error)}`);
   }
-  process.stdout.write(summaryTable(doc));
-  process.stdout.write(
+  io.stdout.write(summaryTable(doc));
+  io.stdout.write(
     `wrote ${join(out, REPORT_FILES.interopHtml)}, ${REPORT_FILES.interopJson}, ${REPORT_FILES.junit} and ${REPORT_FILES.summary}: ${counted(doc.cells.length, "cell")} of ${counted(files.length, "shard")}\n`,
   );
   return 0;
@@ -142,8 +148,8 @@ function counted(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-async function printHelp(command: "rows" | "report"): Promise<number> {
-  process.stdout.write(await helpOf(command));
+async function printHelp(command: "rows" | "report", io: CommandIo): Promise<number> {
+  io.stdout.write(await helpOf(command));
   return 0;
 }
 
@@ -154,58 +160,61 @@ function nearestCommand(command: string): string {
   return near ? `(did you mean sxd ${near}?)` : "(try sxd --help)";
 }
 
-export async function main(argv: string[]): Promise<number> {
+const PROCESS_IO: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+
+/** `io`: the process's streams and environment; a test gives its own to run a command in its process. */
+export async function main(argv: string[], io: CommandIo = PROCESS_IO): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case undefined:
         // A command is required; the help says which.
-        process.stderr.write(MAIN_HELP);
+        io.stderr.write(MAIN_HELP);
         return 2;
       case "--version":
       case "-v":
-        process.stdout.write(`sxd ${(await import("../harness/package.ts")).suiteVersion()}\n`);
+        io.stdout.write(`sxd ${(await import("../harness/package.ts")).suiteVersion()}\n`);
         return 0;
       case "help":
       case "--help":
       case "-h":
-        process.stdout.write(await helpOf(rest[0]));
+        io.stdout.write(await helpOf(rest[0]));
         return 0;
       case "test": {
         const { parseTestArgs } = await import("./options.ts");
-        const parsed = parseTestArgs(rest, process.env);
+        const parsed = parseTestArgs(rest, io.env);
         if (!parsed.ok) throw new UsageError(parsed.error);
         if ("help" in parsed) {
-          process.stdout.write(await helpOf("test"));
+          io.stdout.write(await helpOf("test"));
           return 0;
         }
         const { runSuite } = await import("./run-suite.ts");
-        return (await runSuite(parsed.value, { stdout: process.stdout, stderr: process.stderr })).exitCode;
+        return (await runSuite(parsed.value, io)).exitCode;
       }
       case "test-client":
-        return await (await import("./test-client.ts")).runTestClient(rest, process);
+        return await (await import("./test-client.ts")).runTestClient(rest, io);
       case "interop":
-        return await (await import("./interop.ts")).runInteropCommand(rest, process);
+        return await (await import("./interop.ts")).runInteropCommand(rest, io);
       case "serve":
         return await (await import("./serve.ts")).runServe(rest);
       case "init": {
         const { runInit, terminalAsk } = await import("./init.ts");
-        return await runInit(rest, { stdout: process.stdout, ask: terminalAsk() });
+        return await runInit(rest, { stdout: io.stdout, ask: terminalAsk() });
       }
       case "rows":
-        return await printRows(rest);
+        return await printRows(rest, io);
       case "docs":
-        return await (await import("./docs.ts")).runDocs(rest, process.stdout);
+        return await (await import("./docs.ts")).runDocs(rest, io.stdout);
       case "report":
-        return await mergeReports(rest);
+        return await mergeReports(rest, io);
       case "fuzz":
-        return await (await import("./fuzz.ts")).runFuzz(rest, process.stdout);
+        return await (await import("./fuzz.ts")).runFuzz(rest, io.stdout);
       default:
         throw new UsageError(`unknown command "${command}" ${nearestCommand(command)}`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`sxd: ${error.message}\n`);
+      io.stderr.write(`sxd: ${error.message}\n`);
       return 2;
     }
     throw error;

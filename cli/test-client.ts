@@ -21,8 +21,12 @@ import { parseOptions, withDefault } from "./option-parse.ts";
 import type { OptionName } from "./option-table.ts";
 
 /** `session`: the step definitions, loaded once for the many runs of one process (the tests'). */
-export async function runTestClient(argv: string[], io: Io, session: SuiteSession = {}): Promise<number> {
-  const parsed = parseOptions("test-client", argv, process.env);
+export async function runTestClient(
+  argv: string[],
+  io: Io & { env?: NodeJS.ProcessEnv },
+  session: SuiteSession = {},
+): Promise<number> {
+  const parsed = parseOptions("test-client", argv, io.env ?? process.env);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const given = parsed.value;
   if (given.help) {

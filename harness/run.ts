@@ -46,8 +46,9 @@ export interface SuiteSession {
   support?: IRunOptions["support"];
 }
 
-/** The same for every session: cucumber registers a step file's definitions as its module is first imported. */
-let loadedHere: IRunOptions["support"] | undefined;
+/** The same for every session (cucumber registers a step file's definitions as its module is first
+ * imported), from when the loading starts: a run that ends before its scenarios leaves it going. */
+let loadedHere: Promise<IRunOptions["support"]> | undefined;
 
 export interface SuiteRun {
   /** The verdict's exit code; a shell that was interrupted exits as its signal says instead. */
@@ -124,10 +125,10 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     // before the round trip is timed: one process runs the scenarios, so it is the code the run
     // uses. Workers load their own.
     const inThisProcess = (run.parallel ?? 0) <= 1;
-    const known = session.support ?? loadedHere;
-    const preloading = known === undefined && inThisProcess ? loadSupport(runConfiguration, environment) : undefined;
-    // A failure shows where the run awaits it; meanwhile it is no unhandled rejection.
-    preloading?.catch(() => undefined);
+    const known = session.support;
+    if (known === undefined && inThisProcess) loadedHere ??= loadSupport(runConfiguration, environment);
+    const preloading = known === undefined && inThisProcess ? loadedHere : undefined;
+    preloading?.catch(() => undefined); // shown where the run awaits it, not as an unhandled rejection
     const atOnce = await probeTarget(run, io, preloading);
     // Scenarios under way beside each other, in workers or in this process.
     const concurrent = (run.parallel ?? atOnce) > 1;
@@ -148,7 +149,7 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
       (envelope) => collector.add(envelope),
     ).finally(noteRefusals);
     session.support = result.support;
-    if (inThisProcess) loadedHere ??= result.support;
+    loadedHere ??= Promise.resolve(result.support);
     const { signal: interrupted } = interruption;
     const judgement = judgeRun(run, io, {
       outcomes: collector.outcomes(),

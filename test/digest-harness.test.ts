@@ -2,14 +2,15 @@
  * The digest harness against the bundled reference, described in ways that stage what a real
  * server does: a password the description gets wrong (every login refused), a nonce lifetime
  * longer than sxd waits, the "each nc once" policy, and a server taking only the spec's
- * literal formula. Checked through the command a user runs, from its JSON report.
+ * literal formula. Checked through the command a user runs (its code in this process, testHere),
+ * from its JSON report.
  */
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
-import { sxd, tempDir } from "./support/cli.ts";
+import { tempDir, testHere } from "./support/cli.ts";
 import { behaviourTags } from "./support/suite.ts";
 
 interface ReportRow {
@@ -23,8 +24,8 @@ async function digestRun(digest: object, tags: string, faults: string[] = []): P
   const dir = tempDir();
   const config = join(dir, "target.json");
   writeFileSync(config, JSON.stringify({ digest }));
-  const args = ["test", "--config", config, "--tags", tags, "--report-dir", dir, "--timeout", "5000"];
-  const run = await sxd([...args, ...faults.flatMap((fault) => ["--reference-fault", fault])]);
+  const args = ["--config", config, "--tags", tags, "--report-dir", dir, "--timeout", "5000"];
+  const run = await testHere([...args, ...faults.flatMap((fault) => ["--reference-fault", fault])]);
   assert.ok(run.code === 0 || run.code === 1, `exit ${run.code}: ${run.stderr}`);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as { rows: ReportRow[] };
   return new Map(report.rows.map((row) => [row.id, row]));
@@ -35,8 +36,8 @@ const ALL_DIGEST = behaviourTags(
   loadRows().map((r) => r.id),
 );
 
-// Each case starts its own reference through the command; they run side by side.
-describe("the digest harness on a described reference", { concurrency: true }, () => {
+// Each case starts its own reference through the command; testHere takes them one at a time.
+describe("the digest harness on a described reference", () => {
   it("a wrong password in the description fails DIG-4 alone, with a hint; the rest needing a login are not run", async () => {
     const rows = await digestRun({ password: "not-the-password" }, ALL_DIGEST);
     assert.equal(rows.get("DIG-4")?.verdict, "failed");

@@ -1,9 +1,11 @@
 // Targets that misbehave at the transport level: the probe answers, then the server hangs,
 // resets, talks garbage, serves HTML, or goes down halfway. Every run must finish within its
-// timeouts, report the target not conformant (exit 1), and print no stack trace.
+// timeouts, report the target not conformant (exit 1), and print no stack trace. The runs go
+// through the command line's code in this process (testHere): an error it did not catch would
+// fail the test, as it would print a stack trace from a process.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type Finished, referenceDescriptionFile, sxd, tempDir } from "./support/cli.ts";
+import { type Finished, referenceDescriptionFile, tempDir, testHere } from "./support/cli.ts";
 import { type Behaviour, hostile, PROBE_REPLY } from "./support/hostile.ts";
 
 const behaviours: Record<string, Behaviour> = {
@@ -24,8 +26,7 @@ const behaviours: Record<string, Behaviour> = {
 };
 
 function sxdTest(url: string): Promise<Finished> {
-  return sxd([
-    "test",
+  return testHere([
     ...["--config", referenceDescriptionFile()],
     "--base-url",
     url,

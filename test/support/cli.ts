@@ -67,7 +67,39 @@ export function referenceDescriptionFile(): string {
 
 /** The step definitions of the `sxd test-client` runs in this process, loaded by the first. */
 const clientSession: SuiteSession = {};
-let clientTurn: Promise<unknown> = Promise.resolve();
+/** The runs in this process go one at a time, whoever asks: they share the step definitions. */
+let turn: Promise<unknown> = Promise.resolve();
+
+/** A Writable that keeps what is written to it as text. */
+function keeping(printed: { text: string }): Writable {
+  return new Writable({
+    write(chunk, _encoding, done) {
+      printed.text += String(chunk);
+      done();
+    },
+  });
+}
+
+/**
+ * `sxd test ...args` through the command line's own code in this process (cli/main.ts main),
+ * with `env` over this process's environment: the same parsing, usage errors, reports, output
+ * and exit code as an sxd process, without loading sxd, cucumber and the steps again for every
+ * run (the server steps load once in a process, harness/run.ts). Not for --parallel above 1
+ * (its workers would be forked from the test process), nor for what only a process shows: its
+ * launcher, its environment beyond the options, signals, a stack trace.
+ */
+export function testHere(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  const run = turn.then(async () => {
+    const { main } = await import("../../cli/main.ts");
+    const stdout = { text: "" };
+    const stderr = { text: "" };
+    const io = { stdout: keeping(stdout), stderr: keeping(stderr), env: { ...process.env, ...env } };
+    const code = await main(["test", ...args], io);
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  });
+  turn = run.catch(() => undefined);
+  return run;
+}
 
 /**
  * `sxd test-client ...args` through the command's own code in this process (cli/test-client.ts
@@ -77,19 +109,13 @@ let clientTurn: Promise<unknown> = Promise.resolve();
  * for what only a process shows (its environment, signals), start sxd.
  */
 export function testClientHere(args: string[]): Promise<Finished> {
-  const run = clientTurn.then(async () => {
+  const run = turn.then(async () => {
     const { runTestClient } = await import("../../cli/test-client.ts");
-    const printed = { stdout: "", stderr: "" };
-    const into = (name: keyof typeof printed) =>
-      new Writable({
-        write(chunk, _encoding, done) {
-          printed[name] += String(chunk);
-          done();
-        },
-      });
-    const code = await runTestClient(args, { stdout: into("stdout"), stderr: into("stderr") }, clientSession);
-    return { code, ...printed };
+    const stdout = { text: "" };
+    const stderr = { text: "" };
+    const code = await runTestClient(args, { stdout: keeping(stdout), stderr: keeping(stderr) }, clientSession);
+    return { code, stdout: stdout.text, stderr: stderr.text };
   });
-  clientTurn = run.catch(() => undefined);
+  turn = run.catch(() => undefined);
   return run;
 }
