@@ -93,8 +93,7 @@ test("requests carry User-Agent, X-Sxd-Scenario and the extra headers; secret va
   const described = { baseUrl: url, snapshots: { collection: "/entries/" }, headers: { base: { "X-Tenant": "acme" } } };
   writeFileSync(config, JSON.stringify(described));
   try {
-    const run = await sxd([
-      "test",
+    const run = await testHere([
       ...["--config", config, "--tags", "@SNAP-3", "--report-dir", dir],
       ...["--header", "Authorization: Bearer secret-token-123", "--header", "X-Api-Key: key-456"],
     ]);
@@ -134,15 +133,15 @@ test("TLS: a self-signed certificate gets a hint; --ca trusts it; --insecure war
   }
   const { server, url } = await recordingServer({ key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") });
   try {
-    const common = ["test", "--config", referenceDescriptionFile(), "--base-url", url, "--tags", "@SNAP-3"];
+    const common = ["--config", referenceDescriptionFile(), "--base-url", url, "--tags", "@SNAP-3"];
     common.push("--report-dir", dir);
-    const untrusted = await sxd(common);
+    const untrusted = await testHere(common);
     assertOneLine(untrusted, "self-signed");
     assert.match(untrusted.stderr, /self-signed .*--ca FILE, or --insecure$/m);
     // Past the probe, the 404 target fails the row: exit 1, not 2.
-    const trusted = await sxd([...common, "--ca", cert]);
+    const trusted = await testHere([...common, "--ca", cert]);
     assert.equal(trusted.code, 1, trusted.stderr);
-    const insecure = await sxd([...common, "--insecure"]);
+    const insecure = await testHere([...common, "--insecure"]);
     assert.equal(insecure.code, 1, insecure.stderr);
     assert.match(insecure.stdout, /^warning: TLS certificates were not checked \(--insecure\)$/m);
     const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8"));
