@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import type { Exchange } from "../harness/exchange.ts";
 import { probe } from "../harness/probe.ts";
 import { runCommand, succeeded } from "../steps/support/commands.ts";
-import { SXD, sxd, tempDir } from "./support/cli.ts";
+import { SXD, sxd, tempDir, testHere } from "./support/cli.ts";
 
 const TOKEN_KEY = "sxd-outage-test-key";
 const dir = tempDir();
@@ -82,7 +82,9 @@ async function run(tags: string, description: object, extra: string[] = []) {
     }),
   );
   const reportDir = tempDir();
-  const finished = await sxd(["test", "--config", config, "--tags", tags, "--report-dir", reportDir, ...extra]);
+  const args = ["--config", config, "--tags", tags, "--report-dir", reportDir, ...extra];
+  // In this process (testHere) but for --parallel, whose workers a process of its own forks.
+  const finished = extra.includes("--parallel") ? await sxd(["test", ...args]) : await testHere(args);
   assert.notEqual(finished.code, 2, finished.stderr);
   const report = JSON.parse(readFileSync(join(reportDir, "conformance.json"), "utf8"));
   const rows = new Map<

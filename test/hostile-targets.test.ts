@@ -1,11 +1,9 @@
 // Targets that misbehave at the transport level: the probe answers, then the server hangs,
 // resets, talks garbage, serves HTML, or goes down halfway. Every run must finish within its
-// timeouts, report the target not conformant (exit 1), and print no stack trace. The runs go
-// through the command line's code in this process (testHere): an error it did not catch would
-// fail the test, as it would print a stack trace from a process.
+// timeouts, report the target not conformant (exit 1), and print no stack trace.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type Finished, referenceDescriptionFile, tempDir, testHere } from "./support/cli.ts";
+import { type Finished, referenceDescriptionFile, sxd, tempDir } from "./support/cli.ts";
 import { type Behaviour, hostile, PROBE_REPLY } from "./support/hostile.ts";
 
 const behaviours: Record<string, Behaviour> = {
@@ -26,7 +24,8 @@ const behaviours: Record<string, Behaviour> = {
 };
 
 function sxdTest(url: string): Promise<Finished> {
-  return testHere([
+  return sxd([
+    "test",
     ...["--config", referenceDescriptionFile()],
     "--base-url",
     url,
