@@ -6,17 +6,12 @@
 
 import { writeFileSync } from "node:fs";
 import { fileProblem, UsageError } from "../harness/errors.ts";
-import type { Io } from "../harness/run.ts";
+import { type CommandIo, PROCESS_IO } from "./io.ts";
 import { COMMAND_NAMES } from "./option-spec.ts";
 import { editDistance } from "./spelling.ts";
 
 // Everything else is imported where a command needs it, so that `sxd --help` loads neither
 // cucumber nor the reference.
-
-/** Where a command prints and the environment it reads: the process's, or a test's. */
-export interface CommandIo extends Io {
-  env: NodeJS.ProcessEnv;
-}
 
 const MAIN_HELP = `sxd: a conformance kit for snapshot-versioned resources, export links and digest authentication
 
@@ -160,8 +155,6 @@ function nearestCommand(command: string): string {
   return near ? `(did you mean sxd ${near}?)` : "(try sxd --help)";
 }
 
-const PROCESS_IO: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
-
 /** `io`: the process's streams and environment; a test gives its own to run a command in its process. */
 export async function main(argv: string[], io: CommandIo = PROCESS_IO): Promise<number> {
   const [command, ...rest] = argv;
@@ -196,7 +189,7 @@ export async function main(argv: string[], io: CommandIo = PROCESS_IO): Promise<
       case "interop":
         return await (await import("./interop.ts")).runInteropCommand(rest, io);
       case "serve":
-        return await (await import("./serve.ts")).runServe(rest);
+        return await (await import("./serve.ts")).runServe(rest, io);
       case "init": {
         const { runInit, terminalAsk } = await import("./init.ts");
         return await runInit(rest, { stdout: io.stdout, ask: terminalAsk() });

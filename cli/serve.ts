@@ -14,16 +14,17 @@ import {
   startReference,
 } from "../reference/index.ts";
 import { commandHelp } from "./help.ts";
+import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 import { type OptionName, SHUTDOWN_GRACE_MS } from "./option-table.ts";
 
-export async function runServe(argv: string[]): Promise<number> {
-  const parsed = parseOptions("serve", argv, process.env, true);
+export async function runServe(argv: string[], io: CommandIo): Promise<number> {
+  const parsed = parseOptions("serve", argv, io.env, true);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const given = parsed.value;
   const { positionals } = given;
   if (given.help) {
-    process.stdout.write(commandHelp("serve"));
+    io.stdout.write(commandHelp("serve"));
     return 0;
   }
   const value = (name: OptionName) => given.valueOr(name);
@@ -31,7 +32,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const faults = given.list("fault");
   if (faults.includes("list")) {
     for (const [name, info] of Object.entries(FAULTS) as [string, FaultInfo][]) {
-      process.stdout.write(`${name.padEnd(32)} breaks ${info.breaks.join(", ")}: ${info.description}\n`);
+      io.stdout.write(`${name.padEnd(32)} breaks ${info.breaks.join(", ")}: ${info.description}\n`);
     }
     return 0;
   }
@@ -81,14 +82,14 @@ export async function runServe(argv: string[]): Promise<number> {
     contacts: "contacts server",
     messaging: "messaging server",
   };
-  for (const name of servers) process.stdout.write(`${label[name].padEnd(36)} ${reference.urls[name]}\n`);
+  for (const name of servers) io.stdout.write(`${label[name].padEnd(36)} ${reference.urls[name]}\n`);
   if (servers.includes("base")) {
     const who = value("users")
       ? `users from ${value("users")}`
       : `demo user ${DEMO_USER.username} / ${DEMO_USER.password}`;
-    process.stdout.write(`digest: ${reference.urls.base}/protected, realm ${REALM}, ${who}\n`);
+    io.stdout.write(`digest: ${reference.urls.base}/protected, realm ${REALM}, ${who}\n`);
   }
-  if (faults.length > 0) process.stdout.write(`faults: ${faults.join(", ")}\n`);
+  if (faults.length > 0) io.stdout.write(`faults: ${faults.join(", ")}\n`);
   const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once("SIGINT", done);
     process.once("SIGTERM", done);

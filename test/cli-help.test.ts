@@ -1,16 +1,17 @@
 // Every command's help as a user asks for it: `sxd help X` and `sxd X --help` print the same,
-// made from the option table, and every option the table gives the command is in it.
+// made from the option table, and every option the table gives the command is in it. Through
+// the command line's code in this process (sxdHere): the launcher is the same for every command.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { COMMAND_NAMES, optionsOf } from "../cli/option-table.ts";
-import { sxd } from "./support/cli.ts";
+import { sxdHere } from "./support/cli.ts";
 
 test("sxd help X and sxd X --help print the same help of X, listing every option of X", async () => {
   const runs = await Promise.all(
     COMMAND_NAMES.map(async (command) => ({
       command,
-      asked: await sxd(["help", command]),
-      flagged: await sxd([command, "--help"]),
+      asked: await sxdHere(["help", command]),
+      flagged: await sxdHere([command, "--help"]),
     })),
   );
   const helps = new Set<string>();
@@ -27,7 +28,7 @@ test("sxd help X and sxd X --help print the same help of X, listing every option
 });
 
 test("sxd help of a command that does not exist is a usage error naming the nearest", async () => {
-  const run = await sxd(["help", "tset"]);
+  const run = await sxdHere(["help", "tset"]);
   assert.equal(run.code, 2);
   assert.equal(run.stderr, 'sxd: unknown command "tset" (did you mean sxd test?)\n');
 });

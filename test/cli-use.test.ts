@@ -7,7 +7,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { type Finished, finished, referenceDescriptionFile, SXD, sxd, tempDir, testHere } from "./support/cli.ts";
+import { type Finished, finished, referenceDescriptionFile, SXD, sxd, sxdHere, tempDir } from "./support/cli.ts";
 
 /** A stack trace has lines like "    at main (file:///…)". */
 function assertOneLine(run: Finished, what: string): void {
@@ -35,13 +35,13 @@ async function recordingServer(tls?: { key: string; cert: string }): Promise<{
   return { server, url: `${tls ? "https" : "http"}://127.0.0.1:${port}`, requests };
 }
 
-// `sxd test` runs in this process (testHere) where a process shows nothing more: the command
-// line's code, its output and exit code are the same; the launcher and bare sxd run as processes.
+// sxd runs in this process (sxdHere) where a process shows nothing more: the command line's
+// code, its output and exit code are the same; bare sxd and --version run as processes.
 test("every usage error exits 2 with one line, before the target is asked and without touching the reports", async () => {
   const dir = tempDir();
   const reports = join(dir, "reports");
   const earlier = join(reports, "conformance.json");
-  await testHere(["--report-dir", reports, "--tags", "@SNAP-3"]);
+  await sxdHere(["test", "--report-dir", reports, "--tags", "@SNAP-3"]);
   const before = statSync(earlier).mtimeMs;
   const file = join(dir, "a-file");
   writeFileSync(file, "");
@@ -63,7 +63,7 @@ test("every usage error exits 2 with one line, before the target is asked and wi
     [["tset"], /did you mean sxd test\?/],
   ];
   for (const [args, message, env] of cases) {
-    const run = args[0] === "test" ? await testHere(args.slice(1), env) : await sxd(args, env);
+    const run = await sxdHere(args, env);
     assertOneLine(run, args.join(" "));
     assert.match(run.stderr.trim(), message);
   }
@@ -80,7 +80,7 @@ test("a description with a byte order mark and SXD_STRICT=on are accepted", asyn
   const dir = tempDir();
   const config = join(dir, "target.json");
   writeFileSync(config, '\uFEFF{ "run": { "tags": "@SNAP-3" } }');
-  const run = await testHere(["--config", config, "--report-dir", dir], { SXD_STRICT: "on" });
+  const run = await sxdHere(["test", "--config", config, "--report-dir", dir], { SXD_STRICT: "on" });
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /verdict: conformant/);
   assert.doesNotMatch(run.stdout, /every reply of this run/);
@@ -93,7 +93,8 @@ test("requests carry User-Agent, X-Sxd-Scenario and the extra headers; secret va
   const described = { baseUrl: url, snapshots: { collection: "/entries/" }, headers: { base: { "X-Tenant": "acme" } } };
   writeFileSync(config, JSON.stringify(described));
   try {
-    const run = await testHere([
+    const run = await sxdHere([
+      "test",
       ...["--config", config, "--tags", "@SNAP-3", "--report-dir", dir],
       ...["--header", "Authorization: Bearer secret-token-123", "--header", "X-Api-Key: key-456"],
     ]);
@@ -133,15 +134,15 @@ test("TLS: a self-signed certificate gets a hint; --ca trusts it; --insecure war
   }
   const { server, url } = await recordingServer({ key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") });
   try {
-    const common = ["--config", referenceDescriptionFile(), "--base-url", url, "--tags", "@SNAP-3"];
+    const common = ["test", "--config", referenceDescriptionFile(), "--base-url", url, "--tags", "@SNAP-3"];
     common.push("--report-dir", dir);
-    const untrusted = await testHere(common);
+    const untrusted = await sxdHere(common);
     assertOneLine(untrusted, "self-signed");
     assert.match(untrusted.stderr, /self-signed .*--ca FILE, or --insecure$/m);
     // Past the probe, the 404 target fails the row: exit 1, not 2.
-    const trusted = await testHere([...common, "--ca", cert]);
+    const trusted = await sxdHere([...common, "--ca", cert]);
     assert.equal(trusted.code, 1, trusted.stderr);
-    const insecure = await testHere([...common, "--insecure"]);
+    const insecure = await sxdHere([...common, "--insecure"]);
     assert.equal(insecure.code, 1, insecure.stderr);
     assert.match(insecure.stdout, /^warning: TLS certificates were not checked \(--insecure\)$/m);
     const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8"));

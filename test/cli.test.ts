@@ -1,13 +1,13 @@
 // sxd as a user runs it: its exit code and what it prints. sxd serve, the help and report merge
 // run as processes; the runs of sxd test go through the command line's code in this process
-// (testHere): the same parsing, output, reports and exit code, without loading sxd each time.
+// (sxdHere): the same parsing, output, reports and exit code, without loading sxd each time.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { referenceDescriptionFile, SXD, sxd, tempDir, testHere } from "./support/cli.ts";
+import { referenceDescriptionFile, SXD, sxd, sxdHere, tempDir } from "./support/cli.ts";
 import { validateJunit } from "./support/junit-schema.ts";
 
 /** Starts `sxd serve` with the given arguments and resolves with its printed URLs. */
@@ -75,7 +75,7 @@ test("usage errors and bad descriptions exit 2 with one line", async () => {
 });
 
 test("a port where nothing listens exits 2 with one line naming the URL", async () => {
-  const run = await testHere(["--base-url", "http://127.0.0.1:9", "--report-dir", tempDir()]);
+  const run = await sxdHere(["test", "--base-url", "http://127.0.0.1:9", "--report-dir", tempDir()]);
   assert.equal(run.code, 2);
   assert.equal(run.stderr.trim(), "sxd: cannot reach http://127.0.0.1:9: connection refused (is the server running?)");
 });
@@ -86,7 +86,8 @@ test("a target that accepts connections but never answers exits 2 within the tim
   await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
   const { port } = silent.address() as import("node:net").AddressInfo;
   try {
-    const run = await testHere([
+    const run = await sxdHere([
+      "test",
       "--base-url",
       `http://127.0.0.1:${port}`,
       "--timeout",
@@ -108,7 +109,8 @@ test("against a separately started reference described by examples/reference.jso
   const config = new URL("../examples/reference.json", import.meta.url).pathname;
   const [base, contacts, messaging] = urls;
   try {
-    const run = await testHere([
+    const run = await sxdHere([
+      "test",
       ...["--config", config, "--base-url", base, "--contacts-url", contacts, "--messaging-url", messaging],
       ...["--strict", "--report-dir", dir],
     ]);
@@ -144,7 +146,17 @@ test("a server that breaks a SNAP MUST row makes the run exit 1 and name the row
   try {
     const dir = tempDir();
     const config = referenceDescriptionFile();
-    const run = await testHere(["--config", config, "--base-url", urls[0], "--tags", "@SNAP-2", "--report-dir", dir]);
+    const run = await sxdHere([
+      "test",
+      "--config",
+      config,
+      "--base-url",
+      urls[0],
+      "--tags",
+      "@SNAP-2",
+      "--report-dir",
+      dir,
+    ]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stdout, /FAILED: SNAP-2 \(MUST\)/);
     assert.match(run.stdout, /verdict: not conformant/);
@@ -171,7 +183,8 @@ test("known failures and warnings do not fail the run, nor junit.xml; a listed r
   const list = join(dir, "expected.json");
   writeFileSync(list, JSON.stringify({ "SNAP-2": "tracked as bug 7", "SNAP-8": "tracked as bug 9" }));
   const har = join(dir, "run.har");
-  const run = await testHere([
+  const run = await sxdHere([
+    "test",
     ...["--reference-fault", "snap-update-200", "--reference-fault", "snap-stale-accepted"],
     "--tags",
     "@SNAP-2 or @SNAP-8 or @SNAP-11",
@@ -204,8 +217,8 @@ test("known failures and warnings do not fail the run, nor junit.xml; a listed r
 test("report merge puts several runs side by side", async () => {
   const good = tempDir();
   const bad = tempDir();
-  await testHere(["--tags", "@SNAP-2", "--report-dir", good]);
-  await testHere(["--tags", "@SNAP-2", "--reference-fault", "snap-update-200", "--report-dir", bad]);
+  await sxdHere(["test", "--tags", "@SNAP-2", "--report-dir", good]);
+  await sxdHere(["test", "--tags", "@SNAP-2", "--reference-fault", "snap-update-200", "--report-dir", bad]);
   const out = join(tempDir(), "matrix.html");
   const merge = await sxd([
     "report",
@@ -228,7 +241,7 @@ test("a run that could not check a MUST row exits 3, unless --allow-incomplete; 
     const dir = tempDir();
     // Without a contacts URL the export rows cannot be run: a hole, whatever the rest says.
     const target = ["--config", referenceDescriptionFile(), "--base-url", urls[0]];
-    const holes = await testHere([...target, "--tags", "@SNAP-2 or @EXP-1", "--report-dir", dir]);
+    const holes = await sxdHere(["test", ...target, "--tags", "@SNAP-2 or @EXP-1", "--report-dir", dir]);
     assert.equal(holes.code, 3, holes.stdout + holes.stderr);
     assert.match(holes.stdout, /NOT RUN: EXP-1 \(MUST\)/);
     assert.match(holes.stdout, /verdict: incomplete \(.*\nexit 3: a MUST or MAY row above could not be run/);
@@ -238,10 +251,10 @@ test("a run that could not check a MUST row exits 3, unless --allow-incomplete; 
     assert.match(junit.xml, /<property name="exit code" value="3"\/>/);
     assert.match(junit.xml, /classname="EXP-1 \(MUST\)"[^>]*>\n\s*<skipped message="not run: /);
     const incomplete = ["--tags", "@SNAP-2 or @EXP-1", "--allow-incomplete"];
-    const accepted = await testHere([...target, ...incomplete, "--report-dir", tempDir()]);
+    const accepted = await sxdHere(["test", ...target, ...incomplete, "--report-dir", tempDir()]);
     assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
     assert.match(accepted.stdout, /exit 0: incomplete, accepted by --allow-incomplete/);
-    const deselected = await testHere([...target, "--tags", "@SNAP-2", "--report-dir", tempDir()]);
+    const deselected = await sxdHere(["test", ...target, "--tags", "@SNAP-2", "--report-dir", tempDir()]);
     assert.equal(deselected.code, 0, deselected.stdout + deselected.stderr);
     assert.match(deselected.stdout, /verdict: conformant \(/);
   } finally {

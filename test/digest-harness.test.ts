@@ -2,7 +2,7 @@
  * The digest harness against the bundled reference, described in ways that stage what a real
  * server does: a password the description gets wrong (every login refused), a nonce lifetime
  * longer than sxd waits, the "each nc once" policy, and a server taking only the spec's
- * literal formula. Checked through the command a user runs (its code in this process, testHere),
+ * literal formula. Checked through the command a user runs (its code in this process, sxdHere),
  * from its JSON report.
  */
 import assert from "node:assert/strict";
@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
-import { tempDir, testHere } from "./support/cli.ts";
+import { sxdHere, tempDir } from "./support/cli.ts";
 import { behaviourTags } from "./support/suite.ts";
 
 interface ReportRow {
@@ -25,7 +25,7 @@ async function digestRun(digest: object, tags: string, faults: string[] = []): P
   const config = join(dir, "target.json");
   writeFileSync(config, JSON.stringify({ digest }));
   const args = ["--config", config, "--tags", tags, "--report-dir", dir, "--timeout", "5000"];
-  const run = await testHere([...args, ...faults.flatMap((fault) => ["--reference-fault", fault])]);
+  const run = await sxdHere(["test", ...args, ...faults.flatMap((fault) => ["--reference-fault", fault])]);
   assert.ok(run.code === 0 || run.code === 1, `exit ${run.code}: ${run.stderr}`);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as { rows: ReportRow[] };
   return new Map(report.rows.map((row) => [row.id, row]));
@@ -36,7 +36,7 @@ const ALL_DIGEST = behaviourTags(
   loadRows().map((r) => r.id),
 );
 
-// Each case starts its own reference through the command; testHere takes them one at a time.
+// Each case starts its own reference through the command; sxdHere takes them one at a time.
 describe("the digest harness on a described reference", () => {
   it("a wrong password in the description fails DIG-4 alone, with a hint; the rest needing a login are not run", async () => {
     const rows = await digestRun({ password: "not-the-password" }, ALL_DIGEST);

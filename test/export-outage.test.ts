@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import type { Exchange } from "../harness/exchange.ts";
 import { probe } from "../harness/probe.ts";
 import { runCommand, succeeded } from "../steps/support/commands.ts";
-import { SXD, sxd, tempDir, testHere } from "./support/cli.ts";
+import { SXD, sxd, sxdHere, tempDir } from "./support/cli.ts";
 
 const TOKEN_KEY = "sxd-outage-test-key";
 const dir = tempDir();
@@ -83,8 +83,8 @@ async function run(tags: string, description: object, extra: string[] = []) {
   );
   const reportDir = tempDir();
   const args = ["--config", config, "--tags", tags, "--report-dir", reportDir, ...extra];
-  // In this process (testHere) but for --parallel, whose workers a process of its own forks.
-  const finished = extra.includes("--parallel") ? await sxd(["test", ...args]) : await testHere(args);
+  // In this process (sxdHere) but for --parallel, whose workers a process of its own forks.
+  const finished = extra.includes("--parallel") ? await sxd(["test", ...args]) : await sxdHere(["test", ...args]);
   assert.notEqual(finished.code, 2, finished.stderr);
   const report = JSON.parse(readFileSync(join(reportDir, "conformance.json"), "utf8"));
   const rows = new Map<

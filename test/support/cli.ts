@@ -81,20 +81,21 @@ function keeping(printed: { text: string }): Writable {
 }
 
 /**
- * `sxd test ...args` through the command line's own code in this process (cli/main.ts main),
- * with `env` over this process's environment: the same parsing, usage errors, reports, output
- * and exit code as an sxd process, without loading sxd, cucumber and the steps again for every
- * run (the server steps load once in a process, harness/run.ts). Not for --parallel above 1
- * (its workers would be forked from the test process), nor for what only a process shows: its
- * launcher, its environment beyond the options, signals, a stack trace.
+ * `sxd ...args` through the command line's own code in this process (cli/main.ts main), with
+ * `env` over this process's environment: the same parsing, usage errors, output, reports and
+ * exit code as an sxd process, without loading sxd, cucumber and the steps again for every run
+ * (the server steps load once in a process, harness/run.ts). For sxd test and the help; not
+ * for serve, for --parallel above 1 (its workers would be forked from the test process), nor
+ * for what only a process shows: its launcher, its environment beyond the options, signals,
+ * its memory, a stack trace. The runs of test-client go through testClientHere.
  */
-export function testHere(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+export function sxdHere(args: string[], env: Record<string, string> = {}): Promise<Finished> {
   const run = turn.then(async () => {
     const { main } = await import("../../cli/main.ts");
     const stdout = { text: "" };
     const stderr = { text: "" };
     const io = { stdout: keeping(stdout), stderr: keeping(stderr), env: { ...process.env, ...env } };
-    const code = await main(["test", ...args], io);
+    const code = await main(args, io);
     return { code, stdout: stdout.text, stderr: stderr.text };
   });
   turn = run.catch(() => undefined);
