@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { runCommand } from "../harness/client/command.ts";
 import type { RecordedRequest } from "../lib/recording.ts";
-import { EXAMPLE_CLIENT, finished, SXD, sxd, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, finished, SXD, sxdHere, tempDir, testClientHere } from "./support/cli.ts";
 
 interface Report {
   overall: string;
@@ -114,7 +114,7 @@ describe("sxd test-client grades a client it cannot run", () => {
     const file = join(dir, "session.har");
     writeFileSync(file, harOf(requests));
     const out = tempDir();
-    const run = await sxd(["test-client", "--har", file, "--report-dir", out, "--allow-incomplete"], {
+    const run = await sxdHere(["test-client", "--har", file, "--report-dir", out, "--allow-incomplete"], {
       SXD_USERNAME: "demo",
       SXD_PASSWORD: session.password,
     });
@@ -164,7 +164,7 @@ describe("sxd test-client grades a client it cannot run", () => {
   it("--har without the user's secret grades what needs none; the rows that need it are not run, naming the flags", async () => {
     const file = join(dir, "session.har");
     const out = tempDir();
-    const run = await sxd(["test-client", "--har", file, "--report-dir", out], { SXD_USERNAME: "", SXD_PASSWORD: "" });
+    const run = await sxdHere(["test-client", "--har", file, "--report-dir", out], { SXD_USERNAME: "", SXD_PASSWORD: "" });
     const report = readReport(out);
     const seen = verdicts(report);
     for (const id of ["CDIG-1", "CDIG-5", "CDIG-9", ...SNAPSHOT_ROWS])
@@ -181,7 +181,7 @@ describe("sxd test-client grades a client it cannot run", () => {
     const file = join(tempDir(), "reads.har");
     writeFileSync(file, harOf(requests.filter((r) => r.method === "GET" && r.target.startsWith("/client/"))));
     const out = tempDir();
-    const run = await sxd(["test-client", "--har", file, "--report-dir", out, "--allow-incomplete"], {
+    const run = await sxdHere(["test-client", "--har", file, "--report-dir", out, "--allow-incomplete"], {
       SXD_USERNAME: "demo",
       SXD_PASSWORD: session.password,
     });
@@ -200,18 +200,18 @@ describe("sxd test-client grades a client it cannot run", () => {
     const file = join(dir, "session.har");
     const notHar = join(dir, "not.har");
     writeFileSync(notHar, '{"entries": []}');
-    const wrong = await sxd(["test-client", "--har", notHar]);
+    const wrong = await sxdHere(["test-client", "--har", notHar]);
     assert.equal(wrong.stderr, `sxd: ${notHar}: not a HAR file (no log.entries list)\n`);
-    const both = await sxd(["test-client", "--har", file, "--manual"]);
+    const both = await sxdHere(["test-client", "--har", file, "--manual"]);
     assert.match(both.stderr, /give one/);
     const stripped = join(dir, "stripped.har");
     writeFileSync(stripped, harOf(requests.map((r) => tamper(r, "authorization", () => ""))));
-    const noCredentials = await sxd(["test-client", "--har", stripped, "--username", "demo", "--password", "x"]);
+    const noCredentials = await sxdHere(["test-client", "--har", stripped, "--username", "demo", "--password", "x"]);
     assert.match(
       noCredentials.stderr,
       /^sxd: .*stripped\.har: GET \/client\/protected was granted after a Digest challenge, but the recording shows no Authorization/,
     );
-    const tooLong = await sxd(["test-client", "--manual", "--manual-timeout", "9999999"]);
+    const tooLong = await sxdHere(["test-client", "--manual", "--manual-timeout", "9999999"]);
     assert.equal(tooLong.stderr, 'sxd: --manual-timeout must be at most 2147483, got "9999999"\n');
     assert.deepEqual([wrong.code, both.code, noCredentials.code, tooLong.code], [2, 2, 2, 2]);
   });

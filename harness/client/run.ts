@@ -6,7 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import type { Staging } from "../../lib/recording.ts";
 import { CLIENT_TARGET } from "../conformance-document.ts";
 import { cucumberReports, finishRun } from "../finish.ts";
@@ -28,6 +28,12 @@ import {
   taskSubject,
   WAIT,
 } from "./tasks.ts";
+
+/**
+ * The client step definitions, the same for every grading of a process where no session holds
+ * them: cucumber registers them as their modules are first imported.
+ */
+let loadedHere: IRunOptions["support"] | undefined;
 
 /** The servers as the run uses them: what they offer, their recording, and the stage. */
 export interface ClientBench extends ClientServers {
@@ -177,13 +183,14 @@ export async function gradeClientRuns(
       },
       environment,
     );
-    const support = grading.session?.support;
+    const support = grading.session?.support ?? loadedHere;
     const result = await runCucumber(
       support ? { ...runConfiguration, support } : runConfiguration,
       environment,
       (envelope) => collector.add(envelope),
     );
     if (grading.session) grading.session.support = result.support;
+    loadedHere ??= result.support;
     const judgement = finishRun(
       {
         side: "client",

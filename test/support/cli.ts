@@ -84,10 +84,10 @@ function keeping(printed: { text: string }): Writable {
  * `sxd ...args` through the command line's own code in this process (cli/main.ts main), with
  * `env` over this process's environment: the same parsing, usage errors, output, reports and
  * exit code as an sxd process, without loading sxd, cucumber and the steps again for every run
- * (the server steps load once in a process, harness/run.ts). For sxd test and the help; not
- * for serve, for --parallel above 1 (its workers would be forked from the test process), nor
- * for what only a process shows: its launcher, its environment beyond the options, signals,
- * its memory, a stack trace. The runs of test-client go through testClientHere.
+ * (each side's steps load once a process, harness/run.ts and harness/client/run.ts). Not for
+ * serve, for --parallel above 1 (its workers would be forked from the test process), nor for
+ * what only a process shows: its launcher, its environment beyond the options, its input,
+ * signals, its memory, a stack trace.
  */
 export function sxdHere(args: string[], env: Record<string, string> = {}): Promise<Finished> {
   const run = turn.then(async () => {
