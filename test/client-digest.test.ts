@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
-import { EXAMPLE_CLIENT, sxd, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxd, sxdHere, tempDir, testClientHere } from "./support/cli.ts";
 import { missingClient, REAL_CLIENTS } from "./support/real-clients.ts";
 
 interface Report {
@@ -264,7 +264,7 @@ describe("sxd test-client against clients that do nothing useful", () => {
   it("a client run writes the reports a server run writes, replacing a whole earlier run's; a --report-dir that is a file is one line, exit 2", async () => {
     const dir = tempDir();
     for (const leftover of ["cucumber.html", "messages.ndjson"]) writeFileSync(join(dir, leftover), "an earlier run");
-    const run = await sxd(["test-client", "--run", "exit 127", "--tasks", "digest-get", "--report-dir", dir]);
+    const run = await sxdHere(["test-client", "--run", "exit 127", "--tasks", "digest-get", "--report-dir", dir]);
     assert.deepEqual(readdirSync(dir).sort(), [
       "conformance.html",
       "conformance.json",
@@ -277,7 +277,7 @@ describe("sxd test-client against clients that do nothing useful", () => {
       assert.notEqual(readFileSync(join(dir, own), "utf8"), "an earlier run", own);
     assert.equal(run.code, 1);
     const file = join(dir, "junit.xml");
-    const refused = await sxd(["test-client", "--run", "exit 127", "--report-dir", file]);
+    const refused = await sxdHere(["test-client", "--run", "exit 127", "--report-dir", file]);
     assert.equal(refused.stderr, `sxd: --report-dir ${file} is a file, not a directory\n`);
     assert.equal(refused.code, 2);
   });

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { EXAMPLE_CLIENT, sxd, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxdHere, tempDir, testClientHere } from "./support/cli.ts";
 
 interface Report {
   rows: Array<{ id: string; verdict: string; reason?: string }>;
@@ -93,7 +93,7 @@ describe("sxd test-client grades export clients", () => {
     assert.equal(rows.get("CEXP-2")?.verdict, "expected failure");
     assert.equal(code, 0);
     writeFileSync(known, JSON.stringify({ "EXP-2": "a server row" }));
-    const refused = await sxd(["test-client", "--run", "true", "--expect-fail", known]);
+    const refused = await sxdHere(["test-client", "--run", "true", "--expect-fail", known]);
     assert.equal(refused.code, 2);
     assert.equal(refused.stderr, `sxd: ${known}: "EXP-2" is not a row ID\n`);
   });

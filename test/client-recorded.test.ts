@@ -164,7 +164,10 @@ describe("sxd test-client grades a client it cannot run", () => {
   it("--har without the user's secret grades what needs none; the rows that need it are not run, naming the flags", async () => {
     const file = join(dir, "session.har");
     const out = tempDir();
-    const run = await sxdHere(["test-client", "--har", file, "--report-dir", out], { SXD_USERNAME: "", SXD_PASSWORD: "" });
+    const run = await sxdHere(["test-client", "--har", file, "--report-dir", out], {
+      SXD_USERNAME: "",
+      SXD_PASSWORD: "",
+    });
     const report = readReport(out);
     const seen = verdicts(report);
     for (const id of ["CDIG-1", "CDIG-5", "CDIG-9", ...SNAPSHOT_ROWS])

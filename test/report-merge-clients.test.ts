@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import type { ConformanceDocument } from "../harness/conformance-document.ts";
-import { EXAMPLE_CLIENT, sxd, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxdHere, tempDir, testClientHere } from "./support/cli.ts";
 
 const EXAMPLE = EXAMPLE_CLIENT;
 
@@ -46,7 +46,7 @@ const exampleRun = clientRun(EXAMPLE);
 test("report merge: several clients side by side, and beside a server", async () => {
   const [example, failing] = await Promise.all([exampleRun, clientRun("exit 1")]);
   const out = join(tempDir(), "matrix.html");
-  const merged = await sxd(["report", "merge", example, failing, "--out", out]);
+  const merged = await sxdHere(["report", "merge", example, failing, "--out", out]);
   assert.equal(merged.code, 0, merged.stderr);
   assert.equal(merged.stdout, `wrote ${out}: 0 servers, 2 clients\n`);
   const html = readFileSync(out, "utf8");
@@ -59,7 +59,7 @@ test("report merge: several clients side by side, and beside a server", async ()
   assert.doesNotMatch(html, /<tr><th>DIG-/, "no server row without a server's run");
 
   const both = join(tempDir(), "both.html");
-  const mixed = await sxd(["report", "merge", example, serverRun(), "--out", both]);
+  const mixed = await sxdHere(["report", "merge", example, serverRun(), "--out", both]);
   assert.equal(mixed.code, 0, mixed.stderr);
   assert.equal(mixed.stdout, `wrote ${both}: 1 server, 1 client\n`);
   const lines = [...readFileSync(both, "utf8").matchAll(/<tr><th>([A-Z]+-\d+)<\/th>.*<\/tr>/g)];
@@ -87,10 +87,10 @@ test("report merge of a file that is no whole conformance.json, or to a folder t
   const dir = tempDir();
   const torn = join(dir, "torn.json");
   writeFileSync(torn, JSON.stringify({ rows: [], target: {} }));
-  const bad = await sxd(["report", "merge", torn, "--out", join(dir, "m.html")]);
+  const bad = await sxdHere(["report", "merge", torn, "--out", join(dir, "m.html")]);
   assert.equal(bad.stderr, `sxd: cannot read ${torn}: ${torn} is not a conformance.json of sxd\n`);
   const nowhere = join(dir, "missing", "m.html");
-  const unwritable = await sxd(["report", "merge", serverRun(), "--out", nowhere]);
+  const unwritable = await sxdHere(["report", "merge", serverRun(), "--out", nowhere]);
   assert.equal(unwritable.stderr, `sxd: cannot write ${nowhere}: no such file\n`);
   assert.deepEqual([bad.code, unwritable.code], [2, 2]);
 });
