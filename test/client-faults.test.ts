@@ -18,7 +18,7 @@ import { describe, it, test } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
 import type { ClientDescription } from "../harness/client/description.ts";
 import type { TaskName } from "../harness/client/tasks.ts";
-import { EXAMPLE_CLIENT, sxd, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, exampleClient, sxd, tempDir, testClientHere } from "./support/cli.ts";
 
 const path = (relative: string) => new URL(relative, import.meta.url).pathname;
 const ADAPTER = EXAMPLE_CLIENT;
@@ -93,7 +93,7 @@ function gradedFaulty({ fault, task, claims }: Faulty): Promise<Verdicts> {
     writeFileSync(description, JSON.stringify(claims));
     args.push("--config", description);
   }
-  return graded(`NODE_OPTIONS='--import ${FAULTS}' CLIENT_FAULT=${fault} ${ADAPTER}`, args, inThisProcess);
+  return graded(`CLIENT_FAULT=${fault} ${exampleClient([FAULTS])}`, args, inThisProcess);
 }
 
 const LEVELS = new Map(loadRows("client").map((row) => [row.id, row.level]));

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { InteropCell, InteropDocument } from "../harness/interop/document.ts";
-import { EXAMPLE_CLIENT, SXD, sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, exampleClient, SXD, sxd, tempDir } from "./support/cli.ts";
 
 const FAULTS = new URL("./fixtures/clients/faults.mjs", import.meta.url).pathname;
 const dir = tempDir();
@@ -37,7 +37,7 @@ write("matrix.json", {
       conformance: "conformance.json",
     },
     wrong: {
-      run: `NODE_OPTIONS='--import ${FAULTS}' CLIENT_FAULT=wrong-response ${EXAMPLE_CLIENT}`,
+      run: `CLIENT_FAULT=wrong-response ${exampleClient([FAULTS])}`,
       conformance: "conformance.json",
     },
   },
