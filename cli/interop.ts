@@ -9,15 +9,15 @@ import { UsageError, valueOrUsageError } from "../harness/errors.ts";
 import { type MatrixClient, picked, pickedTasks, readMatrixFile } from "../harness/interop/matrix-file.ts";
 import { stopAllServers } from "../harness/interop/servers.ts";
 import { parseShard } from "../harness/interop/shards.ts";
-import type { Io, SuiteSession } from "../harness/run.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../harness/transport.ts";
 import { commandHelp } from "./help.ts";
+import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 import { DEFAULT_CLIENT_RUNS_AT_ONCE, type OptionName } from "./option-table.ts";
 import { signalExitCode } from "./signals.ts";
 
-export async function runInteropCommand(argv: string[], io: Io & { env?: NodeJS.ProcessEnv }): Promise<number> {
-  const parsed = parseOptions("interop", argv, io.env ?? process.env, true);
+export async function runInteropCommand(argv: string[], io: CommandIo): Promise<number> {
+  const parsed = parseOptions("interop", argv, io.env, true);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const given = parsed.value;
   if (given.help) {
@@ -56,8 +56,7 @@ export async function runInteropCommand(argv: string[], io: Io & { env?: NodeJS.
         parallel,
         taskTimeoutMs,
         maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-        clientRun: (client, reportDir, session) =>
-          ownClientRun(client, matrix.folder, reportDir, taskTimeoutMs, session),
+        clientRun: (client, reportDir) => ownClientRun(client, matrix.folder, reportDir, taskTimeoutMs),
       },
       io,
     );
@@ -74,7 +73,6 @@ async function ownClientRun(
   folder: string,
   reportDir: string,
   taskTimeoutMs: number,
-  session: SuiteSession,
 ): Promise<number> {
   const { inFolder } = await import("../harness/interop/cell.ts");
   const { runClientConformance } = await import("../harness/client/run.ts");
@@ -89,7 +87,6 @@ async function ownClientRun(
       description: client.description,
       command: inFolder(client.run, folder),
       taskTimeoutMs,
-      session,
     };
     return (await runClientConformance(settings, benches, { stdout: sink, stderr: sink })).exitCode;
   } finally {

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { loadRows } from "../harness/catalogue.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
 import { describedForPeer, standInSettings } from "../harness/peer.ts";
-import { type Io, runConformance, type SuiteRun, type SuiteSession } from "../harness/run.ts";
+import { type Io, runConformance, type SuiteRun } from "../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { parseJsonText } from "../lib/json-text.ts";
 import {
@@ -22,7 +22,7 @@ import type { TestSettings } from "./options.ts";
 import { type PeerSetting, peerUrl } from "./peer-options.ts";
 import { processSignals, signalExitCode } from "./signals.ts";
 
-export async function runSuite(settings: TestSettings, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
+export async function runSuite(settings: TestSettings, io: Io): Promise<SuiteRun> {
   const expectedFailures = settings.expectFailFile ? readExpectedFailures(settings.expectFailFile) : undefined;
   const ca = settings.caFile === undefined ? undefined : readCertificates(settings.caFile);
   let reference: RunningReference | undefined;
@@ -53,7 +53,6 @@ export async function runSuite(settings: TestSettings, io: Io, session: SuiteSes
         interruptions: processSignals,
       },
       io,
-      session,
     );
     return suiteRun.interrupted ? { ...suiteRun, exitCode: signalExitCode(suiteRun.interrupted) } : suiteRun;
   } finally {

@@ -15,18 +15,14 @@ import type { ClientGrading } from "../harness/client/run.ts";
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
 import { fileProblem, UsageError, valueOrUsageError } from "../harness/errors.ts";
 import { prepareReportDir } from "../harness/report-folder.ts";
-import type { Io, SuiteSession } from "../harness/run.ts";
+import type { Io } from "../harness/run.ts";
 import { commandHelp } from "./help.ts";
+import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 import type { OptionName } from "./option-table.ts";
 
-/** `session`: the step definitions, loaded once for the many runs of one process (the tests'). */
-export async function runTestClient(
-  argv: string[],
-  io: Io & { env?: NodeJS.ProcessEnv },
-  session: SuiteSession = {},
-): Promise<number> {
-  const parsed = parseOptions("test-client", argv, io.env ?? process.env);
+export async function runTestClient(argv: string[], io: CommandIo): Promise<number> {
+  const parsed = parseOptions("test-client", argv, io.env);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const given = parsed.value;
   if (given.help) {
@@ -59,7 +55,6 @@ export async function runTestClient(
     expectedFailures: expectFail
       ? (await import("./run-suite.ts")).readExpectedFailures(expectFail, loadRows("client"))
       : undefined,
-    session,
   };
   prepareReportDir(grading.reportDir);
   const user = { username: given.text("username"), password: given.text("password") };

@@ -41,13 +41,11 @@ export interface Io {
   stderr: Writable;
 }
 
-/** What one process keeps between runs: the step definitions, loaded once (the tests run many). */
-export interface SuiteSession {
-  support?: IRunOptions["support"];
-}
-
-/** The same for every session (cucumber registers a step file's definitions as its module is first
- * imported), from when the loading starts: a run that ends before its scenarios leaves it going. */
+/**
+ * The step definitions, loaded once a process for all its runs (the tests run many): cucumber
+ * registers a step file's definitions as its module is first imported. Kept from when the
+ * loading starts: a run that ends before its scenarios leaves it going for the next.
+ */
 let loadedHere: Promise<IRunOptions["support"]> | undefined;
 
 export interface SuiteRun {
@@ -101,7 +99,7 @@ export interface ConformanceRun {
   interruptions?: (interrupt: (signal: NodeJS.Signals) => void) => () => void;
 }
 
-export async function runConformance(run: ConformanceRun, io: Io, session: SuiteSession = {}): Promise<SuiteRun> {
+export async function runConformance(run: ConformanceRun, io: Io): Promise<SuiteRun> {
   // Everything a person can get wrong is checked before the target is asked anything.
   const reportDir = resolve(run.reportDir);
   checkHarFile(run.harFile);
@@ -123,11 +121,9 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     }
     // The step code loads while the probe waits for the target (round trips on a far one), and
     // before the round trip is timed: one process runs the scenarios, so it is the code the run
-    // uses. Workers load their own.
-    const inThisProcess = (run.parallel ?? 0) <= 1;
-    const known = session.support;
-    if (known === undefined && inThisProcess) loadedHere ??= loadSupport(runConfiguration, environment);
-    const preloading = known === undefined && inThisProcess ? loadedHere : undefined;
+    // uses. Workers load their own; their run still needs here what an earlier run loaded.
+    if ((run.parallel ?? 0) <= 1) loadedHere ??= loadSupport(runConfiguration, environment);
+    const preloading = loadedHere;
     preloading?.catch(() => undefined); // shown where the run awaits it, not as an unhandled rejection
     const atOnce = await probeTarget(run, io, preloading);
     // Scenarios under way beside each other, in workers or in this process.
@@ -142,13 +138,12 @@ export async function runConformance(run: ConformanceRun, io: Io, session: Suite
     listenForInterruptions(run, io, place, interruption);
     const collector = new OutcomeCollector();
     const noteRefusals = firstRefusalNote(rate, io.stderr);
-    const loaded = known ?? (await preloading);
+    const loaded = await preloading;
     const result = await runCucumber(
       loaded ? { ...runConfiguration, support: loaded } : runConfiguration,
       environment,
       (envelope) => collector.add(envelope),
     ).finally(noteRefusals);
-    session.support = result.support;
     loadedHere ??= Promise.resolve(result.support);
     const { signal: interrupted } = interruption;
     const judgement = judgeRun(run, io, {

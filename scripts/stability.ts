@@ -7,12 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { runSuite } from "../cli/run-suite.ts";
-import type { SuiteSession } from "../harness/run.ts";
 
 const runs = Number(process.argv[2] ?? 20);
 const parallel = Number(process.argv[3] ?? 2);
 const quiet = new Writable({ write: (_c, _e, done) => done() });
-const session: SuiteSession = {};
 let first: Map<string, string> | undefined;
 let changed = 0;
 const seconds: number[] = [];
@@ -33,7 +31,6 @@ for (let i = 1; i <= runs; i++) {
       referenceVariant: undefined,
     },
     { stdout: quiet, stderr: quiet },
-    session,
   );
   seconds.push((performance.now() - started) / 1000);
   const verdicts = new Map(run.judgement.rows.map((r) => [r.row.id, r.verdict as string]));

@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
-import { EXAMPLE_CLIENT, sxd, sxdHere, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxd, sxdHere, tempDir } from "./support/cli.ts";
 import { missingClient, REAL_CLIENTS } from "./support/real-clients.ts";
 
 interface Report {
@@ -28,7 +28,7 @@ interface Report {
 
 /**
  * `sxd test-client --run command`, through the command's code in this process (support/cli.ts
- * testClientHere): the gradings share their step definitions. What only an sxd process shows
+ * sxdHere): the gradings share their step definitions. What only an sxd process shows
  * (its environment, a usage error's line) is asked of one below.
  */
 async function testClient(
@@ -37,7 +37,7 @@ async function testClient(
 ): Promise<{ code: number | null; report: Report; verdicts: Record<string, string>; stdout: string }> {
   const dir = tempDir();
   const tasks = args.includes("--tasks") ? [] : ["--tasks", "digest-get,digest-post"];
-  const { code, stdout } = await testClientHere(["--run", command, "--report-dir", dir, ...tasks, ...args]);
+  const { code, stdout } = await sxdHere(["test-client", "--run", command, "--report-dir", dir, ...tasks, ...args]);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as Report;
   const verdicts = Object.fromEntries(report.rows.filter((r) => r.id.startsWith("CDIG")).map((r) => [r.id, r.verdict]));
   return { code, report, verdicts, stdout };

@@ -3,14 +3,14 @@
  * CEXP-1..3; faulty clients over curl, kept here, each fail their own rows with the reason:
  * one that posts the list it read as the body and does not follow the 303 (CEXP-2 fails,
  * CEXP-3 warns, its link is right), one that builds the import address from SXD_MESSAGING_URL
- * and the token (CEXP-1 fails). Graded in this process (support/cli.ts testClientHere); the
+ * and the token (CEXP-1 fails). Graded in this process (support/cli.ts sxdHere); the
  * usage error is an sxd process's.
  */
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { EXAMPLE_CLIENT, sxdHere, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxdHere, tempDir } from "./support/cli.ts";
 
 interface Report {
   rows: Array<{ id: string; verdict: string; reason?: string }>;
@@ -21,7 +21,7 @@ async function graded(
   ...args: string[]
 ): Promise<{ code: number | null; rows: Map<string, { verdict: string; reason?: string }> }> {
   const dir = tempDir();
-  const run = await testClientHere(["--run", command, "--tasks", "export", "--report-dir", dir, ...args]);
+  const run = await sxdHere(["test-client", "--run", command, "--tasks", "export", "--report-dir", dir, ...args]);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as Report;
   return { code: run.code, rows: new Map(report.rows.filter((r) => r.id.startsWith("CEXP")).map((r) => [r.id, r])) };
 }

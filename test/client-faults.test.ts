@@ -18,7 +18,7 @@ import { describe, it, test } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
 import type { ClientDescription } from "../harness/client/description.ts";
 import type { TaskName } from "../harness/client/tasks.ts";
-import { EXAMPLE_CLIENT, exampleClient, sxd, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, exampleClient, sxd, sxdHere, tempDir } from "./support/cli.ts";
 
 const path = (relative: string) => new URL(relative, import.meta.url).pathname;
 const ADAPTER = EXAMPLE_CLIENT;
@@ -84,7 +84,7 @@ async function graded(
 const asProcess = async (argv: string[]) => (await sxd(argv)).code;
 
 /** Through the command's code in this process, one run at a time. */
-const inThisProcess = async ([, ...argv]: string[]) => (await testClientHere(argv)).code;
+const inThisProcess = async (argv: string[]) => (await sxdHere(argv)).code;
 
 function gradedFaulty({ fault, task, claims }: Faulty): Promise<Verdicts> {
   const args = ["--tasks", task];

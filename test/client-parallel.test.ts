@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { EXAMPLE_CLIENT, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxdHere, tempDir } from "./support/cli.ts";
 
 interface Report {
   rows: Array<{ id: string; verdict: string; reason?: string }>;
@@ -26,10 +26,19 @@ interface Report {
 /** Starts like a JVM, a little: each run waits before the client does anything. */
 const SLOW_CLIENT = `sleep 0.3; ${EXAMPLE_CLIENT}`;
 
-/** Graded through sxd test-client's code in this process (support/cli.ts testClientHere). */
+/** Graded through sxd test-client's code in this process (support/cli.ts sxdHere). */
 async function graded(...args: string[]): Promise<Report> {
   const dir = tempDir();
-  const run = await testClientHere(["--run", SLOW_CLIENT, "--tasks", "digest-get", "--report-dir", dir, ...args]);
+  const run = await sxdHere([
+    "test-client",
+    "--run",
+    SLOW_CLIENT,
+    "--tasks",
+    "digest-get",
+    "--report-dir",
+    dir,
+    ...args,
+  ]);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   return JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as Report;
 }

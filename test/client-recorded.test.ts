@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { runCommand } from "../harness/client/command.ts";
 import type { RecordedRequest } from "../lib/recording.ts";
-import { EXAMPLE_CLIENT, finished, SXD, sxdHere, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, finished, SXD, sxdHere, tempDir } from "./support/cli.ts";
 
 interface Report {
   overall: string;
@@ -142,8 +142,9 @@ describe("sxd test-client grades a client it cannot run", () => {
       const file = join(tempDir(), "changed.har");
       writeFileSync(file, harOf(requests.map(change)));
       const out = tempDir();
-      // Graded in this process (support/cli.ts testClientHere): only the recording differs.
-      const run = await testClientHere([
+      // Graded in this process (support/cli.ts sxdHere): only the recording differs.
+      const run = await sxdHere([
+        "test-client",
         "--har",
         file,
         "--username",

@@ -4,13 +4,13 @@
  * their own row with its reason: an update that is not conditional (CSNAP-2; the server's 428
  * means the staged 412 has no control), and a history that builds snapshot addresses from
  * SXD_URL instead of following the links (CSNAP-5 warns). A walk that follows the links, in
- * Python, passes. Graded in this process (support/cli.ts testClientHere).
+ * Python, passes. Graded in this process (support/cli.ts sxdHere).
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { EXAMPLE_CLIENT, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxdHere, tempDir } from "./support/cli.ts";
 
 interface Report {
   rows: Array<{ id: string; verdict: string; reason?: string }>;
@@ -21,7 +21,7 @@ async function graded(
   tasks: string,
 ): Promise<{ code: number | null; rows: Map<string, { verdict: string; reason?: string }> }> {
   const dir = tempDir();
-  const run = await testClientHere(["--run", command, "--tasks", tasks, "--report-dir", dir]);
+  const run = await sxdHere(["test-client", "--run", command, "--tasks", tasks, "--report-dir", dir]);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as Report;
   return { code: run.code, rows: new Map(report.rows.filter((r) => r.id.startsWith("CSNAP")).map((r) => [r.id, r])) };
 }

@@ -9,14 +9,13 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { test } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
-import { runConformance, type SuiteRun, type SuiteSession } from "../harness/run.ts";
+import { runConformance, type SuiteRun } from "../harness/run.ts";
 import type { FaultName } from "../reference/index.ts";
 import { type FarReference, farReference } from "./support/delay-proxy.ts";
 import { failureSummary } from "./support/failure-summary.ts";
 import { behaviourTags, rowsWith } from "./support/suite.ts";
 
 const RTT_MS = 10;
-const session: SuiteSession = {};
 
 async function runChoosing(far: FarReference, tags?: string): Promise<SuiteRun & { output: string }> {
   let output = "";
@@ -38,7 +37,6 @@ async function runChoosing(far: FarReference, tags?: string): Promise<SuiteRun &
       deadlineSeconds: 600,
     },
     { stdout: sink, stderr: sink },
-    session,
   );
   return { ...run, output };
 }

@@ -7,14 +7,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import type { ConformanceDocument } from "../harness/conformance-document.ts";
-import { EXAMPLE_CLIENT, sxdHere, tempDir, testClientHere } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, sxdHere, tempDir } from "./support/cli.ts";
 
 const EXAMPLE = EXAMPLE_CLIENT;
 
 /** A client's run, graded through sxd test-client's code in this process (support/cli.ts). */
 async function clientRun(command: string): Promise<string> {
   const dir = tempDir();
-  await testClientHere(["--run", command, "--tasks", "digest-get", "--report-dir", dir]);
+  await sxdHere(["test-client", "--run", command, "--tasks", "digest-get", "--report-dir", dir]);
   return join(dir, "conformance.json");
 }
 

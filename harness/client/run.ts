@@ -6,14 +6,14 @@
  */
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { type IRunOptions, loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { type IRunOptions, loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import type { Staging } from "../../lib/recording.ts";
 import { CLIENT_TARGET } from "../conformance-document.ts";
 import { cucumberReports, finishRun } from "../finish.ts";
 import { OutcomeCollector } from "../outcomes.ts";
 import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
 import { stagingFolder } from "../report-folder.ts";
-import type { Io, SuiteSession } from "../run.ts";
+import type { Io } from "../run.ts";
 import { featureFiles } from "../scenarios.ts";
 import type { Judgement } from "../verdicts.ts";
 import { runCommand } from "./command.ts";
@@ -30,10 +30,10 @@ import {
 } from "./tasks.ts";
 
 /**
- * The client step definitions, the same for every grading of a process where no session holds
- * them: cucumber registers them as their modules are first imported.
+ * The client step definitions, loaded once a process for all its gradings (`sxd interop` and
+ * the tests run many): cucumber registers them as their modules are first imported.
  */
-let loadedHere: IRunOptions["support"] | undefined;
+let loadedHere: Promise<IRunOptions["support"]> | undefined;
 
 /** The servers as the run uses them: what they offer, their recording, and the stage. */
 export interface ClientBench extends ClientServers {
@@ -53,8 +53,6 @@ export interface ClientGrading {
   expectedFailures?: Map<string, string>;
   /** What the client's authors state about it (--config); {} where they state nothing. */
   description?: ClientDescription;
-  /** The step definitions, loaded once for the many gradings of one process (`sxd interop`). */
-  session?: SuiteSession;
   /** false: without cucumber's own reports (cucumber.html, a megabyte each, and messages.ndjson), as a cell's grading goes. */
   cucumberReports?: boolean;
 }
@@ -183,14 +181,10 @@ export async function gradeClientRuns(
       },
       environment,
     );
-    const support = grading.session?.support ?? loadedHere;
-    const result = await runCucumber(
-      support ? { ...runConfiguration, support } : runConfiguration,
-      environment,
-      (envelope) => collector.add(envelope),
+    loadedHere ??= loadSupport(runConfiguration, environment);
+    await runCucumber({ ...runConfiguration, support: await loadedHere }, environment, (envelope) =>
+      collector.add(envelope),
     );
-    if (grading.session) grading.session.support = result.support;
-    loadedHere ??= result.support;
     const judgement = finishRun(
       {
         side: "client",

@@ -14,7 +14,6 @@ import { runCommand } from "../client/command.ts";
 import type { TaskRun } from "../client/evidence.ts";
 import { gradeClientRuns } from "../client/run.ts";
 import { type TaskSubject, taskEnvironment } from "../client/tasks.ts";
-import type { SuiteSession } from "../run.ts";
 import type { TargetDescription } from "../target.ts";
 import { nothingExplains, notServed, outcomeOf } from "./blame.ts";
 import type { BrokenRow, InteropCell, InteropTask } from "./document.ts";
@@ -29,8 +28,6 @@ export interface CellSettings extends ProxyLimits {
   reportDir: string;
   /** The matrix file's folder: the client's command runs there. */
   folder: string;
-  /** Shared by every cell of the run: the client steps load once. */
-  session: SuiteSession;
   /** How `timeoutMs` was set, for a cell killed for time: the given limit and the load it was stretched by. */
   limitText: string;
 }
@@ -118,7 +115,7 @@ export async function runCell(
     requests: exchange,
     ...(ran.subject.expectedOutput ? { expectedOutput: ran.subject.expectedOutput } : {}),
   };
-  const graded = await clientRowsBroken(taskRun, server.target, client, join(folder, "client-rows"), settings.session);
+  const graded = await clientRowsBroken(taskRun, server.target, client, join(folder, "client-rows"));
   const { rows, notes } = await rowsBroken(judged, graded, server.urls);
   const outcome = outcomeOf({
     run,
@@ -219,7 +216,6 @@ async function clientRowsBroken(
   target: TargetDescription,
   client: MatrixClient,
   reportDir: string,
-  session: SuiteSession,
 ): Promise<BrokenRow[]> {
   const sink = new PassThrough().resume();
   const user = accountOf(target);
@@ -232,7 +228,6 @@ async function clientRowsBroken(
         reportDir,
         strict: false,
         description: client.description,
-        session,
         // A cell's page shows its rows; cucumber's own reports of 64 cells would be 70 MB.
         cucumberReports: false,
       },

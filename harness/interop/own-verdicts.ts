@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { readConformance } from "../conformance-document.ts";
 import { REPORT_FILES } from "../report-folder.ts";
-import { runConformance, type SuiteSession } from "../run.ts";
+import { runConformance } from "../run.ts";
 import type { TargetDescription } from "../target.ts";
 import type { OwnVerdict } from "./document.ts";
 
@@ -58,7 +58,6 @@ export async function serverVerdict(
   name: string,
   target: TargetDescription,
   timeoutMs: number,
-  session: SuiteSession,
 ): Promise<OwnVerdict> {
   const folder = `servers/${name}/`;
   const sink = new PassThrough().resume();
@@ -74,7 +73,6 @@ export async function serverVerdict(
         deadlineSeconds: SERVER_RUN_DEADLINE_S,
       },
       { stdout: sink, stderr: sink },
-      session,
     );
     return verdictOfReport(reportDir, `${folder}${REPORT_FILES.conformanceJson}`, "computed", run.exitCode);
   } catch (error) {

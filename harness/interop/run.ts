@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { writeInteropReports } from "../report/index.ts";
 import { summaryTable } from "../report/summary.ts";
 import { REPORT_FILES } from "../report-folder.ts";
-import type { Io, SuiteSession } from "../run.ts";
+import type { Io } from "../run.ts";
 import { type CellServer, cellWithout, inTurn, runCell } from "./cell.ts";
 import {
   INTEROP_KIND,
@@ -45,7 +45,7 @@ export interface InteropRun {
    * The client's own `sxd test-client` run into `reportDir` (the shell starts sxd's servers for
    * it); its exit code. Absent: clients without a given conformance.json have no verdict.
    */
-  clientRun?: (client: MatrixClient, reportDir: string, session: SuiteSession) => Promise<number>;
+  clientRun?: (client: MatrixClient, reportDir: string) => Promise<number>;
 }
 
 export interface InteropOutcome {
@@ -69,15 +69,13 @@ function tasksOf(server: MatrixServer): InteropTask[] {
   return servedTasks(server.description, exportUrls);
 }
 
-/** What the steps of one interop run share: where it writes, the cells planned and done, the sessions, the slots. */
+/** What the steps of one interop run share: where it writes, the cells planned and done, the slots. */
 interface Interop {
   run: InteropRun;
   reportDir: string;
   planned: PlannedCell[];
   progress: (line: string) => void;
   /** The client steps load once for the process: the clients' own runs and every cell's grading share them. */
-  cellSession: SuiteSession;
-  serverSession: SuiteSession;
   slots: ReturnType<typeof slotsOf>;
   cells: InteropCell[];
   servers: InteropServer[];
@@ -102,8 +100,6 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
     reportDir,
     planned,
     progress,
-    cellSession: {},
-    serverSession: {},
     slots: slotsOf(run.parallel),
     cells: [],
     servers: [],
@@ -120,11 +116,11 @@ export async function runInterop(run: InteropRun, io: Io): Promise<InteropOutcom
 }
 
 /** The clients with their own verdicts, one after the other. */
-async function ownClients({ run, reportDir, planned, cellSession }: Interop): Promise<InteropClient[]> {
+async function ownClients({ run, reportDir, planned }: Interop): Promise<InteropClient[]> {
   const clients: InteropClient[] = [];
   for (const client of run.clients) {
     const needed = planned.some((cell) => cell.client === client.name);
-    const verdict = await clientVerdict(client, run, reportDir, needed, cellSession);
+    const verdict = await clientVerdict(client, run, reportDir, needed);
     clients.push({ name: client.name, command: client.run, verdict });
   }
   return clients;
@@ -183,9 +179,7 @@ async function runColumn(interop: Interop, server: MatrixServer): Promise<void> 
     if (!given) {
       progress(`interop: ${server.name}: its own sxd test run`);
       const { target: described } = up.server;
-      entry.verdict = await inTurn(() =>
-        serverVerdict(reportDir, server.name, described, run.taskTimeoutMs, interop.serverSession),
-      );
+      entry.verdict = await inTurn(() => serverVerdict(reportDir, server.name, described, run.taskTimeoutMs));
     }
   } finally {
     await up.server.stop();
@@ -203,7 +197,6 @@ async function runLane(interop: Interop, lane: PlannedCell[], target: CellServer
         reportDir: interop.reportDir,
         folder: run.matrix.folder,
         maxBodyBytes: run.maxBodyBytes,
-        session: interop.cellSession,
       };
       const limit = cellLimit(client.timeoutMs ?? run.taskTimeoutMs, client.timeoutMs !== undefined);
       const started = runCell(client, target, cell.task, { ...settings, ...limit });
@@ -241,14 +234,13 @@ async function clientVerdict(
   run: InteropRun,
   reportDir: string,
   needed: boolean,
-  session: SuiteSession,
 ): Promise<OwnVerdict> {
   const folder = `clients/${client.name}/`;
   if (client.conformance) return givenVerdict(reportDir, folder, client.conformance);
   if (!needed) return notRun("computed", null, "none of its cells is in this shard");
   if (!run.clientRun) return notRun("computed", null, "no sxd test-client run in this process");
   const { clientRun } = run;
-  const exitCode = await inTurn(() => clientRun(client, join(reportDir, folder), session));
+  const exitCode = await inTurn(() => clientRun(client, join(reportDir, folder)));
   return verdictOfReport(reportDir, `${folder}${REPORT_FILES.conformanceJson}`, "computed", exitCode);
 }
 

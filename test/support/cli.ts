@@ -4,7 +4,6 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import type { SuiteSession } from "../../harness/run.ts";
 import { REFERENCE_DESCRIPTION } from "../../reference/index.ts";
 
 export const SXD = new URL("../../bin/sxd.js", import.meta.url).pathname;
@@ -75,8 +74,6 @@ export function referenceDescriptionFile(): string {
   return file;
 }
 
-/** The step definitions of the `sxd test-client` runs in this process, loaded by the first. */
-const clientSession: SuiteSession = {};
 /** The runs in this process go one at a time, whoever asks: they share the step definitions. */
 let turn: Promise<unknown> = Promise.resolve();
 
@@ -106,25 +103,6 @@ export function sxdHere(args: string[], env: Record<string, string> = {}): Promi
     const stderr = { text: "" };
     const io = { stdout: keeping(stdout), stderr: keeping(stderr), env: { ...process.env, ...env } };
     const code = await main(args, io);
-    return { code, stdout: stdout.text, stderr: stderr.text };
-  });
-  turn = run.catch(() => undefined);
-  return run;
-}
-
-/**
- * `sxd test-client ...args` through the command's own code in this process (cli/test-client.ts
- * runTestClient): the same parsing, reports, output and exit code as an sxd process, without
- * loading sxd, cucumber and the steps again for every run. The runs share the step definitions,
- * so they go one at a time, whoever asks. A usage error is thrown, not printed: for those, and
- * for what only a process shows (its environment, signals), start sxd.
- */
-export function testClientHere(args: string[]): Promise<Finished> {
-  const run = turn.then(async () => {
-    const { runTestClient } = await import("../../cli/test-client.ts");
-    const stdout = { text: "" };
-    const stderr = { text: "" };
-    const code = await runTestClient(args, { stdout: keeping(stdout), stderr: keeping(stderr) }, clientSession);
     return { code, stdout: stdout.text, stderr: stderr.text };
   });
   turn = run.catch(() => undefined);

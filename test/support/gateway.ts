@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { request } from "undici";
-import { runConformance, type SuiteRun, type SuiteSession } from "../../harness/run.ts";
+import { runConformance, type SuiteRun } from "../../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../../harness/target.ts";
 import { REFERENCE_DESCRIPTION, startReference } from "../../reference/index.ts";
 import { TEST_SECURITY_SAMPLES } from "./security-samples.ts";
@@ -51,9 +51,6 @@ const tsx = import.meta.resolve("tsx");
 if (!(process.env.NODE_OPTIONS ?? "").includes(tsx)) {
   process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import ${tsx}`.trim();
 }
-
-/** The step definitions, loaded by the first run and kept for the others. */
-const session: SuiteSession = {};
 
 export interface GatedRun extends SuiteRun {
   output: string;
@@ -89,7 +86,6 @@ export async function runBehind(
       rate: options.rate,
     },
     { stdout: sink, stderr: sink },
-    session,
   );
   const seconds = (performance.now() - started) / 1000;
   const report = readFileSync(join(reportDir, "conformance.json"), "utf8");

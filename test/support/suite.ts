@@ -10,11 +10,9 @@ import type { TestSettings } from "../../cli/options.ts";
 import { runSuite } from "../../cli/run-suite.ts";
 import type { Exchange } from "../../harness/exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
-import type { SuiteRun, SuiteSession } from "../../harness/run.ts";
+import type { SuiteRun } from "../../harness/run.ts";
 import type { TargetDescription } from "../../harness/target.ts";
 import { TEST_SECURITY_SAMPLES } from "./security-samples.ts";
-
-const session: SuiteSession = {};
 
 export interface ReferenceRun {
   faults?: string[];
@@ -68,7 +66,7 @@ async function runQuietly(
     // The tests read sxd's reports of these runs, never cucumber's own: a tenth of each run's CPU.
     cucumberReports: false,
   };
-  const run = await runSuite(settings, { stdout: sink, stderr: sink }, session);
+  const run = await runSuite(settings, { stdout: sink, stderr: sink });
   return { ...run, reportDir };
 }
 
