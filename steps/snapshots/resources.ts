@@ -14,8 +14,6 @@ import type { HttpClient } from "../support/http.ts";
 import { suiteClient } from "../support/suite-client.ts";
 import type { SxdWorld } from "../support/world.ts";
 import {
-  adoptScratch,
-  createScratch,
   isSuccess,
   newScratch,
   putScratch,
@@ -23,6 +21,19 @@ import {
   untilServerSecondAfter,
   useResource,
 } from "./snapshots.ts";
+
+/** Creates a resource at a fresh address (SNAP-13's request) and deletes it after the scenario. */
+export async function createScratch(world: SxdWorld): Promise<{ resource: ScratchResource; reply: Answered }> {
+  const resource = newScratch(world.target);
+  adoptScratch(world, resource);
+  return { resource, reply: await putScratch(world.http, resource) };
+}
+
+/** The scenario works on this resource it made, and deletes it when it ends. */
+export function adoptScratch(world: SxdWorld, resource: ScratchResource): void {
+  useResource(world, resource);
+  world.onCleanup(() => world.http.send("DELETE", resource.url));
+}
 
 /**
  * Gives the scenario a resource to work on: one it creates, or one the description names

@@ -133,19 +133,6 @@ export function entryBody(id: string, version: EntryVersion): string {
   ].join("\n");
 }
 
-/** Creates a resource at a fresh address (SNAP-13's request) and deletes it after the scenario. */
-export async function createScratch(world: SxdWorld): Promise<{ resource: ScratchResource; reply: Answered }> {
-  const resource = newScratch(world.target);
-  adoptScratch(world, resource);
-  return { resource, reply: await putScratch(world.http, resource) };
-}
-
-/** The scenario works on this resource it made, and deletes it when it ends. */
-export function adoptScratch(world: SxdWorld, resource: ScratchResource): void {
-  useResource(world, resource);
-  world.onCleanup(() => world.http.send("DELETE", resource.url));
-}
-
 /** A resource not made yet, at a fresh address under the description's collection. */
 export function newScratch(target: TargetDescription): ScratchResource {
   const { collection } = target.snapshots;

@@ -11,11 +11,10 @@ import { expectThat, fail } from "../support/expect.ts";
 import { runParameters } from "../support/suite-client.ts";
 import type { SxdWorld } from "../support/world.ts";
 import { attemptOf, expectVersion, putNextVersion, singleLink, updateTimes, validatorsOf } from "./checks.ts";
-import { dropEarlyResource, makeEarlyResource, waitsForClock } from "./resources.ts";
+import { createScratch, dropEarlyResource, makeEarlyResource, waitsForClock } from "./resources.ts";
 import {
   BAD_BODIES,
   controlGetsIn,
-  createScratch,
   entryBody,
   FIXED_WAIT_MS,
   fetchEntry,
