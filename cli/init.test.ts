@@ -9,6 +9,7 @@ import { UsageError } from "../harness/errors.ts";
 import { packageFile } from "../harness/package.ts";
 import { resolveDescription } from "../harness/target.ts";
 import { parseDescription } from "../harness/target-check.ts";
+import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 import { type Ask, runInit, schemaReference } from "./init.ts";
 
 const folder = mkdtempSync(join(tmpdir(), "sxd-init-"));
@@ -68,7 +69,16 @@ test("$schema: a path where the schema is in the file's folder tree, else the sc
   for (const [out, schemaFile, expected] of cases) assert.equal(schemaReference(out, schemaFile, id), expected, out);
 });
 
-test("on a terminal it asks each question, and an empty answer takes the default", async () => {
+/** The reference's own choices, which a description of another server must never hold unasked. */
+const REFERENCE_VALUES = [
+  REFERENCE_DESCRIPTION.snapshots.collection,
+  REFERENCE_DESCRIPTION.digest.path,
+  REFERENCE_DESCRIPTION.digest.username,
+  REFERENCE_DESCRIPTION.digest.password,
+  REFERENCE_DESCRIPTION.export.user,
+];
+
+test("on a terminal it asks each question, and an empty answer leaves the key unstated, never the reference's", async () => {
   const asked: string[] = [];
   const answers = ["http://127.0.0.1:9000", "http://127.0.0.1:9001", "http://127.0.0.1:9002", "", "/secret"];
   const ask: Ask = async (question) => {
@@ -78,12 +88,35 @@ test("on a terminal it asks each question, and an empty answer takes the default
   const out = join(folder, "asked.json");
   assert.equal(await runInit(["--out", out, "--password", "s3cret"], { stdout: stdout(), ask }), 0);
   assert.equal(asked.length, 8, "every question but the password, given as a flag");
-  assert.match(asked[3] ?? "", /\[\/entries\/\]$/);
+  for (const question of asked) {
+    for (const value of REFERENCE_VALUES) assert.ok(!question.includes(`[${value}]`), `${question} offers ${value}`);
+  }
   const { description } = written(out);
   assert.equal(description.contactsUrl, "http://127.0.0.1:9001");
-  assert.equal(description.snapshots.collection, "/entries/");
+  assert.equal(description.snapshots.collection, undefined);
   assert.equal(description.digest.path, "/secret");
+  assert.equal(description.digest.username, undefined);
   assert.equal(description.digest.password, "s3cret");
+  assert.equal(description.export.user, undefined);
+});
+
+test("without a terminal, the keys not given are left out, and the file and the output name them", async () => {
+  const out = join(folder, "silent.json");
+  const printed = stdout();
+  let text = "";
+  printed.on("data", (chunk) => {
+    text += chunk;
+  });
+  assert.equal(await runInit(["--base-url", "http://127.0.0.1:9000", "--out", out], { stdout: printed }), 0);
+  const file = readFileSync(out, "utf8");
+  for (const value of REFERENCE_VALUES) assert.ok(!file.includes(`"${value}"`), `the file holds ${value}`);
+  const { raw, description } = written(out);
+  assert.deepEqual(description.digest, {});
+  assert.match(raw.digest.$comment, /^Still to state: digest\.path, digest\.username, digest\.password;/);
+  assert.match(
+    text,
+    /^still to state \(until then, the rows that need them are not run\): snapshots\.collection \(or snapshots\.resources, [^)]*\), digest\.path, digest\.username, digest\.password, contactsUrl, messagingUrl, export\.user$/m,
+  );
 });
 
 test("errors of use: no base URL and no terminal, a bad URL, an existing file without --force", async () => {

@@ -10,6 +10,7 @@ import { createInterface } from "node:readline/promises";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../harness/errors.ts";
 import { packageFile } from "../harness/package.ts";
+import { type Behaviour, resolveDescription, unstatedKeys, withAlternative } from "../harness/target.ts";
 import { validateDescription } from "../harness/target-check.ts";
 import { commandHelp } from "./help.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
@@ -31,38 +32,71 @@ type Question = (typeof QUESTIONS)[number];
 
 export type Answers = Record<Question, string>;
 
+const BEHAVIOURS: readonly Behaviour[] = ["snapshots", "digest", "export"];
+
 /** Asks one question on the terminal, returning the answer ("" for none). */
 export type Ask = (question: string) => Promise<string>;
 
-/** The starter description: what was answered, with a note on each part and on what else it may say. */
-function starterDescription(answers: Answers, schemaRef: string): Record<string, unknown> {
+/** What was answered, as description keys; an unanswered question leaves its key out. */
+function describedBy(answers: Answers) {
   const optional = (value: string) => (value === "" ? undefined : value);
   return {
-    $schema: schemaRef,
-    $comment:
-      "The target description of sxd test --config: what the interface leaves to each server. Every key is optional; sxd ignores $comment keys. docs/target-description.md and the schema name every key.",
     baseUrl: answers["base-url"],
     contactsUrl: optional(answers["contacts-url"]),
     messagingUrl: optional(answers["messaging-url"]),
-    snapshots: {
-      $comment:
-        'Each snapshot scenario creates its own resource here (PUT with If-None-Match: *) and deletes it afterwards. A server that cannot create lists existing resources instead: "resources": [{ "path": "/notes/1" }].',
-      collection: answers.collection,
-    },
+    snapshots: { collection: optional(answers.collection) },
     digest: {
-      $comment:
-        'A resource that answers an authenticated GET with 200 and an XML body. The password computes digests and is never sent. Add "noncePolicy" ("one-time", { "uses": N }, "nc-once" or "unlimited") and "nonceLifetime" (seconds, or "unlimited"): until you say, the replay and stale-nonce rows are not run.',
-      path: answers["digest-path"],
-      username: answers.username,
-      password: answers.password,
+      path: optional(answers["digest-path"]),
+      username: optional(answers.username),
+      password: optional(answers.password),
     },
     export: {
-      $comment:
-        'Used only with contactsUrl and messagingUrl. The server may also take: "otherUser" (a second user, for the token check), "rel" (the export relation URI), "upload" (the fallback upload, or false if it takes none; until you say, that row is not run), "result" (where to read the imported contacts), "outage" (commands that stop and start the contacts server), "backend" (how the messaging server asks the contacts server for the list, e.g. { "path": "/internal/export/{user}?t={token}" }, with "method", "tokenHeader" and "tokenValue" ("Bearer {token}") if needed: what sxd serves or asks when it plays one side, --peer).',
-      user: answers["export-user"],
+      user: optional(answers["export-user"]),
       backend: answers["export-backend"] === "" ? undefined : { path: answers["export-backend"] },
     },
   };
+}
+
+type Described = ReturnType<typeof describedBy>;
+
+/**
+ * The starter description: what was answered, with a note on each part and on what else it
+ * may say. A question left unanswered leaves its key out (silence is not the reference's
+ * value); the section's note names the keys still to state.
+ */
+function starterDescription(described: Described, schemaRef: string): Record<string, unknown> {
+  const toState = (behaviour: Behaviour) => {
+    const keys = unstated(described, behaviour);
+    return keys.length === 0
+      ? ""
+      : `Still to state: ${keys.join(", ")}; until then the rows that need them are not run. `;
+  };
+  return {
+    $schema: schemaRef,
+    $comment:
+      "The target description of sxd test --config: what the interface leaves to each server. Every key is optional; a key left out is not stated, and the rows that need it are not run. sxd ignores $comment keys. docs/target-description.md and the schema name every key.",
+    baseUrl: described.baseUrl,
+    contactsUrl: described.contactsUrl,
+    messagingUrl: described.messagingUrl,
+    snapshots: {
+      $comment: `${toState("snapshots")}Each snapshot scenario creates its own resource under "collection" (PUT with If-None-Match: *) and deletes it afterwards. A server that cannot create lists existing resources instead: "resources": [{ "path": "/notes/1" }].`,
+      ...described.snapshots,
+    },
+    digest: {
+      $comment: `${toState("digest")}"path": a resource that answers an authenticated GET with 200 and an XML body; "username" and "password": a user of it (the password computes digests and is never sent). Add "noncePolicy" ("one-time", { "uses": N }, "nc-once" or "unlimited") and "nonceLifetime" (seconds, or "unlimited"): until you say, the replay and stale-nonce rows are not run.`,
+      ...described.digest,
+    },
+    export: {
+      $comment: `${toState("export")}Used only with contactsUrl and messagingUrl; "user": a user whose contact list the contacts server serves. The server may also take: "otherUser" (a second user, for the token check), "rel" (the export relation URI), "upload" (the fallback upload, or false if it takes none; until you say, that row is not run), "result" (where to read the imported contacts), "outage" (commands that stop and start the contacts server), "backend" (how the messaging server asks the contacts server for the list, e.g. { "path": "/internal/export/{user}?t={token}" }, with "method", "tokenHeader" and "tokenValue" ("Bearer {token}") if needed: what sxd serves or asks when it plays one side, --peer).`,
+      ...described.export,
+    },
+  };
+}
+
+/** The keys a behaviour's rows need that the answers leave out, as sxd test names them. */
+function unstated(described: Described, behaviour: Behaviour): string[] {
+  const resolved = resolveDescription([described]);
+  return resolved.ok ? unstatedKeys(resolved.value, behaviour).map(withAlternative) : [];
 }
 
 /**
@@ -113,7 +147,8 @@ export async function runInit(argv: string[], io: { stdout: NodeJS.WritableStrea
   const out = resolve(withDefault("init", "out", given.text("out")));
   const schemaFile = packageFile("schema/target.schema.json");
   const schemaId = (JSON.parse(readFileSync(schemaFile, "utf8")) as { $id: string }).$id;
-  const description = starterDescription(answers, schemaReference(out, fileURLToPath(schemaFile), schemaId));
+  const described = describedBy(answers);
+  const description = starterDescription(described, schemaReference(out, fileURLToPath(schemaFile), schemaId));
   const checked = validateDescription(JSON.parse(JSON.stringify(description)), "sxd init");
   if (!checked.ok) throw new UsageError(checked.error);
   try {
@@ -124,6 +159,13 @@ export async function runInit(argv: string[], io: { stdout: NodeJS.WritableStrea
     if (code === "ENOENT") throw new UsageError(`cannot write ${out}: no such folder`);
     throw new UsageError(`cannot write ${out}: ${(error as Error).message}`);
   }
-  io.stdout.write(`wrote ${out}\nnext: sxd test --config ${relative(process.cwd(), out) || out}\n`);
+  const toState = BEHAVIOURS.flatMap((behaviour) => unstated(described, behaviour));
+  const still =
+    toState.length === 0
+      ? []
+      : [`still to state (until then, the rows that need them are not run): ${toState.join(", ")}`];
+  io.stdout.write(
+    [`wrote ${out}`, ...still, `next: sxd test --config ${relative(process.cwd(), out) || out}`, ""].join("\n"),
+  );
   return 0;
 }

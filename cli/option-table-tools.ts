@@ -2,7 +2,6 @@
  * The options of the commands around the runs: `sxd init`, `sxd rows`, `sxd report`,
  * `sxd docs`, in the order their help lists them. Part of the option table (cli/option-table.ts).
  */
-import * as reference from "../reference/index.ts";
 import type { OptionSpec } from "./option-spec.ts";
 
 /** Where `sxd init` writes, unless --out. */
@@ -38,40 +37,35 @@ export const TOOL_OPTIONS = [
     commands: ["init"],
     type: "string",
     arg: "PATH",
-    default: reference.REFERENCE_DESCRIPTION.snapshots.collection,
-    help: "collection where the suite may create scratch resources",
+    help: "collection where the suite may create scratch resources (empty: not stated, the snapshot rows are not run)",
   },
   {
     name: "digest-path",
     commands: ["init"],
     type: "string",
     arg: "PATH",
-    default: reference.REFERENCE_DESCRIPTION.digest.path,
-    help: "path of a resource protected by Digest",
+    help: "path of a resource protected by Digest (empty: not stated, the digest rows are not run)",
   },
   {
     name: "username",
     commands: ["init"],
     type: "string",
     arg: "USER",
-    default: reference.REFERENCE_DESCRIPTION.digest.username,
-    help: "a user of that resource",
+    help: "a user of that resource (empty: not stated, the digest rows that log in are not run)",
   },
   {
     name: "password",
     commands: ["init"],
     type: "string",
     arg: "PASSWORD",
-    default: reference.REFERENCE_DESCRIPTION.digest.password,
-    help: "that user's password",
+    help: "that user's password (empty: not stated, as the user)",
   },
   {
     name: "export-user",
     commands: ["init"],
     type: "string",
     arg: "USER",
-    default: reference.REFERENCE_DESCRIPTION.export.user,
-    help: "a user whose contacts the contacts server serves",
+    help: "a user whose contacts the contacts server serves (empty: not stated, the export rows are not run)",
   },
   {
     name: "export-backend",
