@@ -16,8 +16,8 @@ interface CommandText {
   after?: string;
 }
 
-const EXIT_CODES = `Exit codes: 0 passed; 1 not conformant, or nothing ran; 2 usage error or unreachable target;
-3 incomplete (a MUST or stated MAY row could not be run; --allow-incomplete makes it 0).`;
+const EXIT_CODES = `Exit codes: 0 passed; 1 not conformant; 2 usage error or unreachable target; 3 incomplete
+(a MUST or stated MAY row could not be run, or nothing ran; --allow-incomplete makes the first 0).`;
 
 const TEXT: Record<CommandName, CommandText> = {
   test: {

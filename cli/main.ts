@@ -38,10 +38,11 @@ Usage:
 
 Exit codes of sxd test:
   0  every MUST (and stated MAY) row passed; SHOULD rows may have warned
-  1  a MUST or MAY row (or, with --strict, a SHOULD row) failed, or nothing ran
+  1  not conformant: a MUST or MAY row (or, with --strict, a SHOULD row) failed
   2  usage error, bad target description, or an unreachable target
   3  incomplete: nothing failed, but a MUST or stated MAY row could not be run (the reason is
-     in the summary); --allow-incomplete makes this 0. Rows left out by --tags do not count.
+     in the summary), or no scenario ran; --allow-incomplete makes the first 0. Rows left
+     out by --tags do not count.
 `;
 
 async function helpOf(command: string | undefined): Promise<string> {

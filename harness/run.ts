@@ -26,7 +26,7 @@ import { checkHarFile, checkTagExpression } from "./run-checks.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import { forgetRunState, type RunStatePlace } from "./run-state.ts";
 import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
-import type { TargetDescription } from "./target.ts";
+import { type TargetDescription, unstatedLines } from "./target.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./transport.ts";
 import type { Judgement } from "./verdicts.ts";
 import { DEFAULT_SECURITY_SAMPLES, type WorldParameters } from "./world-parameters.ts";
@@ -125,7 +125,7 @@ export async function runConformance(run: ConformanceRun, io: Io): Promise<Suite
     if ((run.parallel ?? 0) <= 1) loadedHere ??= loadSupport(runConfiguration, environment);
     const preloading = loadedHere;
     preloading?.catch(() => undefined); // shown where the run awaits it, not as an unhandled rejection
-    const atOnce = await probeTarget(run, io, preloading);
+    const atOnce = await probeTarget(run, io, unstatedLines(run.target, planned), preloading);
     // Scenarios under way beside each other, in workers or in this process.
     const concurrent = (run.parallel ?? atOnce) > 1;
     runConfiguration.sources.paths = runOrder(scenarios, concurrent);
@@ -187,15 +187,17 @@ function cucumberOptions(run: ConformanceRun, staging: string) {
 }
 
 /**
- * Waits for the target to answer (a usage error where it does not); the scenarios to take at
- * once, chosen from the round trip timed once `loading` is done (probe.ts, timeRoundTrips).
+ * Waits for the target to answer (a usage error where it does not), then says what the
+ * description leaves `unstated`; the scenarios to take at once, from the round trip timed once
+ * `loading` is done (probe.ts, timeRoundTrips).
  */
-async function probeTarget(run: ConformanceRun, io: Io, loading?: Promise<unknown>): Promise<number> {
+async function probeTarget(run: ConformanceRun, io: Io, unstated: string[], loading?: Promise<unknown>) {
   const { target } = run;
   const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
   const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
   const unreachable = await firstUnreachable(urls, { ...run, waitSeconds: run.waitSeconds ?? 0, progress });
   if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
+  for (const line of unstated) progress(line);
   if (run.parallel !== undefined) return 1;
   await loading?.catch(() => undefined);
   return chosenAtOnce(await timeRoundTrips(urls, run), target.snapshots.resources?.length, progress);

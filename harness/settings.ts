@@ -103,7 +103,7 @@ export const RUN_SETTINGS = [
     kind: "switch",
     env: "SXD_ALLOW_INCOMPLETE",
     default: false,
-    help: "exit 0, not 3, when a MUST or stated MAY row could not be run (the verdict still says incomplete)",
+    help: "exit 0, not 3, when a MUST or stated MAY row could not be run but others ran (the verdict still says incomplete)",
   },
   {
     name: "report-dir",

@@ -42,10 +42,21 @@ export type Behaviour = "snapshots" | "digest" | "export";
 export type Sends = "credentials" | "none";
 
 /**
+ * What a scenario needs the description to state, read off where its feature lies
+ * (`features/<behaviour>/`, a URI or a location) and its tags (@no-credentials); no behaviour
+ * for a feature outside those folders.
+ */
+export function scenarioNeeds(uri: string, tags: readonly string[]): { behaviour?: Behaviour; sends: Sends } {
+  const behaviour = /(?:^|\/)features\/(snapshots|digest|export)\//.exec(uri)?.[1] as Behaviour | undefined;
+  return { behaviour, sends: tags.includes("@no-credentials") ? "none" : "credentials" };
+}
+
+/**
  * The keys a behaviour's rows need that the description left out: where a server keeps its
  * resources, its user and password (a scenario that sends no credentials needs only the
- * path). Silence is not the reference's choice: those rows are not run, naming these keys.
- * (The export paths are the spec's own and need no key.)
+ * path), where the two export servers are and whose list they export. Silence is not the
+ * reference's choice: those rows are not run, naming these keys. (The export paths are the
+ * spec's own and need no key.)
  */
 export function unstatedKeys(target: TargetDescription, behaviour: Behaviour, sends: Sends = "credentials"): string[] {
   const user: Array<[string, unknown]> = [
@@ -55,9 +66,63 @@ export function unstatedKeys(target: TargetDescription, behaviour: Behaviour, se
   const needed: Record<Behaviour, Array<[string, unknown]>> = {
     snapshots: [["snapshots.collection", target.snapshots.collection ?? target.snapshots.resources]],
     digest: [["digest.path", target.digest.path], ...(sends === "credentials" ? user : [])],
-    export: [["export.user", target.export.user]],
+    export: [
+      ["contactsUrl", target.contactsUrl],
+      ["messagingUrl", target.messagingUrl],
+      ["export.user", target.export.user],
+    ],
   };
   return needed[behaviour].filter(([, value]) => value === undefined).map(([key]) => key);
+}
+
+/**
+ * The keys left out that planned scenarios need, each with the rows that need it; keys needed
+ * by the same rows share one entry (`digest.username, digest.password`). For saying, before any
+ * request, what the description still has to state.
+ */
+export function unstatedNeeds(
+  target: TargetDescription,
+  scenarios: ReadonlyArray<{ location: string; tags: readonly string[]; rows: readonly string[] }>,
+): Array<{ keys: string[]; rows: string[] }> {
+  const rowsByKey = new Map<string, Set<string>>();
+  for (const scenario of scenarios) {
+    const { behaviour, sends } = scenarioNeeds(scenario.location, scenario.tags);
+    for (const key of behaviour ? unstatedKeys(target, behaviour, sends) : []) {
+      const rows = rowsByKey.get(key) ?? new Set<string>();
+      for (const row of scenario.rows) rows.add(row);
+      rowsByKey.set(key, rows);
+    }
+  }
+  const grouped = new Map<string, { keys: string[]; rows: string[] }>();
+  for (const [key, rows] of rowsByKey) {
+    const listed = [...rows].sort(byRowNumber);
+    const same = listed.join(" ");
+    const group = grouped.get(same);
+    if (group) group.keys.push(key);
+    else grouped.set(same, { keys: [key], rows: listed });
+  }
+  return [...grouped.values()];
+}
+
+/**
+ * What a run says before its first scenario where the description leaves out keys the planned
+ * scenarios need: each key (or keys needed by the same rows) with its rows, which are not run.
+ */
+export function unstatedLines(target: TargetDescription, planned: Parameters<typeof unstatedNeeds>[1]): string[] {
+  const needs = unstatedNeeds(target, planned);
+  if (needs.length === 0) return [];
+  const rows = new Set(needs.flatMap((need) => need.rows)).size;
+  return [
+    `the target description does not state what ${rows === 1 ? "1 row needs" : `${rows} rows need`}; until it does, they are not run:`,
+    ...needs.map((need) => `  ${need.keys.map(withAlternative).join(", ")}: ${need.rows.join(", ")}`),
+  ];
+}
+
+/** Rows in their catalogue's order: by prefix, then by number (2 before 10). */
+function byRowNumber(a: string, b: string): number {
+  const [prefixA, numberA] = a.split("-");
+  const [prefixB, numberB] = b.split("-");
+  return prefixA === prefixB ? Number(numberA) - Number(numberB) : prefixA.localeCompare(prefixB);
 }
 
 /** Why a behaviour's rows are not run where its keys are left out; undefined where all are stated. */
@@ -68,16 +133,21 @@ export function unstatedReason(
 ): string | undefined {
   const keys = unstatedKeys(target, behaviour, sends);
   if (keys.length === 0) return undefined;
-  const named = keys.join(", ");
-  const where = behaviour === "snapshots" ? " (or snapshots.resources, resources the suite may update)" : "";
-  return `the target description does not say ${WHAT[behaviour]}: state ${named}${where}`;
+  return `the target description does not say ${WHAT[behaviour]}: state ${keys.map(withAlternative).join(", ")}`;
 }
 
 const WHAT: Record<Behaviour, string> = {
   snapshots: "where the suite may create or update resources",
   digest: "which resource is protected and by which user",
-  export: "whose contact list to export",
+  export: "where the export servers are and whose contact list they export",
 };
+
+/** A key as the reader is told to state it, with what may stand in its place. */
+export function withAlternative(key: string): string {
+  return key === "snapshots.collection"
+    ? "snapshots.collection (or snapshots.resources, resources the suite may update)"
+    : key;
+}
 
 /** A behaviour's keys once its scenario is known to run (its rows are gated on unstatedKeys). */
 export function stated<B extends Behaviour>(target: TargetDescription, behaviour: B): Stated[B] {

@@ -48,15 +48,17 @@ test("a failed SHOULD scenario warns, and fails only under strict", () => {
   assert.equal(strict.exitCode, 1);
 });
 
-test("a row whose scenarios were all skipped is not run, never passed", () => {
-  const run = judge(rows, [outcome("SNAP-9", "must", "not run"), outcome("DIG-9", "may", "not run")], {
-    strict: false,
-  });
+test("a row whose scenarios were all skipped is not run, never passed; a run where none ran exits incomplete", () => {
+  const skipped = [outcome("SNAP-9", "must", "not run"), outcome("DIG-9", "may", "not run")];
+  const run = judge(rows, skipped, { strict: false });
   assert.equal(verdictOf(run, "SNAP-9"), "not run");
   assert.equal(run.overall, "incomplete");
   assert.equal(run.executed, 0);
-  assert.equal(run.exitCode, 1);
+  // The code says what the verdict says: 3, incomplete, never 1, which is "not conformant".
+  assert.equal(run.exitCode, 3);
   assert.equal(verdictOf(run, "SNAP-11"), "not run");
+  // --allow-incomplete accepts rows left out of a run that checked something, not a run that checked nothing.
+  assert.equal(judge(rows, skipped, { strict: false, allowIncomplete: true }).exitCode, 3);
 });
 
 test("listed failures are expected, and a listed row that passes is reported fixed", () => {

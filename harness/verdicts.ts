@@ -20,7 +20,7 @@ export interface RowResult {
 
 export type Overall = "conformant" | "conformant with warnings" | "not conformant" | "incomplete";
 
-/** 0 passed the gate; 1 not conformant or nothing ran; 3 incomplete (2 is the CLI's usage error). */
+/** 0 passed the gate; 1 not conformant; 3 incomplete, nothing ran included (2 is the CLI's usage error). */
 export type ExitCode = 0 | 1 | 3;
 
 export interface Judgement {
@@ -37,7 +37,7 @@ export interface JudgeOptions {
   strict: boolean;
   /** Rows known to fail, with the reason: reported, not counted against the target. */
   expectedFailures?: Map<string, string>;
-  /** An incomplete run exits 0 instead of 3 (`--allow-incomplete`). */
+  /** An incomplete run in which a scenario ran exits 0 instead of 3 (`--allow-incomplete`). */
   allowIncomplete?: boolean;
 }
 
@@ -66,9 +66,14 @@ export function judge(rows: Row[], outcomes: ScenarioOutcome[], options: JudgeOp
   return { rows: results, overall, executed, exitCode: exitCodeOf(overall, executed, options), options };
 }
 
+/**
+ * The code says what the verdict says. A run in which no scenario ran is incomplete too, and
+ * exits 3 even with --allow-incomplete: that accepts rows left out of a run, not a run that
+ * checked nothing.
+ */
 function exitCodeOf(overall: Overall, executed: number, options: JudgeOptions): ExitCode {
-  if (overall === "not conformant" || executed === 0) return 1;
-  if (overall === "incomplete" && !options.allowIncomplete) return 3;
+  if (overall === "not conformant") return 1;
+  if (overall === "incomplete" && (!options.allowIncomplete || executed === 0)) return 3;
   return 0;
 }
 

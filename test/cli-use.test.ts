@@ -98,7 +98,8 @@ test("requests carry User-Agent, X-Sxd-Scenario and the extra headers; secret va
       ...["--config", config, "--tags", "@SNAP-3", "--report-dir", dir],
       ...["--header", "Authorization: Bearer secret-token-123", "--header", "X-Api-Key: key-456"],
     ]);
-    assert.equal(run.code, 1, run.stderr);
+    // Every path answers 404: the description fits nothing there, and nothing ran (exit 3).
+    assert.equal(run.code, 3, run.stderr);
     const scenarioRequests = requests.filter((r) => r.headers["x-sxd-scenario"]);
     assert.ok(scenarioRequests.length > 0, "the scenarios' requests name their scenario");
     for (const r of scenarioRequests) {
@@ -139,11 +140,12 @@ test("TLS: a self-signed certificate gets a hint; --ca trusts it; --insecure war
     const untrusted = await sxdHere(common);
     assertOneLine(untrusted, "self-signed");
     assert.match(untrusted.stderr, /self-signed .*--ca FILE, or --insecure$/m);
-    // Past the probe, the 404 target fails the row: exit 1, not 2.
+    // Past the probe, the run ends with a verdict: the 404 target fits no described path, so the
+    // row is not run and the run is incomplete, exit 3, not 2.
     const trusted = await sxdHere([...common, "--ca", cert]);
-    assert.equal(trusted.code, 1, trusted.stderr);
+    assert.equal(trusted.code, 3, trusted.stderr);
     const insecure = await sxdHere([...common, "--insecure"]);
-    assert.equal(insecure.code, 1, insecure.stderr);
+    assert.equal(insecure.code, 3, insecure.stderr);
     assert.match(insecure.stdout, /^warning: TLS certificates were not checked \(--insecure\)$/m);
     const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8"));
     assert.deepEqual(report.warnings, ["TLS certificates were not checked (--insecure)"]);
@@ -160,7 +162,7 @@ test("HTTP_PROXY carries the requests, NO_PROXY exempts a host", { timeout: 120_
     const args = ["test", "--config", referenceDescriptionFile(), "--base-url", "http://sxd-target.invalid:8080"];
     args.push("--tags", "@SNAP-3", "--report-dir", dir);
     const run = await sxd(args, { HTTP_PROXY: url });
-    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.code, 3, run.stderr);
     assert.ok(
       requests.some((r) => r.url?.startsWith("http://sxd-target.invalid:8080/")),
       "the proxy was asked for the target's absolute URLs",

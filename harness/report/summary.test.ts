@@ -52,6 +52,22 @@ test("the summary lists every failed and warned case of a row, one line each", (
   assert.match(text, /verdict: not conformant \(reports in out\/\)/);
 });
 
+test("rows not run for one reason share a line, with their levels; a run where nothing ran exits 3 and says why", () => {
+  const reason = "the target description does not say where: state snapshots.collection";
+  const silent = [
+    scenario("An update answers 204", "SNAP-2", "not run", reason),
+    scenario("Defects are refused", "DIG-12", "not run", reason),
+    scenario("The list is served", "EXP-1", "not run", "state contactsUrl"),
+  ];
+  const judgement = judge(rows, silent, { strict: false, allowIncomplete: true });
+  const text = summaryText(judgement, "http://t.example", "out");
+  assert.match(text, /^ {2}NOT RUN: DIG-12, SNAP-2 \(1 MUST, 1 SHOULD\) the target description does not say where: /m);
+  assert.match(text, /^ {2}NOT RUN: EXP-1 \(MUST\) state contactsUrl$/m);
+  assert.equal(text.split("NOT RUN:").length - 1, 2);
+  assert.match(text, /^verdict: incomplete \(reports in out\/\)\nexit 3: no scenario ran/m);
+  assert.equal(judgement.exitCode, 3);
+});
+
 test("each failure's message and exchange is printed once, under its number", () => {
   const text = summaryText(judge(rows, outcomes, { strict: false }), "http://t.example", "out");
   for (const status of [200, 202, 299]) {

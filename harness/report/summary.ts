@@ -10,11 +10,27 @@ import type { Exchange } from "../exchange.ts";
 import type { InteropDocument } from "../interop/document.ts";
 import { caseNames, EXCHANGES_MEDIA_TYPE, type ScenarioOutcome } from "../outcomes.ts";
 import { rowDocsUrl } from "../presentation.ts";
-import { caseVerdict, type Judgement, type RowVerdict } from "../verdicts.ts";
+import { caseVerdict, type Judgement, type RowResult, type RowVerdict } from "../verdicts.ts";
 import { cellCounts, pairMarks } from "./interop-cells.ts";
 
 /** The cases a person has to look at, in the summary's words. */
 const LISTED: RowVerdict[] = ["failed", "warning", "expected failure"];
+
+/**
+ * Verdicts whose rows list no case: the rows that share one and its reason share a line (a
+ * description that leaves a key out has every row that needs it not run for the same reason).
+ */
+const GROUPED: RowVerdict[] = ["not run", "not applicable"];
+
+const LEVELS = ["must", "should", "may"] as const;
+
+/** `MUST` where the rows share a level, else how many of each: `10 MUST, 5 SHOULD`. */
+function levelsOf(rows: RowResult[]): string {
+  const counts = LEVELS.map((level) => [level, rows.filter((r) => r.row.level === level).length] as const);
+  const present = counts.filter(([, n]) => n > 0);
+  if (present.length === 1) return present[0][0].toUpperCase();
+  return present.map(([level, n]) => `${n} ${level.toUpperCase()}`).join(", ");
+}
 
 /** How often the target refused with 429 (or 503 and Retry-After), and what sxd did about it. */
 export interface RateSummary {
@@ -36,10 +52,18 @@ export function summaryText(
   const selected = judgement.rows.filter((r) => r.scenarios.length > 0);
   const details: string[] = [];
   const rowLines: string[] = [];
+  const grouped = new Set<RowResult>();
   for (const r of selected.filter((x) => x.verdict !== "passed")) {
+    if (grouped.has(r)) continue;
+    const group = GROUPED.includes(r.verdict)
+      ? selected.filter((x) => x.verdict === r.verdict && firstLine(x.reason) === firstLine(r.reason))
+      : [r];
+    for (const member of group) grouped.add(member);
+    rowLines.push(
+      `  ${r.verdict.toUpperCase()}: ${group.map((x) => x.row.id).join(", ")} (${levelsOf(group)}) ${firstLine(r.reason)}`,
+    );
+    if (docsUrl) rowLines.push(...group.map((x) => `    the rule: ${rowDocsUrl(docsUrl, x.row.id)}`));
     const level = r.row.level.toUpperCase();
-    rowLines.push(`  ${r.verdict.toUpperCase()}: ${r.row.id} (${level}) ${firstLine(r.reason)}`);
-    if (docsUrl) rowLines.push(`    the rule: ${rowDocsUrl(docsUrl, r.row.id)}`);
     const names = caseNames(r.scenarios);
     r.scenarios.forEach((scenario, i) => {
       const verdict = caseVerdict(scenario, r.row.id, judgement.options);
@@ -51,7 +75,7 @@ export function summaryText(
   }
   const lines = details.length > 0 ? ["", "Failures and warnings:", "", ...details] : [];
   lines.push("", `sxd: ${selected.length} rows checked against ${baseUrl}`);
-  for (const level of ["must", "should", "may"] as const) {
+  for (const level of LEVELS) {
     const ofLevel = selected.filter((r) => r.row.level === level);
     if (ofLevel.length === 0) continue;
     const byVerdict = new Map<string, number>();
@@ -92,7 +116,9 @@ function detail(number: number, heading: string, name: string, scenario: Scenari
 
 /** Why an incomplete run exits as it does. */
 function gate(judgement: Judgement): string[] {
-  if (judgement.overall !== "incomplete" || judgement.executed === 0) return [];
+  if (judgement.overall !== "incomplete") return [];
+  if (judgement.executed === 0)
+    return ["exit 3: no scenario ran, so nothing was checked (--allow-incomplete does not accept that)"];
   return judgement.exitCode === 0
     ? ["exit 0: incomplete, accepted by --allow-incomplete"]
     : ["exit 3: a MUST or MAY row above could not be run (--allow-incomplete accepts that)"];
@@ -122,14 +148,19 @@ function firstLine(text: string | undefined): string {
  */
 export function uniformReplyLine(judgement: Judgement): string | undefined {
   const seen = new Set<ScenarioOutcome>();
-  const replies = judgement.rows
+  const exchanges = judgement.rows
     .flatMap((r) => r.scenarios)
     .filter((s) => !seen.has(s) && seen.add(s))
     .flatMap((s) => s.attachments.filter((a) => a.mediaType === EXCHANGES_MEDIA_TYPE))
-    .flatMap((a) => (JSON.parse(a.body) as Exchange[]).flatMap((e) => e.response ?? []));
-  if (replies.length < 3) return undefined;
+    .flatMap((a) => JSON.parse(a.body) as Exchange[])
+    .filter((e) => e.response !== undefined);
+  if (exchanges.length < 3) return undefined;
+  const replies = exchanges.flatMap((e) => e.response ?? []);
   const statuses = new Set(replies.map((r) => r.status));
-  const status = statuses.size === 1 && replies[0] && replies[0].status >= 400 ? `${replies[0].status}` : undefined;
+  // Only 401s to requests without credentials is what a run that states no user gets, not a wrong server.
+  const unasked = replies[0]?.status === 401 && exchanges.every((e) => e.requestHeaders.authorization === undefined);
+  const status =
+    statuses.size === 1 && replies[0] && replies[0].status >= 400 && !unasked ? `${replies[0].status}` : undefined;
   const html = replies.every((r) => /^text\/html\b/i.test(r.headers["content-type"]?.[0] ?? ""));
   if (!status && !html) return undefined;
   const what = [status && `status ${status}`, html && "HTML"].filter(Boolean).join(", ");

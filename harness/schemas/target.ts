@@ -192,7 +192,7 @@ const TARGET = Type.Object(
     $id: TARGET_SCHEMA_ID,
     title: "sxd target description",
     description:
-      "What the interface leaves to each server: where its servers are, its paths and users, the options it takes, and the sxd test settings. Every key is optional, and none takes the bundled reference's choice: where a behaviour's keys are absent (snapshots.collection or snapshots.resources; digest.path, digest.username and digest.password; export.user), its rows are not run, naming them.",
+      "What the interface leaves to each server: where its servers are, its paths and users, the options it takes, and the sxd test settings. Every key is optional, and none takes the bundled reference's choice: where a behaviour's keys are absent (snapshots.collection or snapshots.resources; digest.path, digest.username and digest.password; contactsUrl, messagingUrl and export.user), its rows are not run, naming them.",
     additionalProperties: false,
     $defs: {
       ...KINDS,

@@ -3,7 +3,7 @@
 import { readTags, rowsById } from "../../harness/catalogue.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
 import { scenarioLabel } from "../../harness/scenarios.ts";
-import { type Behaviour, unstatedReason } from "../../harness/target.ts";
+import { scenarioNeeds, unstatedReason } from "../../harness/target.ts";
 import { formatExchange, recordable } from "../../harness/transcript.ts";
 import { After, Before, setDefaultTimeout } from "./cucumber.ts";
 import { addSentBackendRequests } from "./peer.ts";
@@ -32,13 +32,15 @@ Before({ name: "name the scenario in its requests" }, function (this: SxdWorld, 
 
 /**
  * Silence is not "no", nor the reference's choice: a behaviour whose keys the description left
- * out (where its resources are, its user) has its rows not run, naming the keys. The feature's
- * folder names the behaviour. Registered after the peer's hook, so a row of the side sxd
- * played stays not applicable.
+ * out (where its resources are, its user, the export servers) has its rows not run, naming the
+ * keys. The feature's folder names the behaviour. Registered after the peer's hook, so a row of
+ * the side sxd played stays not applicable.
  */
 Before({ name: "the description states the behaviour" }, function (this: SxdWorld, { pickle }) {
-  const behaviour = /(?:^|\/)features\/(snapshots|digest|export)\//.exec(pickle.uri)?.[1] as Behaviour | undefined;
-  const sends = pickle.tags.some((tag) => tag.name === "@no-credentials") ? "none" : "credentials";
+  const { behaviour, sends } = scenarioNeeds(
+    pickle.uri,
+    pickle.tags.map((tag) => tag.name),
+  );
   const reason = behaviour && unstatedReason(this.target, behaviour, sends);
   return reason ? this.notRun(reason) : undefined;
 });
