@@ -6,7 +6,7 @@ import { type Envelope, getWorstTestStepResult, type TestStepResult, TestStepRes
 import { shorten } from "../lib/shorten.ts";
 import { type Level, readTags } from "./catalogue.ts";
 import { collectLines } from "./scenarios.ts";
-import { RateLimited, RequestNotSent } from "./step-errors.ts";
+import { DescriptionUnfit, RateLimited, RequestNotSent } from "./step-errors.ts";
 
 export type ScenarioStatus = "passed" | "failed" | "not run" | "not applicable";
 
@@ -170,10 +170,13 @@ function summarise(
   results: readonly TestStepResult[],
   attachments: ScenarioOutcome["attachments"],
 ): Pick<ScenarioOutcome, "status" | "message" | "rateLimited"> {
-  // sxd's own decision to stop asking the target ends a scenario as not run; only the error's
-  // class says so (step-errors.ts), never its words, which may quote the target's reply.
+  // sxd's own decision to stop asking the target, and a description that does not fit it, end a
+  // scenario as not run; only the error's class says so (step-errors.ts), never its words, which
+  // may quote the target's reply.
   const stopped = results.find((r) => r.status === TestStepResultStatus.FAILED)?.exception;
-  if (stopped?.type === RequestNotSent.name) return { status: "not run", message: stopped.message };
+  if (stopped?.type === RequestNotSent.name || stopped?.type === DescriptionUnfit.name) {
+    return { status: "not run", message: stopped.message };
+  }
   if (stopped?.type === RateLimited.name) return { status: "not run", message: stopped.message, rateLimited: true };
   // Cucumber's own ranking of step results: the worst one decides the scenario.
   const worst = getWorstTestStepResult(results);

@@ -37,3 +37,23 @@ export class RequestNotSent extends MessageOnlyError {}
  * scenario is not run, but it did reach the target, so the run is incomplete, not empty.
  */
 export class RateLimited extends MessageOnlyError {}
+
+/**
+ * A path the target description gave answered 404 before it answered anything else: the
+ * description does not fit the server (a path it never had), so the scenario is not run,
+ * naming the key to correct. A path sxd made itself, or one that already answered otherwise,
+ * is known to be right: a 404 there is the server's and fails as any wrong status does.
+ */
+export class DescriptionUnfit extends MessageOnlyError {
+  constructor(key: string, request: string, hint: string) {
+    super(doesNotFit(key, request, hint));
+  }
+}
+
+/**
+ * What a scenario not run for a described path that answered 404 says: the key to correct, and
+ * the request as the description makes it (the same in every scenario, so the rows share a line).
+ */
+export function doesNotFit(key: string, request: string, hint: string): string {
+  return `${key} does not fit the server (404 to ${request}): ${hint}`;
+}

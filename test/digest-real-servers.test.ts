@@ -5,6 +5,11 @@
  * reasons, and prints the row verdicts of its run.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
@@ -12,12 +17,14 @@ import { validateDescription } from "../harness/target-check.ts";
 import type { RowResult } from "../harness/verdicts.ts";
 import { startDigestServer } from "./digest-targets/digest-server.ts";
 import { NONCE_LIFETIME_SECONDS, TARGETS, type TargetName } from "./digest-targets/targets.ts";
+import { sxdHere } from "./support/cli.ts";
 import { behaviourTags, runAgainstTarget } from "./support/suite.ts";
 
-const DIGEST_ROWS = behaviourTags(
-  "DIG",
-  loadRows().map((r) => r.id),
-);
+const DIGEST_ROW_IDS = loadRows()
+  .map((r) => r.id)
+  .filter((id) => id.startsWith("DIG-"))
+  .sort();
+const DIGEST_ROWS = behaviourTags("DIG", DIGEST_ROW_IDS);
 
 type Verdicts = Map<string, RowResult>;
 
@@ -269,5 +276,100 @@ describe("the digest rows against servers whose nonces run out", () => {
       "failed",
       /200 for use 4 of a nonce, where digest\.noncePolicy \{"uses":5\} allows 5 uses/,
     );
+  });
+});
+
+// The README's two commands as a new user types them, against a digest server whose protected
+// resource is not the reference's (/account, not /protected), and a description written by hand.
+describe("the README's first commands against a digest server on a path of its own", () => {
+  /** A folder for the description and the reports, removed whatever the test's outcome. */
+  async function inFolder(use: (folder: string) => Promise<void>): Promise<void> {
+    const folder = mkdtempSync(join(tmpdir(), "sxd-readme-"));
+    try {
+      await use(folder);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  it("init without a terminal states nothing unasked; test fails and warns nothing, and names the keys to state", async () => {
+    const server = await startDigestServer(TARGETS.correct.quirks());
+    try {
+      await inFolder(async (folder) => {
+        const file = join(folder, "sxd-target.json");
+        const init = await sxdHere(["init", "--base-url", server.url, "--out", file]);
+        assert.equal(init.code, 0, init.stderr);
+        const run = await sxdHere(["test", "--config", file, "--report-dir", join(folder, "reports")]);
+        assert.doesNotMatch(run.stdout, /FAILED|WARNING/);
+        // Before any request, the keys left out, each with the rows that need it.
+        const stated = run.stderr.indexOf("sxd:   digest.path: DIG-1, DIG-2,");
+        assert.ok(stated >= 0 && stated < run.stderr.indexOf("round trip"), run.stderr);
+        assert.match(run.stderr, /^sxd: {3}digest\.username, digest\.password: DIG-3, DIG-4, /m);
+        // One line per reason, not a line per row; every digest row among them, naming digest.path.
+        const notRun = run.stdout.split("\n").filter((line) => line.startsWith("  NOT RUN: "));
+        assert.equal(notRun.length, 4, run.stdout);
+        const digestRows = notRun.filter((line) => / DIG-1[,\s]| DIG-4[,\s]/.test(line));
+        assert.equal(digestRows.length, 2, run.stdout);
+        for (const line of digestRows) assert.match(line, /state digest\.path/);
+        const named = new Set(digestRows.flatMap((line) => line.match(/DIG-\d+/g) ?? []));
+        assert.deepEqual([...named].sort(), DIGEST_ROW_IDS);
+        // Nothing ran, nothing failed: the verdict and the code both say incomplete.
+        assert.match(run.stdout, /^verdict: incomplete /m);
+        assert.equal(run.code, 3);
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with the path, the user and the nonce policy stated in that file, the server is conformant", async () => {
+    const server = await startDigestServer(TARGETS.correct.quirks());
+    try {
+      await inFolder(async (folder) => {
+        const file = join(folder, "sxd-target.json");
+        assert.equal((await sxdHere(["init", "--base-url", server.url, "--out", file])).code, 0);
+        const written = JSON.parse(readFileSync(file, "utf8"));
+        Object.assign(written.digest, {
+          ...server.description.digest,
+          noncePolicy: "nc-once",
+          nonceLifetime: "unlimited",
+        });
+        writeFileSync(file, JSON.stringify(written));
+        const run = await sxdHere(["test", "--config", file, "--tags", DIGEST_ROWS, "--report-dir", join(folder, "r")]);
+        assert.doesNotMatch(run.stdout, /FAILED|WARNING|NOT RUN/);
+        assert.match(run.stdout, /^verdict: conformant /m);
+        assert.equal(run.code, 0, run.stdout);
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a path the server never had (the reference's /protected) fits nothing: every digest row not run, naming digest.path", async (t) => {
+    const rows = await verdictsOf(t, "correct", { path: "/protected" });
+    assertOnlyFaulty(rows);
+    for (const id of DIGEST_ROW_IDS.filter((id) => !["DIG-9", "DIG-10"].includes(id))) {
+      assertVerdict(rows, id, "not run", /^digest\.path does not fit the server \(404 to GET http:\S+\/protected\)/);
+    }
+  });
+
+  it("a protected path that challenged, then answers a right login with 404, fails DIG-4: the path is known", async () => {
+    const server = createServer((request, response) => {
+      if (request.headers.authorization === undefined) {
+        response.writeHead(401, { "www-authenticate": 'Digest realm="r", nonce="n-1", qop="auth"' });
+      } else response.writeHead(404);
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const resolved = resolveDescription([{ baseUrl: url, digest: { path: "/p", username: "u", password: "p" } }]);
+      assert.ok(resolved.ok);
+      const run = await runAgainstTarget(resolved.value, { tags: "@DIG-4", strict: false });
+      const row = run.judgement.rows.find((r) => r.row.id === "DIG-4");
+      assert.equal(row?.verdict, "failed", row?.reason);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -6,6 +6,7 @@
  */
 
 import { type Answered, headerOf } from "../../harness/exchange.ts";
+import { DescriptionUnfit } from "../../harness/step-errors.ts";
 import { stated } from "../../harness/target.ts";
 import type { Algorithm, Formula, Qop } from "../../lib/digest-math.ts";
 import { fail } from "../support/expect.ts";
@@ -51,6 +52,8 @@ export interface DigestState {
   flawed: Array<{ login: Login; reply: Answered }>;
   /** Cookies the protected resource set: kept and sent back only where digest.cookies is true. */
   cookies: Map<string, string>;
+  /** The protected path answered something but 404 in this scenario: it is the server's resource. */
+  pathAnswered: boolean;
 }
 
 const states = new WeakMap<SxdWorld, DigestState>();
@@ -67,6 +70,7 @@ export function state(world: SxdWorld): DigestState {
       controls: [],
       flawed: [],
       cookies: new Map(),
+      pathAnswered: false,
     };
     states.set(world, found);
   }
@@ -96,7 +100,18 @@ export async function sendProtected(
   if (world.target.digest.cookies && digest.cookies.size > 0) {
     headers.cookie = [...digest.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
   }
-  const reply = await world.http.send("GET", protectedUrl(world), { headers, body: options.body, note: options.note });
+  const url = protectedUrl(world);
+  const reply = await world.http.send("GET", url, { headers, body: options.body, note: options.note });
+  // A 404 before the path answered anything else: the description names a path the server
+  // never had, and its rows are not run. Once it answered, a 404 is the server's to answer for.
+  if (reply.response.status === 404 && !digest.pathAnswered) {
+    throw new DescriptionUnfit(
+      "digest.path",
+      `GET ${url}`,
+      "state the path of a resource the server protects with Digest",
+    );
+  }
+  digest.pathAnswered = true;
   for (const cookie of reply.response.headers["set-cookie"] ?? []) {
     const pair = /^\s*([^=;\s]+)=([^;]*)/.exec(cookie);
     if (pair) digest.cookies.set(pair[1], pair[2]);

@@ -6,6 +6,7 @@ import type { TlsSettings } from "../../harness/dispatcher.ts";
 import { type Answered, headerOf } from "../../harness/exchange.ts";
 import { probe } from "../../harness/probe.ts";
 import { sleep } from "../../harness/rate-limits.ts";
+import { DescriptionUnfit } from "../../harness/step-errors.ts";
 import type { OutageCommands } from "../../harness/target.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";
 import { type CommandRun, describeRun, runCommand, succeeded } from "../support/commands.ts";
@@ -68,11 +69,28 @@ export function resultUri(state: ExportState, user = state.user, messagingUrl = 
   return `${messagingUrl}/user/${encodeURIComponent(user)}`;
 }
 
+/**
+ * The scenario's first read of the user's list. Its path is the spec's, the user the
+ * description's: a 404 says the contacts server does not know that user, and the scenario is
+ * not run.
+ */
+export async function fetchList(world: SxdWorld, state: ExportState): Promise<Answered> {
+  const exchange = await world.http.send("GET", state.listUrl, { headers: { accept: "application/xml" } });
+  if (exchange.response.status === 404) {
+    throw new DescriptionUnfit(
+      "export.user",
+      `GET ${state.listUrl}`,
+      "state a user whose contact list the contacts server serves",
+    );
+  }
+  state.listExchange = exchange;
+  return exchange;
+}
+
 /** Reads the list a scenario builds on; anything but 200 ends the scenario here. */
 export async function readListForScenario(world: SxdWorld): Promise<Answered> {
   const state = stateOf(world);
-  const exchange = await world.http.send("GET", state.listUrl, { headers: { accept: "application/xml" } });
-  state.listExchange = exchange;
+  const exchange = await fetchList(world, state);
   expectThat(
     exchange.response.status === 200,
     "the contact list (200)",

@@ -5,6 +5,7 @@
 
 import { type Answered, type Exchange, headerOf } from "../../harness/exchange.ts";
 import { sleep } from "../../harness/rate-limits.ts";
+import { DescriptionUnfit, doesNotFit } from "../../harness/step-errors.ts";
 import type { FixedResource } from "../../harness/target.ts";
 import type { WorldParameters } from "../../harness/world-parameters.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
@@ -22,11 +23,22 @@ import {
   useResource,
 } from "./snapshots.ts";
 
-/** Creates a resource at a fresh address (SNAP-13's request) and deletes it after the scenario. */
+/**
+ * Creates a resource at a fresh address (SNAP-13's request) and deletes it after the scenario.
+ * A 404 says the described collection is not one the server has: the scenario is not run.
+ */
 export async function createScratch(world: SxdWorld): Promise<{ resource: ScratchResource; reply: Answered }> {
   const resource = newScratch(world.target);
   adoptScratch(world, resource);
-  return { resource, reply: await putScratch(world.http, resource) };
+  const reply = await putScratch(world.http, resource);
+  if (reply.response.status === 404) {
+    throw new DescriptionUnfit(
+      "snapshots.collection",
+      `PUT of a new resource under ${world.target.baseUrl}${world.target.snapshots.collection}`,
+      "state a collection where the suite may create resources, or existing resources in snapshots.resources",
+    );
+  }
+  return { resource, reply };
 }
 
 /** The scenario works on this resource it made, and deletes it when it ends. */
@@ -96,6 +108,8 @@ async function claimFixed(world: SxdWorld, candidates: FixedResource[]): Promise
 /** Takes the resource as it is now; says why it cannot be used, if so. */
 async function adoptFixed(world: SxdWorld, url: string): Promise<string | undefined> {
   const reply = await world.http.send("GET", url);
+  if (reply.response.status === 404)
+    return doesNotFit("snapshots.resources", `GET ${url}`, "name resources the server has");
   if (reply.response.status !== 200) return `${url} answered GET with ${reply.response.status}`;
   const read = readEntry(reply.response.body, url);
   if (!read.ok || !read.entry.id) return `${url} is not an Atom entry with an id (see SNAP-1)`;
