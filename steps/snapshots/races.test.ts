@@ -106,6 +106,8 @@ test("SNAP-15: the chain keeps the version before the race, then each version th
 
   const notStart = chainProblem(titles(a, b), start, [b], []);
   assert.ok("at" in notStart && notStart.at === 0 && /before the updates/.test(notStart.expected));
+  // The start is an earlier scenario's version with the title of an update refused in this race.
+  assert.deepEqual(chainProblem(titles(lost, a), lost, [a], [lost]), { order: [a] });
   const refused = chainProblem(titles(start, a, lost), start, [a, b], [lost]);
   assert.ok("at" in refused && refused.at === 2 && /refused/.test(refused.expected));
   // The current address still serves the version before the last update: that update is lost.

@@ -246,7 +246,9 @@ export function chainProblem(
   if (!titled(places[0])(start)) {
     return { at: 0, expected: "the version before the updates", got: shown(places[0]) };
   }
-  const refusedAt = places.findIndex((title) => refused.some(titled(title)));
+  // From the first place after the start: a resource the description names starts from a version
+  // an earlier scenario put, whose title a refused update of this race may share.
+  const refusedAt = places.findIndex((title, at) => at > 0 && refused.some(titled(title)));
   if (refusedAt >= 0) {
     return {
       at: refusedAt,
