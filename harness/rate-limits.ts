@@ -68,7 +68,7 @@ export class RateLimits {
    * Waits for this request's slot in the run's pace; at once while unpaced. A slot taken ahead
    * and cut meanwhile is spaced at the old pace: the request takes another. `heldMs` is how
    * long the pace held the request back in all (0 where it went when asked): a request held
-   * did not go when its step sent it, which a race (SNAP-15) needs to know.
+   * did not go when its step sent it, which a step that sends requests together needs to know.
    */
   async pace(): Promise<Turn & { heldMs: number }> {
     let heldMs = 0;
