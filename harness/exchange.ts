@@ -24,6 +24,11 @@ export interface Exchange {
   error?: string;
   /** Replies that were no answer (429; 503 with Retry-After), each followed by a wait and the same request again. */
   refusals?: Refusal[];
+  /**
+   * Milliseconds sxd held the request back to keep its pace (--rate, or the pace it took after
+   * refusals) before sending it; absent where it went when asked. Waits after a refusal are in `refusals`.
+   */
+  heldMs?: number;
   /** ISO time the request was sent. */
   startedAt: string;
   durationMs: number;

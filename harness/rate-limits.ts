@@ -5,7 +5,7 @@
  * pace the target allows (harness/pacer.ts), within bounds:
  *
  *   const limits = new RateLimits(parameters);      // one per scenario; the state is the run's
- *   const turn = await limits.pace();               // before each request: when it asked, and its slot
+ *   const turn = await limits.pace();               // before each request: when it asked, its slot, how long it was held
  *   const wait = limits.waitBeforeRetry(reply, { turn, waitedMs, attempt }); // a number, or why to give up
  *
  * Under `--parallel` every worker is a process of its own: they share one pacer through a log of
@@ -66,16 +66,20 @@ export class RateLimits {
 
   /**
    * Waits for this request's slot in the run's pace; at once while unpaced. A slot taken ahead
-   * and cut meanwhile is spaced at the old pace: the request takes another.
+   * and cut meanwhile is spaced at the old pace: the request takes another. `heldMs` is how
+   * long the pace held the request back in all (0 where it went when asked): a request held
+   * did not go when its step sent it, which a step that sends requests together needs to know.
    */
-  async pace(): Promise<Turn> {
+  async pace(): Promise<Turn & { heldMs: number }> {
+    let heldMs = 0;
     for (;;) {
       const asked = Date.now();
       const slot = this.reserveSlot(asked);
-      if (slot <= asked) return { asked, sentAt: slot };
+      if (slot <= asked) return { asked, sentAt: slot, heldMs };
       await sleep(slot - asked);
+      heldMs += slot - asked;
       this.log.catchUp();
-      if (!this.log.pacer.cutSince(asked)) return { asked, sentAt: slot };
+      if (!this.log.pacer.cutSince(asked)) return { asked, sentAt: slot, heldMs };
     }
   }
 

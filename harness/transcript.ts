@@ -39,6 +39,7 @@ export function formatExchange(exchange: Exchange): string {
         .split("\n")
         .map((l) => `> ${l}`),
     );
+  if (exchange.heldMs !== undefined) lines.push(`(sxd held it back ${exchange.heldMs} ms to keep its pace)`);
   for (const refusal of exchange.refusals ?? []) {
     lines.push(`< ${refusal.status}`, ...headerLines(refusal.headers));
     lines.push(

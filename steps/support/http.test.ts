@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -97,6 +97,23 @@ test("a 429 is no answer: the client waits as asked, sends the same request agai
     await client.close();
   } finally {
     server.close();
+  }
+});
+
+test("a request the pace held back records how long; one that went when asked records nothing", async () => {
+  const server = await httpHostile((_path, reply) => reply.writeHead(200).end("ok"));
+  const stateDir = mkdtempSync(join(tmpdir(), "sxd-http-"));
+  try {
+    // --rate 20: a slot every 50 ms, so of two requests sent at once the second waits for its own.
+    const client = new HttpClient({ timeoutMs: 5000, rate: new RateLimits({ stateDir, rate: 20 }) });
+    const [first, second] = await Promise.all([client.send("GET", server.url), client.send("GET", server.url)]);
+    assert.equal(first.heldMs, undefined);
+    assert.ok((second.heldMs ?? 0) > 0 && (second.heldMs ?? 0) <= 50, `held ${second.heldMs} ms`);
+    assert.match(formatExchange(second), /\(sxd held it back \d+ ms to keep its pace\)/);
+    await client.close();
+  } finally {
+    server.close();
+    rmSync(stateDir, { recursive: true, force: true });
   }
 });
 

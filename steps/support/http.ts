@@ -122,7 +122,8 @@ export class HttpClient {
         exchange.error = `not sent: ${refusal}`;
         throw new RequestNotSent(refusal);
       }
-      const turn = (await this.options.rate?.pace()) ?? { asked: Date.now(), sentAt: Date.now() };
+      const turn = (await this.options.rate?.pace()) ?? { asked: Date.now(), sentAt: Date.now(), heldMs: 0 };
+      if (turn.heldMs > 0) exchange.heldMs = (exchange.heldMs ?? 0) + turn.heldMs;
       const reply = await this.attempt(exchange, sent, options);
       const rate = this.options.rate;
       if (!rate || !isRefusal(reply.response, options.unavailableIsAnswer)) {

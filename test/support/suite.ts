@@ -23,6 +23,8 @@ export interface ReferenceRun {
   layers?: TestSettings["layers"];
   /** sxd plays this export server itself (--peer); the target names it at `peerUrl(port)`. */
   peer?: TestSettings["peer"];
+  /** --rate: requests a second. */
+  rate?: number;
 }
 
 export function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
@@ -63,6 +65,7 @@ async function runQuietly(
     referenceFaults: options.faults ?? [],
     referenceVariant: options.variant,
     peer: options.peer,
+    rate: options.rate,
     // The tests read sxd's reports of these runs, never cucumber's own: a tenth of each run's CPU.
     cucumberReports: false,
   };
