@@ -26,8 +26,8 @@ import { checkHarFile, checkTagExpression } from "./run-checks.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import { forgetRunState, type RunStatePlace } from "./run-state.ts";
 import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./settings.ts";
 import type { TargetDescription } from "./target.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "./transport.ts";
 import type { Judgement } from "./verdicts.ts";
 import { DEFAULT_SECURITY_SAMPLES, type WorldParameters } from "./world-parameters.ts";
 

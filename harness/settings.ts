@@ -7,12 +7,14 @@
  * docs/test.md. A flag beats its environment variable, which beats the description.
  */
 
-import { DEFAULT_REFUSAL_WAIT_SECONDS } from "./rate-limits.ts";
 import type { KindName, KindValue } from "./setting-kinds.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "./transport.ts";
 
 /** Long enough for the whole suite against a slow server; a run that needs more says so. */
 export const DEFAULT_DEADLINE_SECONDS = 600;
+/** The cap on a reply body: larger replies are cut and fail the scenario. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Seconds of the wall clock the run may spend waiting after refusals, workers waiting at once counted once. */
+export const DEFAULT_REFUSAL_WAIT_SECONDS = 300;
 
 type SettingKind = Exclude<KindName, "comment" | "headerMap">;
 
