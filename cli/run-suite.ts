@@ -17,7 +17,6 @@ import {
   startPeer,
   startReference,
 } from "../reference/index.ts";
-import { DEFAULT_DEADLINE_SECONDS } from "./option-table.ts";
 import type { TestSettings } from "./options.ts";
 import { type PeerSetting, peerUrl } from "./peer-options.ts";
 import { processSignals, signalExitCode } from "./signals.ts";
@@ -45,7 +44,6 @@ export async function runSuite(settings: TestSettings, io: Io): Promise<SuiteRun
       {
         ...run,
         target,
-        deadlineSeconds: settings.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
         expectedFailures,
         outageMessagingUrl,
         peer: peer && { side: peer.side, url: peer.url, controlUrl: peer.controlUrl },

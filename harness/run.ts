@@ -26,7 +26,7 @@ import { checkHarFile, checkTagExpression } from "./run-checks.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import { forgetRunState, type RunStatePlace } from "./run-state.ts";
 import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "./settings.ts";
+import { DEFAULT_DEADLINE_SECONDS, DEFAULT_MAX_BODY_BYTES } from "./settings.ts";
 import type { TargetDescription } from "./target.ts";
 import type { Judgement } from "./verdicts.ts";
 import { DEFAULT_SECURITY_SAMPLES, type WorldParameters } from "./world-parameters.ts";
@@ -73,8 +73,8 @@ export interface ConformanceRun {
   maxBodyBytes?: number;
   /** Values sampled where a row judges whether they can be predicted; absent: DEFAULT_SECURITY_SAMPLES. */
   securitySamples?: number;
-  /** No scenario starts after this many seconds. */
-  deadlineSeconds: number;
+  /** No scenario starts after this many seconds; absent: DEFAULT_DEADLINE_SECONDS. */
+  deadlineSeconds?: number;
   /** Rows known to fail, with the reason. */
   expectedFailures?: Map<string, string>;
   /** A messaging server whose contacts server is down, where the shell could start one (the outage row). */
@@ -214,7 +214,7 @@ function worldParameters(
     maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     securitySamples: run.securitySamples ?? DEFAULT_SECURITY_SAMPLES,
     // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
-    limits: runLimits(run.deadlineSeconds, chosen.place),
+    limits: runLimits(run.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS, chosen.place),
     rate: chosen.rate,
     tls: run.tls,
     userAgent: `sxd/${suiteVersion()}`,
