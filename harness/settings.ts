@@ -2,7 +2,7 @@
  * Every `sxd test` setting a target description can carry, once: its flag, environment
  * variable, description key, kind, default and help. From this list come the flags' parsing and
  * `--help` (cli/option-table.ts), the description's `run` section and server URLs in
- * schema/target.schema.json (harness/target-schema.ts), their checking and its messages
+ * schema/target.schema.json (harness/schemas/target.ts), their checking and its messages
  * (harness/target-check.ts), the TypeScript type `RunSettings`, and the option table of
  * docs/test.md. A flag beats its environment variable, which beats the description.
  */
