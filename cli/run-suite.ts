@@ -5,8 +5,9 @@
 import { readFileSync } from "node:fs";
 import { loadRows } from "../harness/catalogue.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
+import type { Io } from "../harness/io.ts";
 import { describedForPeer, standInSettings } from "../harness/peer.ts";
-import { type Io, runConformance, type SuiteRun } from "../harness/run.ts";
+import { runConformance, type SuiteRun } from "../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { parseJsonText } from "../lib/json-text.ts";
 import {

@@ -6,13 +6,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Writable } from "node:stream";
 import { type IRunOptions, loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { chosenAtOnce } from "./concurrency.ts";
 import { runsScenariosAtOnce } from "./concurrent-scenarios.ts";
 import type { TlsSettings } from "./dispatcher.ts";
 import { UsageError } from "./errors.ts";
 import { cucumberReports, finishRun } from "./finish.ts";
+import type { Io } from "./io.ts";
 import { OutcomeCollector, type ScenarioOutcome } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES, suiteVersion } from "./package.ts";
 import { type PeerRun, peerLine } from "./peer.ts";
@@ -35,11 +35,6 @@ import { DEFAULT_SECURITY_SAMPLES, type WorldParameters } from "./world-paramete
 const FAILURES_IN_A_ROW = 3;
 
 export { PACKAGE_ROOT };
-
-export interface Io {
-  stdout: Writable & { isTTY?: boolean };
-  stderr: Writable;
-}
 
 /**
  * The step definitions, loaded once a process for all its runs (the tests run many): cucumber
