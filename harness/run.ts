@@ -34,8 +34,6 @@ import { DEFAULT_SECURITY_SAMPLES, type WorldParameters } from "./world-paramete
 /** Requests in a row that got no reply, after which the run gives up on the target. */
 const FAILURES_IN_A_ROW = 3;
 
-export { PACKAGE_ROOT };
-
 /**
  * The step definitions, loaded once a process for all its runs (the tests run many): cucumber
  * registers a step file's definitions as its module is first imported. Kept from when the
