@@ -1,4 +1,4 @@
-import type { Io } from "../harness/run.ts";
+import type { Io } from "../harness/io.ts";
 
 /** What a command prints to and the environment it reads: the process's, or a test's. */
 export interface CommandIo extends Io {

@@ -4,8 +4,7 @@
  * itself shows a stack trace.
  */
 
-import { writeFileSync } from "node:fs";
-import { fileProblem, UsageError } from "../harness/errors.ts";
+import { UsageError } from "../harness/errors.ts";
 import { type CommandIo, PROCESS_IO } from "./io.ts";
 import { COMMAND_NAMES } from "./option-spec.ts";
 import { editDistance } from "./spelling.ts";
@@ -50,103 +49,6 @@ async function helpOf(command: string | undefined): Promise<string> {
   const known = COMMAND_NAMES.find((name) => name === command);
   if (known === undefined) throw new UsageError(`unknown command "${command}" ${nearestCommand(command)}`);
   return (await import("./help.ts")).commandHelp(known);
-}
-
-/** A command's arguments by the option table; a usage error as one line. */
-async function optionsOf(command: "rows" | "report", argv: string[], io: CommandIo) {
-  const { parseOptions } = await import("./option-parse.ts");
-  const parsed = parseOptions(command, argv, io.env, command === "report");
-  if (!parsed.ok) throw new UsageError(parsed.error);
-  return parsed.value;
-}
-
-async function printRows(argv: string[], io: CommandIo): Promise<number> {
-  const given = await optionsOf("rows", argv, io);
-  if (given.help) return printHelp("rows", io);
-  const { loadRows } = await import("../harness/catalogue.ts");
-  const { PACKAGE_ROOT } = await import("../harness/package.ts");
-  const { loadScenarios } = await import("../harness/scenarios.ts");
-  const { clientTraceability, rowMatrix, traceabilityProblems } = await import("../harness/traceability.ts");
-  const rows = loadRows();
-  const scenarios = loadScenarios(PACKAGE_ROOT);
-  io.stdout.write(rowMatrix(rows, scenarios));
-  const client = { rows: loadRows("client"), scenarios: loadScenarios(PACKAGE_ROOT, "client") };
-  io.stdout.write(`\nClient rows (sxd test-client):\n${rowMatrix(client.rows, client.scenarios)}`);
-  if (!given.switch("check")) return 0;
-  const { problems: clientProblems, unchecked } = clientTraceability(client.rows, client.scenarios);
-  const problems = [...traceabilityProblems(rows, scenarios), ...clientProblems];
-  for (const problem of problems) io.stderr.write(`sxd: ${problem}\n`);
-  if (unchecked.length > 0) io.stderr.write(`sxd: not checked by sxd test-client yet: ${unchecked.join(", ")}\n`);
-  return problems.length === 0 ? 0 : 1;
-}
-
-async function mergeReports(argv: string[], io: CommandIo): Promise<number> {
-  const { documentSide, readConformance } = await import("../harness/conformance-document.ts");
-  const { mergedMatrixHtml } = await import("../harness/report/matrix.ts");
-  const given = await optionsOf("report", argv, io);
-  if (given.help) return printHelp("report", io);
-  const { withDefault } = await import("./option-parse.ts");
-  const out = withDefault("report", "out", given.text("out"));
-  const [verb, ...files] = given.positionals;
-  if (verb !== "merge" || files.length === 0)
-    throw new UsageError("usage: sxd report merge a.json b.json ... [--out FILE]");
-  const { isInteropFile } = await import("../harness/interop/shards.ts");
-  const interop = files.filter(isInteropFile);
-  if (interop.length === files.length) return await mergeInterop(files, given.text("out") ?? "reports", io);
-  if (interop.length > 0)
-    throw new UsageError(
-      `${interop[0]} is an interop.json and ${files.find((f) => !interop.includes(f))} is not: merge one kind at a time`,
-    );
-  const docs = files.map((file) => {
-    try {
-      return readConformance(file);
-    } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
-    }
-  });
-  try {
-    writeFileSync(out, mergedMatrixHtml(docs));
-  } catch (error) {
-    throw new UsageError(`cannot write ${out}: ${fileProblem(error)}`);
-  }
-  const clients = docs.filter((doc) => documentSide(doc) === "client").length;
-  const servers = docs.length - clients;
-  io.stdout.write(`wrote ${out}: ${counted(servers, "server")}, ${counted(clients, "client")}\n`);
-  return 0;
-}
-
-/** The shards of an `sxd interop` run as the whole matrix: interop.json and junit.xml into `out`. */
-async function mergeInterop(files: string[], out: string, io: CommandIo): Promise<number> {
-  const { mergeInterop: merged, readInteropDocument } = await import("../harness/interop/shards.ts");
-  const { writeInteropReports } = await import("../harness/report/index.ts");
-  const { summaryTable } = await import("../harness/report/summary.ts");
-  const { REPORT_FILES } = await import("../harness/report-folder.ts");
-  const { join } = await import("node:path");
-  let doc: ReturnType<typeof merged>;
-  try {
-    doc = merged(files.map(readInteropDocument));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  try {
-    writeInteropReports(out, doc);
-  } catch (error) {
-    throw new UsageError(`cannot write into ${out}: ${fileProblem(error)}`);
-  }
-  io.stdout.write(summaryTable(doc));
-  io.stdout.write(
-    `wrote ${join(out, REPORT_FILES.interopHtml)}, ${REPORT_FILES.interopJson}, ${REPORT_FILES.junit} and ${REPORT_FILES.summary}: ${counted(doc.cells.length, "cell")} of ${counted(files.length, "shard")}\n`,
-  );
-  return 0;
-}
-
-function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
-async function printHelp(command: "rows" | "report", io: CommandIo): Promise<number> {
-  io.stdout.write(await helpOf(command));
-  return 0;
 }
 
 const COMMANDS = [...COMMAND_NAMES, "help"];
@@ -196,11 +98,11 @@ export async function main(argv: string[], io: CommandIo = PROCESS_IO): Promise<
         return await runInit(rest, { stdout: io.stdout, ask: terminalAsk() });
       }
       case "rows":
-        return await printRows(rest, io);
+        return await (await import("./rows.ts")).runRows(rest, io);
       case "docs":
         return await (await import("./docs.ts")).runDocs(rest, io.stdout);
       case "report":
-        return await mergeReports(rest, io);
+        return await (await import("./report-merge.ts")).runReportMerge(rest, io);
       case "fuzz":
         return await (await import("./fuzz.ts")).runFuzz(rest, io.stdout);
       default:

@@ -16,7 +16,6 @@ import { SECURITY_OPTIONS } from "./option-table-security.ts";
 import { SERVE_OPTIONS } from "./option-table-serve.ts";
 import { TOOL_OPTIONS } from "./option-table-tools.ts";
 
-export { DEFAULT_DEADLINE_SECONDS } from "../harness/settings.ts";
 export { DEFAULT_CLIENT_RUNS_AT_ONCE } from "./option-table-client.ts";
 export { SHUTDOWN_GRACE_MS } from "./option-table-serve.ts";
 export { DEFAULT_INIT_OUT } from "./option-table-tools.ts";

@@ -19,7 +19,7 @@ import { type PeerSetting, peerLayers } from "./peer-options.ts";
  */
 export type TestSettings = Omit<
   ConformanceRun,
-  "target" | "expectedFailures" | "outageMessagingUrl" | "tls" | "deadlineSeconds" | "peer"
+  "target" | "expectedFailures" | "outageMessagingUrl" | "tls" | "peer"
 > & {
   /** --peer: the export server sxd plays itself, and where it listens. */
   peer?: PeerSetting;
@@ -27,8 +27,6 @@ export type TestSettings = Omit<
   target: TargetDescription | undefined;
   /** The description layers without URLs, for when the bundled reference provides them. */
   layers: Partial<TargetDescription>[];
-  /** Absent: DEFAULT_DEADLINE_SECONDS. */
-  deadlineSeconds?: number;
   expectFailFile: string | undefined;
   /** TLS: a PEM file of the authority that signed the target's certificate. */
   caFile?: string;

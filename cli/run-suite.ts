@@ -5,8 +5,9 @@
 import { readFileSync } from "node:fs";
 import { loadRows } from "../harness/catalogue.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
+import type { Io } from "../harness/io.ts";
 import { describedForPeer, standInSettings } from "../harness/peer.ts";
-import { type Io, runConformance, type SuiteRun } from "../harness/run.ts";
+import { runConformance, type SuiteRun } from "../harness/run.ts";
 import { resolveDescription, type TargetDescription } from "../harness/target.ts";
 import { parseJsonText } from "../lib/json-text.ts";
 import {
@@ -17,7 +18,6 @@ import {
   startPeer,
   startReference,
 } from "../reference/index.ts";
-import { DEFAULT_DEADLINE_SECONDS } from "./option-table.ts";
 import type { TestSettings } from "./options.ts";
 import { type PeerSetting, peerUrl } from "./peer-options.ts";
 import { processSignals, signalExitCode } from "./signals.ts";
@@ -45,7 +45,6 @@ export async function runSuite(settings: TestSettings, io: Io): Promise<SuiteRun
       {
         ...run,
         target,
-        deadlineSeconds: settings.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
         expectedFailures,
         outageMessagingUrl,
         peer: peer && { side: peer.side, url: peer.url, controlUrl: peer.controlUrl },

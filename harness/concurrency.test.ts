@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { MOST_AT_ONCE, NEARBY_MS, scenariosAtOnce } from "./concurrency.ts";
+import { MOST_AT_ONCE, scenariosAtOnce } from "./concurrency.ts";
+import { NEARBY_MS } from "./probe.ts";
 
 test("a target on this machine gets one scenario at a time", () => {
   assert.equal(scenariosAtOnce(0), 1);

@@ -14,9 +14,7 @@
  *   scenariosAtOnce(0.4) // 1: the same machine
  *   scenariosAtOnce(50) // 64: a target 50 ms away
  */
-
-/** Below this round trip, in ms, the target counts as on this machine, or as near. */
-export const NEARBY_MS = 5;
+import { NEARBY_MS } from "./probe.ts";
 
 /**
  * About half the CPU time sxd spends on one request of the suite (the whole suite, ~600

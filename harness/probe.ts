@@ -1,8 +1,10 @@
 /** One request to a target's root before any scenario runs: any HTTP reply means it is there. */
-import { NEARBY_MS } from "./concurrency.ts";
 import { type TlsSettings, targetDispatcher } from "./dispatcher.ts";
 import { describeTransportError, discard } from "./transport.ts";
 import { request } from "./undici.ts";
+
+/** Below this round trip, in ms, the target counts as on this machine, or as near (concurrency.ts). */
+export const NEARBY_MS = 5;
 
 /** Returns undefined when the URL answers, else why it does not. */
 export async function probe(

@@ -15,6 +15,7 @@
 import { retryAfterMs } from "../lib/http-date.ts";
 import { Pacer, type Turn, wallClockMs } from "./pacer.ts";
 import { type RunState, type RunStatePlace, runState } from "./run-state.ts";
+import { DEFAULT_REFUSAL_WAIT_SECONDS } from "./settings.ts";
 
 // The reference's backend request reads Retry-After too: the one parser lives in lib/.
 export { retryAfterMs };
@@ -29,8 +30,6 @@ export interface RateParameters extends RunStatePlace {
 
 /** Waiting one request may spend on refusals before its scenario is not run. */
 export const REQUEST_WAIT_MS = 30_000;
-/** Seconds of the wall clock the run may spend waiting after refusals, workers waiting at once counted once. */
-export const DEFAULT_REFUSAL_WAIT_SECONDS = 300;
 /** The longest wait after a refusal that names none; the first is one interval of the pace, then it doubles. */
 const LONGEST_BACKOFF_MS = 8000;
 

@@ -6,13 +6,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Writable } from "node:stream";
 import { type IRunOptions, loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { chosenAtOnce } from "./concurrency.ts";
 import { runsScenariosAtOnce } from "./concurrent-scenarios.ts";
 import type { TlsSettings } from "./dispatcher.ts";
 import { UsageError } from "./errors.ts";
 import { cucumberReports, finishRun } from "./finish.ts";
+import type { Io } from "./io.ts";
 import { OutcomeCollector, type ScenarioOutcome } from "./outcomes.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES, suiteVersion } from "./package.ts";
 import { type PeerRun, peerLine } from "./peer.ts";
@@ -26,20 +26,13 @@ import { checkHarFile, checkTagExpression } from "./run-checks.ts";
 import { RunLimits, type RunLimitsParameters } from "./run-limits.ts";
 import { forgetRunState, type RunStatePlace } from "./run-state.ts";
 import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "./scenarios.ts";
+import { DEFAULT_DEADLINE_SECONDS, DEFAULT_MAX_BODY_BYTES } from "./settings.ts";
 import { type TargetDescription, unstatedLines } from "./target.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "./transport.ts";
 import type { Judgement } from "./verdicts.ts";
 import { DEFAULT_SECURITY_SAMPLES, type WorldParameters } from "./world-parameters.ts";
 
 /** Requests in a row that got no reply, after which the run gives up on the target. */
 const FAILURES_IN_A_ROW = 3;
-
-export { PACKAGE_ROOT };
-
-export interface Io {
-  stdout: Writable & { isTTY?: boolean };
-  stderr: Writable;
-}
 
 /**
  * The step definitions, loaded once a process for all its runs (the tests run many): cucumber
@@ -73,8 +66,8 @@ export interface ConformanceRun {
   maxBodyBytes?: number;
   /** Values sampled where a row judges whether they can be predicted; absent: DEFAULT_SECURITY_SAMPLES. */
   securitySamples?: number;
-  /** No scenario starts after this many seconds. */
-  deadlineSeconds: number;
+  /** No scenario starts after this many seconds; absent: DEFAULT_DEADLINE_SECONDS. */
+  deadlineSeconds?: number;
   /** Rows known to fail, with the reason. */
   expectedFailures?: Map<string, string>;
   /** A messaging server whose contacts server is down, where the shell could start one (the outage row). */
@@ -216,7 +209,7 @@ function worldParameters(
     maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     securitySamples: run.securitySamples ?? DEFAULT_SECURITY_SAMPLES,
     // The deadline counts from here, after the probe and any --wait, not from loading cucumber.
-    limits: runLimits(run.deadlineSeconds, chosen.place),
+    limits: runLimits(run.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS, chosen.place),
     rate: chosen.rate,
     tls: run.tls,
     userAgent: `sxd/${suiteVersion()}`,

@@ -2,17 +2,19 @@
  * Every `sxd test` setting a target description can carry, once: its flag, environment
  * variable, description key, kind, default and help. From this list come the flags' parsing and
  * `--help` (cli/option-table.ts), the description's `run` section and server URLs in
- * schema/target.schema.json (harness/target-schema.ts), their checking and its messages
+ * schema/target.schema.json (harness/schemas/target.ts), their checking and its messages
  * (harness/target-check.ts), the TypeScript type `RunSettings`, and the option table of
  * docs/test.md. A flag beats its environment variable, which beats the description.
  */
 
-import { DEFAULT_REFUSAL_WAIT_SECONDS } from "./rate-limits.ts";
 import type { KindName, KindValue } from "./setting-kinds.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "./transport.ts";
 
 /** Long enough for the whole suite against a slow server; a run that needs more says so. */
 export const DEFAULT_DEADLINE_SECONDS = 600;
+/** The cap on a reply body: larger replies are cut and fail the scenario. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Seconds of the wall clock the run may spend waiting after refusals, workers waiting at once counted once. */
+export const DEFAULT_REFUSAL_WAIT_SECONDS = 300;
 
 type SettingKind = Exclude<KindName, "comment" | "headerMap">;
 

@@ -16,7 +16,7 @@ export type { Json, RunSettings };
 type Section<K extends Behaviour> = NonNullable<DescriptionFile[K]>;
 
 /**
- * A description as the run uses it: the layers merged (harness/target-schema.ts says what each
+ * A description as the run uses it: the layers merged (harness/schemas/target.ts says what each
  * key means), a base URL given, and every behaviour's section present, if empty.
  */
 export type TargetDescription = Omit<DescriptionFile, "$schema" | "$comment" | "baseUrl" | Behaviour> & {

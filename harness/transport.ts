@@ -1,11 +1,8 @@
 /**
- * What sxd's two HTTP clients (the probe and the scenarios' client) share about the wire: the
- * cap on a reply body, dropping a body unread, and a failure to get a reply told in words a
+ * What sxd's two HTTP clients (the probe and the scenarios' client) share about the wire:
+ * dropping a body unread, a body's size in words, and a failure to get a reply told in words a
  * user can act on ("connection refused (is the server running?)", not ECONNREFUSED).
  */
-/** The default cap on a reply body: larger replies are cut and fail the scenario. */
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-
 export type Discardable = { on(event: "error", listener: () => void): unknown; destroy(): unknown };
 
 /** Stops reading a reply body and drops its connection; the abort is not an error to report. */

@@ -14,8 +14,8 @@ import { loadRows, type Row } from "../harness/catalogue.ts";
 import type { ConformanceDocument } from "../harness/conformance-document.ts";
 import { loadDocFeatures, runLocations } from "../harness/docs/features.ts";
 import { UsageError } from "../harness/errors.ts";
+import { PACKAGE_ROOT } from "../harness/package.ts";
 import { behaviourOf } from "../harness/presentation.ts";
-import { PACKAGE_ROOT } from "../harness/run.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 import { sampleInterop } from "./support/interop-document.ts";
 

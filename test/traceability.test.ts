@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { loadRows } from "../harness/catalogue.ts";
-import { PACKAGE_ROOT } from "../harness/run.ts";
+import { PACKAGE_ROOT } from "../harness/package.ts";
 import { loadScenarios } from "../harness/scenarios.ts";
 import { traceabilityProblems } from "../harness/traceability.ts";
 

@@ -10,10 +10,10 @@ import { type IRunOptions, loadConfiguration, loadSupport, runCucumber } from "@
 import type { Staging } from "../../lib/recording.ts";
 import { CLIENT_TARGET } from "../conformance-document.ts";
 import { cucumberReports, finishRun } from "../finish.ts";
+import type { Io } from "../io.ts";
 import { OutcomeCollector } from "../outcomes.ts";
 import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
 import { stagingFolder } from "../report-folder.ts";
-import type { Io } from "../run.ts";
 import { featureFiles } from "../scenarios.ts";
 import type { Judgement } from "../verdicts.ts";
 import { runCommand } from "./command.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { PACKAGE_ROOT } from "../run.ts";
+import { PACKAGE_ROOT } from "../package.ts";
 import { loadScenarios } from "../scenarios.ts";
 import { loadDocFeatures, parseFeature, runLocations } from "./features.ts";
 

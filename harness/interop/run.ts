@@ -7,10 +7,10 @@
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { Io } from "../io.ts";
 import { writeInteropReports } from "../report/index.ts";
 import { summaryTable } from "../report/summary.ts";
 import { REPORT_FILES } from "../report-folder.ts";
-import type { Io } from "../run.ts";
 import { type CellServer, cellWithout, inTurn, runCell } from "./cell.ts";
 import {
   INTEROP_KIND,

@@ -5,14 +5,9 @@
 import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
 import { type Answered, type Exchange, type Headers, masked } from "../../harness/exchange.ts";
 import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../../harness/settings.ts";
 import { RateLimited, RequestNotSent, TransportError } from "../../harness/step-errors.ts";
-import {
-  DEFAULT_MAX_BODY_BYTES,
-  type Discardable,
-  describeTransportError,
-  discard,
-  formatBytes,
-} from "../../harness/transport.ts";
+import { type Discardable, describeTransportError, discard, formatBytes } from "../../harness/transport.ts";
 import { type Dispatcher, request } from "../../harness/undici.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { loadRows } from "../../harness/catalogue.ts";
-import { PACKAGE_ROOT } from "../../harness/run.ts";
+import { PACKAGE_ROOT } from "../../harness/package.ts";
 import { loadScenarios } from "../../harness/scenarios.ts";
 import { FAULTS, type FaultInfo } from "../../reference/index.ts";
 import { failureSummary } from "./failure-summary.ts";

@@ -1,0 +1,77 @@
+/**
+ * `sxd report merge`: several runs' conformance.json as one HTML matrix, rows by runs, or the
+ * interop.json of an interop run's shards as the whole matrix and its reports.
+ */
+import { writeFileSync } from "node:fs";
+import { fileProblem, UsageError } from "../harness/errors.ts";
+import { commandHelp } from "./help.ts";
+import type { CommandIo } from "./io.ts";
+import { parseOptions, withDefault } from "./option-parse.ts";
+
+export async function runReportMerge(argv: string[], io: CommandIo): Promise<number> {
+  const { documentSide, readConformance } = await import("../harness/conformance-document.ts");
+  const { mergedMatrixHtml } = await import("../harness/report/matrix.ts");
+  const parsed = parseOptions("report", argv, io.env, true);
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const given = parsed.value;
+  if (given.help) {
+    io.stdout.write(commandHelp("report"));
+    return 0;
+  }
+  const out = withDefault("report", "out", given.text("out"));
+  const [verb, ...files] = given.positionals;
+  if (verb !== "merge" || files.length === 0)
+    throw new UsageError("usage: sxd report merge a.json b.json ... [--out FILE]");
+  const { isInteropFile } = await import("../harness/interop/shards.ts");
+  const interop = files.filter(isInteropFile);
+  if (interop.length === files.length) return await mergeInterop(files, given.text("out") ?? "reports", io);
+  if (interop.length > 0)
+    throw new UsageError(
+      `${interop[0]} is an interop.json and ${files.find((f) => !interop.includes(f))} is not: merge one kind at a time`,
+    );
+  const docs = files.map((file) => {
+    try {
+      return readConformance(file);
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+  });
+  try {
+    writeFileSync(out, mergedMatrixHtml(docs));
+  } catch (error) {
+    throw new UsageError(`cannot write ${out}: ${fileProblem(error)}`);
+  }
+  const clients = docs.filter((doc) => documentSide(doc) === "client").length;
+  const servers = docs.length - clients;
+  io.stdout.write(`wrote ${out}: ${counted(servers, "server")}, ${counted(clients, "client")}\n`);
+  return 0;
+}
+
+/** The shards of an `sxd interop` run as the whole matrix: interop.json and junit.xml into `out`. */
+async function mergeInterop(files: string[], out: string, io: CommandIo): Promise<number> {
+  const { mergeInterop: merged, readInteropDocument } = await import("../harness/interop/shards.ts");
+  const { writeInteropReports } = await import("../harness/report/index.ts");
+  const { summaryTable } = await import("../harness/report/summary.ts");
+  const { REPORT_FILES } = await import("../harness/report-folder.ts");
+  const { join } = await import("node:path");
+  let doc: ReturnType<typeof merged>;
+  try {
+    doc = merged(files.map(readInteropDocument));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  try {
+    writeInteropReports(out, doc);
+  } catch (error) {
+    throw new UsageError(`cannot write into ${out}: ${fileProblem(error)}`);
+  }
+  io.stdout.write(summaryTable(doc));
+  io.stdout.write(
+    `wrote ${join(out, REPORT_FILES.interopHtml)}, ${REPORT_FILES.interopJson}, ${REPORT_FILES.junit} and ${REPORT_FILES.summary}: ${counted(doc.cells.length, "cell")} of ${counted(files.length, "shard")}\n`,
+  );
+  return 0;
+}
+
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
