@@ -18,21 +18,41 @@ function tokenBucket(perSecond: number, burst: number): (at: number) => boolean 
   };
 }
 
+/** How a simulated client waits before it sends a refused request again. */
+type Retry = "one interval" | "as sxd does";
+
+interface Drive {
+  workers: number;
+  /** Whether the target takes a request sent at this time. */
+  takes: (at: number) => boolean;
+  /** The fake time to stop at, or the requests the run makes (it ends when all got in). */
+  until: { seconds: number } | { requests: number };
+  /** Time between an answer and the worker's next request. */
+  gapMs?: number;
+  /**
+   * "one interval": of the pace, told as a first refusal; "as sxd does" (harness/rate-limits.ts):
+   * the pacer's doubling wait, told whether the request had been refused before.
+   */
+  retry?: Retry;
+}
+
 /**
- * `workers` clients sending one request after another, 2 ms apart when answered, through one
- * pacer to a token bucket, for `seconds` of fake time: each asks for a slot, sleeps until it and
- * learns the answer then, so with many workers slots are taken ahead. A refused request asks
- * again after one interval of the pace. What got through, what was refused, and the pacer.
+ * `workers` clients sending one request after another, `gapMs` (2 ms) apart when answered,
+ * through one pacer to a target, on a fake clock: each asks for a slot, sleeps until it and
+ * learns the answer then, so with many workers slots are taken ahead. What got through, what was
+ * refused, the pace after each answer, when the run ended, and the pacer.
  */
-function simulate(limit: number, workers: number, seconds: number, pacer = new Pacer()) {
-  const take = tokenBucket(limit, 10);
-  type Event = { at: number; turn?: Turn };
-  const events: Event[] = Array.from({ length: workers }, () => ({ at: 0 }));
+function drive(pacer: Pacer, { workers, takes, until, gapMs = 2, retry = "one interval" }: Drive) {
+  type Event = { at: number; turn?: Turn; attempt: number };
+  const events: Event[] = Array.from({ length: workers }, () => ({ at: 0, attempt: 0 }));
+  const paces: Array<[at: number, pace: number | undefined]> = [];
   let accepted = 0;
   let refused = 0;
+  let endedAt = 0;
   for (;;) {
     const event = events.reduce((soonest, e) => (e.at < soonest.at ? e : soonest));
-    if (event.at > seconds * 1000) break;
+    if ("seconds" in until ? event.at > until.seconds * 1000 : accepted >= until.requests) break;
+    endedAt = event.at;
     if (event.turn === undefined) {
       // It asks for its slot, and goes then.
       const sentAt = pacer.send(event.at);
@@ -41,18 +61,29 @@ function simulate(limit: number, workers: number, seconds: number, pacer = new P
     } else if (pacer.cutSince(event.turn.asked)) {
       // Its slot was taken at the old pace: it asks again.
       event.turn = undefined;
-    } else if (take(event.at)) {
+    } else if (takes(event.at)) {
       accepted++;
       event.turn = undefined;
-      event.at += 2;
+      event.attempt = 0;
+      event.at += gapMs;
+      paces.push([event.at, pacer.current()]);
     } else {
       refused++;
-      pacer.refused(event.turn, event.at + 1);
+      pacer.refused(event.turn, event.at + 1, retry === "as sxd does" && event.attempt > 0);
       event.turn = undefined;
-      event.at += 1 + 1000 / (pacer.current() as number);
+      event.at += 1 + (retry === "as sxd does" ? pacer.retryWaitMs(event.attempt) : 1000 / (pacer.current() as number));
+      event.attempt++;
     }
   }
-  return { accepted, refused, pacer };
+  return { accepted, refused, paces, seconds: endedAt / 1000, pacer };
+}
+
+/**
+ * `workers` clients, 2 ms apart, behind a token bucket of `limit` a second (burst 10) for
+ * `seconds`; a refused request asks again after one interval of the pace.
+ */
+function simulate(limit: number, workers: number, seconds: number, pacer = new Pacer()) {
+  return drive(pacer, { workers, takes: tokenBucket(limit, 10), until: { seconds } });
 }
 
 /** Long enough for the slowest limit to see a dozen cuts. */
@@ -127,6 +158,65 @@ test("after a lone refusal in a run that never sent two a second, the pace is at
   for (let at = 0; at < 8000; at += 1000) pacer.send(at);
   const { requests } = recoverFromLoneRefusal(pacer, 9000, 30);
   assert.ok(requests < 600, `at 30 a second after ${requests} requests`);
+});
+
+/** A login lockout on the fake clock: every request refused from 3 s to 5 s, once. */
+const LOCKOUT = { from: 3000, to: 5000 };
+const lockedOut = (at: number) => at >= LOCKOUT.from && at < LOCKOUT.to;
+
+for (const [workers, gapMs] of [
+  [2, 14],
+  [8, 60],
+  [64, 500],
+]) {
+  test(`after a 2 s lockout the pace is back near the one before within 1.5 s, and the run takes at most 1.5 times as long plus the lockout (${workers} at once)`, () => {
+    // A run of 1,024 requests at about 130 a second, unpaced; the same with the lockout, each
+    // refused request waiting as sxd waits (no Retry-After).
+    const run = (lockout: boolean) =>
+      drive(new Pacer(), {
+        workers,
+        gapMs,
+        takes: (at) => !(lockout && lockedOut(at)),
+        until: { requests: 1024 },
+        retry: "as sxd does",
+      });
+    const [free, locked] = [run(false), run(true)];
+    assert.ok(locked.refused > 5, `the lockout refused ${locked.refused} requests, or this proves nothing`);
+    const before = locked.paces.filter(([at]) => at >= LOCKOUT.from - 1000 && at < LOCKOUT.from).length;
+    const back = locked.paces.find(([at, pace]) => at >= LOCKOUT.to && (pace as number) >= 0.8 * before);
+    assert.ok(back !== undefined && back[0] - LOCKOUT.to < 1500, `${before} a second before; back at ${back?.[0]} ms`);
+    const bound = 1.5 * free.seconds + (LOCKOUT.to - LOCKOUT.from) / 1000;
+    assert.ok(
+      locked.seconds <= bound,
+      `${locked.seconds.toFixed(1)} s with the lockout, ${free.seconds.toFixed(1)} s without`,
+    );
+    assert.ok(
+      (locked.pacer.settled() as number) > 0.6 * before,
+      `settled on ${locked.pacer.settled()}, ${before} before`,
+    );
+  });
+}
+
+test("behind a 30-a-second token bucket, a lockout leaves the pace settling under the limit, with few refusals", () => {
+  const bucket = tokenBucket(30, 10);
+  const late = 150_000;
+  const run = drive(new Pacer(), {
+    workers: 2,
+    takes: (at) => !(at >= 120_000 && at < 122_000) && bucket(at),
+    until: { seconds: 300 },
+    retry: "as sxd does",
+  });
+  const settled = run.pacer.settled() as number;
+  assert.ok(settled > 0.8 * 30 && settled <= 30, `settled on ${settled.toFixed(1)} a second`);
+  assert.ok(run.accepted / 300 > 0.85 * 30, `${(run.accepted / 300).toFixed(1)} a second got through`);
+  // From 28 s after the lockout on: the pace probes a little past the limit, no more.
+  const paces = run.paces.filter(([at]) => at >= late).map(([, pace]) => pace as number);
+  const mean = paces.reduce((sum, pace) => sum + pace, 0) / paces.length;
+  assert.ok(mean < 1.1 * 30, `at ${mean.toFixed(1)} a second on average`);
+  assert.ok(
+    run.refused < 0.02 * (run.accepted + run.refused),
+    `${run.refused} of ${run.accepted + run.refused} refused`,
+  );
 });
 
 test("requests sent before a cut, or within one interval after it, are refused without cutting again", () => {

@@ -1,13 +1,19 @@
 /**
- * The pace sxd keeps to behind a rate limit, as TCP CUBIC keeps to a congested path: unpaced
- * until the first refusal (429), then at the busiest second the run has had so far, less a third
- * (every request before that refusal got in; the last second alone may be a trickle after a quiet
- * moment, and a lone refusal then, a lockout say, would leave the run crawling). Each later
- * refusal cuts the rate by a third again (once for the requests sent before the cut, in the order
- * they asked, or sent within one interval after it). Between cuts the rate climbs with the
- * requests the pace held back: fast at first, flat near the rate of the last cut (about a hundred
- * requests after it, where a real limit refuses again), then faster and faster past it, so a
- * refusal that was no limit costs a few hundred requests, at any rate.
+ * The pace sxd keeps to behind a rate limit, as TCP CUBIC (RFC 9438) keeps to a congested path:
+ * unpaced until the first refusal (429), then at the busiest second the run has had so far, less
+ * a third (every request before that refusal got in; the last second alone may be a trickle after
+ * a quiet moment). Each later refusal cuts the rate by a third again (once for the requests sent
+ * before the cut, in the order they asked, or sent within one interval after it).
+ *
+ * A run of refusals with no request let in between (a lockout refuses everything for a while)
+ * is one event, as CUBIC takes the losses of one round trip: the pace to climb back to stays the
+ * last one that let requests in, the rate before the run's first cut; a request refused again in
+ * it cuts nothing more (its own doubling wait spaces its retries), and the pace does not climb
+ * until requests get in again. Between cuts the rate climbs with the requests the pace held back,
+ * on CUBIC's curve towards that pace: steep where it is far below it (after a lockout's cuts),
+ * flat near it (about a hundred requests after a single cut, where a real limit refuses again),
+ * then faster and faster past it, so a refusal that was no limit costs a few hundred requests,
+ * at any rate.
  * Pure: the caller gives every time; harness/rate-limits.ts feeds it the run's shared log.
  *
  *   const pacer = new Pacer();              // or new Pacer(20): --rate 20, paced from the start
@@ -30,6 +36,16 @@ export const KEEP_ON_CUT = 0.7;
  * requests at 2 a second.)
  */
 const CLIMB_REQUESTS = 100;
+/**
+ * Requests sent at the pace since the last cut, and not refused, that show the pace let requests
+ * in: the next refusal starts a run of refusals of its own. (One could be a request whose refusal
+ * is still on its way from another worker.)
+ */
+const LET_IN = 2;
+/** Slots since the last cut kept to look for them among: refusals take theirs away. */
+const SENT_KEPT = 16;
+/** The longest wait of a refused request that names none. */
+const LONGEST_BACKOFF_MS = 8000;
 /** No slower than one request in ten seconds. */
 const MIN_RATE = 0.1;
 /** The requests of the busiest such window give the first rate. */
@@ -51,13 +67,24 @@ export class Pacer {
    */
   private cutAt = Number.NEGATIVE_INFINITY;
   private settling = Number.NEGATIVE_INFINITY;
-  /** The rate just before the last cut, and the requests the pace held back since. */
+  /** The rate the climb is headed for: the last that let requests in (before this run of refusals). */
   private peak: number | undefined;
+  /** The rate the last cut left, and the requests the pace held back since. */
+  private floor = 0;
   private climbed = 0;
+  /** The rate the first cut of this run of refusals left: a refused request's retries are spaced by it. */
+  private firstFloor = 0;
+  /**
+   * The first slots taken after the last cut at its pace (from `settling` on; a paced slot is
+   * later than the one before) whose requests were not refused, SENT_KEPT at most, and the round
+   * trip of the refusal that made the cut.
+   */
+  private sentSinceCut: number[] = [];
+  private roundTrip = 0;
   /** Slots of the last ESTIMATE_WINDOW_MS, and the most there have been. */
   private recent: number[] = [];
   private busiest = 0;
-  /** The rates just before the last cuts, and the estimate the first refusal made when unpaced. */
+  /** The rates just before the last runs of refusals, and the estimate the first refusal made when unpaced. */
   private peaks: number[] = [];
   private estimate: number | undefined;
 
@@ -73,8 +100,12 @@ export class Pacer {
       slot = Math.max(asked, this.next);
       this.next = slot + 1000 / this.rate;
       // A request that went when it asked was not held back: the rate is no limit on a run
-      // this slow, and climbing on it would only make the next cut miss.
-      if (slot > asked && this.peak !== undefined) this.rate = this.climb(this.peak, ++this.climbed);
+      // this slow, and climbing on it would only make the next cut miss. Nor does the pace
+      // climb before it let requests in: a run of refusals (a lockout) would climb between its cuts.
+      if (slot > asked && this.peak !== undefined && this.letIn(slot, this.roundTrip)) {
+        this.rate = this.climb(++this.climbed);
+      }
+      if (slot >= this.settling && this.sentSinceCut.length < SENT_KEPT) this.sentSinceCut.push(slot);
     }
     this.last = slot;
     this.recent.push(slot);
@@ -83,15 +114,37 @@ export class Pacer {
     return slot;
   }
 
-  /** A request that asked for its slot at `asked` and was sent at `sentAt` was refused at `at`. */
-  refused({ asked, sentAt }: Turn, at: number): void {
+  /**
+   * A request that asked for its slot at `asked` and was sent at `sentAt` was refused at `at`;
+   * `again`: it had been refused before.
+   */
+  refused({ asked, sentAt }: Turn, at: number, again = false): void {
+    const seen = this.sentSinceCut.indexOf(sentAt);
+    if (seen >= 0) this.sentSinceCut.splice(seen, 1);
     if (this.rate !== undefined && (asked < this.cutAt || sentAt < this.settling)) return;
-    const before = this.rate ?? this.busiestRate();
-    if (this.rate === undefined) this.estimate = before;
-    else this.peaks = [...this.peaks, before].slice(-CUTS_KEPT);
-    this.peak = before;
+    if (this.rate === undefined) {
+      this.estimate = this.busiestRate();
+      this.peak = this.estimate;
+      this.floor = this.bounded(this.estimate * KEEP_ON_CUT);
+      this.firstFloor = this.floor;
+    } else if (this.peak === undefined || this.letIn(sentAt, at - sentAt)) {
+      this.peak = this.rate;
+      this.peaks = [...this.peaks, this.rate].slice(-CUTS_KEPT);
+      this.floor = this.bounded(this.rate * KEEP_ON_CUT);
+      this.firstFloor = this.floor;
+    } else if (again) {
+      // A request refused again while nothing got in (a lockout): its own doubling wait spaces
+      // its retries; the pace was cut when it was first refused.
+      return;
+    } else {
+      // Nothing got in since the last cut: the climb since went nowhere, and the pace before
+      // this run of refusals is still the one to climb back to.
+      this.floor = this.bounded(this.floor * KEEP_ON_CUT);
+    }
     this.climbed = 0;
-    this.rate = this.climb(before, 0);
+    this.rate = this.floor;
+    this.sentSinceCut = [];
+    this.roundTrip = at - sentAt;
     this.cutAt = at;
     this.settling = at + 1000 / this.rate;
     // The schedule starts again at the new rate; a slot taken ahead at the old one is given up
@@ -99,9 +152,30 @@ export class Pacer {
     this.next = Math.max(at, Math.min(this.last, at) + 1000 / this.rate);
   }
 
+  /**
+   * Whether requests got in at the pace since the last cut, as seen at `now`: LET_IN of them were
+   * sent more than a `roundTrip` before, long enough to be refused, and were not.
+   */
+  private letIn(now: number, roundTrip: number): boolean {
+    const second = this.sentSinceCut[LET_IN - 1];
+    return second !== undefined && second < now - roundTrip;
+  }
+
   /** Whether the pace was cut after `asked`: a slot taken then was spaced at the old pace. */
   cutSince(asked: number): boolean {
     return this.cutAt > asked;
+  }
+
+  /**
+   * How long a request refused `attempt` times before waits, where the refusal named no wait:
+   * one interval of the pace the first cut of this run of refusals left, doubling with each
+   * attempt up to LONGEST_BACKOFF_MS. (Of the pace now, the later cuts of a run of refusals would
+   * lengthen the request's doubling waits too, and a lockout's retries come later and later
+   * after it ended.)
+   */
+  retryWaitMs(attempt: number): number {
+    const interval = 1000 / (this.firstFloor || (this.rate ?? 1));
+    return Math.min(LONGEST_BACKOFF_MS, Math.ceil(interval * 2 ** attempt));
   }
 
   /** Requests per second now; undefined while unpaced. */
@@ -111,7 +185,8 @@ export class Pacer {
 
   /**
    * The pace to pass as --rate next time, undefined before any refusal: midway between the
-   * rates of the last cuts and where each cut put it (the first refusal's estimate only alone).
+   * rates before the last runs of refusals and where their first cut put it (the first refusal's
+   * estimate only alone).
    */
   settled(): number | undefined {
     const peaks = this.peaks.length > 0 ? this.peaks : this.estimate === undefined ? [] : [this.estimate];
@@ -131,14 +206,23 @@ export class Pacer {
   }
 
   /**
-   * CUBIC's curve, in requests held back rather than in time: `climbed` requests after a cut
-   * from `peak`, the rate is back at the peak when `climbed` is CLIMB_REQUESTS, flat around it,
-   * then rising as the cube of the requests past it (1.3 times the peak after twice as many, 9
-   * times after four times as many).
+   * CUBIC's curve (RFC 9438 §4.2), in requests held back rather than in time: `climbed` requests
+   * after a cut that left `floor`, headed for `peak`. From a single cut (a third off the peak) the
+   * rate is back at the peak after CLIMB_REQUESTS, flat around it, then rising as the cube of the
+   * requests past it (1.3 times the peak after twice as many, 9 times after four times as many).
+   * From further below, the curve is the same one from further back: steep at first, as it is
+   * far from the peak (from a twentieth of it: a quarter of it after 10 requests, two fifths
+   * after 20, the peak after 147).
    */
-  private climb(peak: number, climbed: number): number {
-    const past = (climbed - CLIMB_REQUESTS) / CLIMB_REQUESTS;
-    const rate = peak * (1 + (1 - KEEP_ON_CUT) * past ** 3);
+  private climb(climbed: number): number {
+    const peak = this.peak as number;
+    const back = CLIMB_REQUESTS * Math.cbrt(Math.max(0, 1 - this.floor / peak) / (1 - KEEP_ON_CUT));
+    const past = (climbed - back) / CLIMB_REQUESTS;
+    return this.bounded(peak * (1 + (1 - KEEP_ON_CUT) * past ** 3));
+  }
+
+  /** No slower than MIN_RATE, no faster than --rate. */
+  private bounded(rate: number): number {
     return Math.min(this.ceiling ?? Number.POSITIVE_INFINITY, Math.max(MIN_RATE, rate));
   }
 }

@@ -30,8 +30,6 @@ export interface RateParameters extends RunStatePlace {
 
 /** Waiting one request may spend on refusals before its scenario is not run. */
 export const REQUEST_WAIT_MS = 30_000;
-/** The longest wait after a refusal that names none; the first is one interval of the pace, then it doubles. */
-const LONGEST_BACKOFF_MS = 8000;
 
 const LOG = "pace";
 
@@ -103,11 +101,10 @@ export class RateLimits {
     { turn, waitedMs, attempt }: { turn: Turn; waitedMs: number; attempt: number },
   ): number | { reason: string } {
     const now = Date.now();
-    this.log.append(`r ${turn.asked} ${turn.sentAt} ${now}`);
+    this.log.append(`r ${turn.asked} ${turn.sentAt} ${now}${attempt > 0 ? " again" : ""}`);
     this.log.catchUp();
     const asked = retryAfterMs(reply.headers["retry-after"]?.[0]);
-    const interval = 1000 / (this.log.pacer.current() ?? 1);
-    const wait = asked ?? Math.min(LONGEST_BACKOFF_MS, Math.ceil(interval * 2 ** attempt));
+    const wait = asked ?? this.log.pacer.retryWaitMs(attempt);
     const boundMs = refusalWaitMs(this.parameters);
     const runWaited = wallClockMs(this.log.waits);
     let detail: string | undefined;
@@ -151,8 +148,9 @@ export function readRefusals(parameters: RateParameters): Refusals {
 
 /**
  * The run's log as this process has replayed it so far. Lines: `s WHO ASKED` (a request asks
- * for a slot), `r ASKED SENT AT` (the request that asked for its slot at ASKED, sent at SENT, was refused at AT), `w START END` (a wait
- * after a refusal). Appends of a line are atomic, so every reader sees them in one order.
+ * for a slot), `r ASKED SENT AT [again]` (the request that asked for its slot at ASKED, sent at
+ * SENT, was refused at AT; `again`: it had been refused before), `w START END` (a wait after a
+ * refusal). Appends of a line are atomic, so every reader sees them in one order.
  */
 class PaceLog {
   readonly pacer: Pacer;
@@ -178,13 +176,13 @@ class PaceLog {
     this.offset += complete;
     let mine: number | undefined;
     for (const line of text.slice(0, complete).split("\n")) {
-      const [kind, first, second, third] = line.split(" ");
+      const [kind, first, second, third, fourth] = line.split(" ");
       if (kind === "s") {
         const slot = this.pacer.send(Number(second));
         if (first === who) mine = slot;
       } else if (kind === "r") {
         this.refused++;
-        this.pacer.refused({ asked: Number(first), sentAt: Number(second) }, Number(third));
+        this.pacer.refused({ asked: Number(first), sentAt: Number(second) }, Number(third), fourth === "again");
       } else if (kind === "w") {
         this.waits.push([Number(first), Number(second)]);
       }

@@ -3,7 +3,9 @@
 // anything down?), digest (requests/s against a bare node:http server and Apache httpd),
 // network (the suite over a 50 ms round trip at several --parallel values), storage (a flood
 // of PUTs against the default limits under a 1 GiB heap), gateway (the suite behind a
-// rate-limiting proxy of 10 and of 30 requests a second, at the pace sxd finds), clients (sxd
+// rate-limiting proxy of 10 and of 30 requests a second, at the pace sxd finds), lockout (the
+// suite through a gateway that locks sxd out for 2 s after five failed logins, against the same
+// without), clients (sxd
 // test-client on a slow-starting client, one run at a time against the default runs at once),
 // interop (`sxd interop` on 4 clients by 4 servers, one cell at a time against the default
 // cells at once). Default: all.
@@ -19,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   network: async () => (await import("./bench/network.ts")).benchNetwork(),
   storage: async () => (await import("./bench/storage.ts")).benchStorage(),
   gateway: async () => (await import("./bench/gateway.ts")).benchGateway(),
+  lockout: async () => (await import("./bench/gateway.ts")).benchLockout(),
   clients: async () => (await import("./bench/clients.ts")).benchClients(),
   interop: async () => (await import("./bench/interop.ts")).benchInterop(),
 };

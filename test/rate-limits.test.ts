@@ -2,8 +2,9 @@
 // reference behind a token bucket slower than the suite goes stays conformant, sxd paces itself to
 // the limit so that few requests are refused (the waits are in the transcript), with --rate under
 // the limit nothing is refused, and a gateway that refuses everything ends the
-// run in bounded time as incomplete (exit 3), with the rows not run and the reason given; and
-// the export passes where the messaging server's backend request meets the gateway too.
+// run in bounded time as incomplete (exit 3), with the rows not run and the reason given; the
+// export passes where the messaging server's backend request meets the gateway too; and a
+// login lockout (every request refused for 2 s after failed logins) changes no row's verdict.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type GatedRun, type Gateway, type GatewayRules, gatedReference, runBehind } from "./support/gateway.ts";
@@ -91,6 +92,28 @@ test("behind a gateway that the messaging server's own request to the contacts s
     const run = await runBehind(gateway, { tags: "@EXP-4 or @EXP-5" });
     figures(`backend through the gateway (${gateway.refusedBackend} of the backend's refused)`, run, gateway);
     assert.ok(gateway.refusedBackend > 0, "the gateway refused some backend requests, or this test proves nothing");
+    assert.equal(run.judgement.overall, "conformant", run.output);
+    assert.equal(run.exitCode, 0);
+  });
+});
+
+test("a login lockout (429 without Retry-After for 2 s after five failed logins) changes no row's verdict", {
+  timeout: 300_000,
+}, async () => {
+  // DIG-6's wrong digests are the failed logins; the rows after them meet the lockout.
+  const tags = "@DIG-6 or @DIG-9 or @SNAP-3";
+  const unlimited = { perSecond: Number.POSITIVE_INFINITY, burst: Number.POSITIVE_INFINITY };
+  const verdicts = (run: GatedRun) => Object.fromEntries(run.judgement.rows.map((row) => [row.row.id, row.verdict]));
+  let without: GatedRun | undefined;
+  await behind(unlimited, async (gateway) => {
+    without = await runBehind(gateway, { tags });
+    figures("no lockout", without, gateway);
+  });
+  await behind({ ...unlimited, lockout: { failedLogins: 5, seconds: 2 } }, async (gateway) => {
+    const run = await runBehind(gateway, { tags });
+    figures(`lockout (${gateway.lockedOut} refused in it)`, run, gateway);
+    assert.ok(gateway.lockedOut > 0, "the lockout refused some requests, or this test proves nothing");
+    assert.deepEqual(verdicts(run), verdicts(without as GatedRun), run.output);
     assert.equal(run.judgement.overall, "conformant", run.output);
     assert.equal(run.exitCode, 0);
   });

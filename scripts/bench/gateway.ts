@@ -7,6 +7,7 @@
 import { loadavg } from "node:os";
 import { DEFAULT_SECURITY_SAMPLES } from "../../harness/world-parameters.ts";
 import { type GatewayRules, gatedReference, runBehind } from "../../test/support/gateway.ts";
+import { median } from "./stats.ts";
 
 const RUNS: Array<{ label: string; rules: GatewayRules }> = [
   { label: "no limit", rules: { perSecond: Number.POSITIVE_INFINITY, burst: Number.POSITIVE_INFINITY } },
@@ -35,4 +36,63 @@ export async function benchGateway(): Promise<void> {
       await gateway.close();
     }
   }
+}
+
+/** A login lockout as the issue saw it: after five failed logins, 429 without Retry-After for 2 s, once. */
+const LOCKOUT = { failedLogins: 5, seconds: 2 };
+
+/** Rounds of the lockout section, each a run without the lockout and one with it. */
+const LOCKOUT_ROUNDS = Number(process.env.SXD_BENCH_LOCKOUT_ROUNDS ?? 3);
+
+/**
+ * npm run bench lockout: the whole suite (default samples, --parallel 2) through the gateway
+ * without a limit, and through it with a login lockout, in turns. Prints each run, the medians
+ * with their range, the ratio, and the goal: with the lockout at most 1.5 times the run without
+ * it plus the lockout's seconds, and every row's verdict the same.
+ */
+export async function benchLockout(): Promise<void> {
+  process.stdout.write(
+    `\nthe whole suite through a gateway without a limit, and with a login lockout (after ${LOCKOUT.failedLogins} failed logins, 429 without Retry-After for ${LOCKOUT.seconds} s, once), --parallel 2, ${LOCKOUT_ROUNDS} rounds:\n`,
+  );
+  const times = { without: [] as number[], with: [] as number[] };
+  const differences: string[] = [];
+  for (let round = 1; round <= LOCKOUT_ROUNDS; round++) {
+    const verdicts: Array<Map<string, string>> = [];
+    for (const locked of [false, true]) {
+      const gateway = await gatedReference({
+        perSecond: Number.POSITIVE_INFINITY,
+        burst: Number.POSITIVE_INFINITY,
+        ...(locked ? { lockout: LOCKOUT } : {}),
+      });
+      try {
+        const run = await runBehind(gateway, { securitySamples: DEFAULT_SECURITY_SAMPLES });
+        (locked ? times.with : times.without).push(run.seconds);
+        verdicts.push(new Map(run.judgement.rows.map((row) => [row.row.id, row.verdict])));
+        const settled = run.output.match(/sxd settled on (\d+) requests a second/)?.[1];
+        process.stdout.write(
+          `  round ${round}, ${(locked ? "lockout" : "no lockout").padEnd(10)} ${run.seconds.toFixed(1).padStart(6)} s  ` +
+            `${run.judgement.overall.padEnd(14)} ${gateway.forwarded} through, ${gateway.refused} refused` +
+            (locked ? ` (${gateway.lockedOut} in the lockout)` : "") +
+            (settled === undefined ? "" : `, settled on ${settled}/s`) +
+            `  [load ${loadavg()[0].toFixed(1)}]\n`,
+        );
+      } finally {
+        await gateway.close();
+      }
+    }
+    const [without, withLockout] = verdicts as [Map<string, string>, Map<string, string>];
+    for (const [row, verdict] of without) {
+      if (withLockout.get(row) !== verdict)
+        differences.push(`round ${round} ${row}: ${verdict} → ${withLockout.get(row)}`);
+    }
+  }
+  const range = (values: number[]) => `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
+  const [without, withLockout] = [median(times.without), median(times.with)];
+  const bound = 1.5 * without + LOCKOUT.seconds;
+  process.stdout.write(
+    `  median without ${without.toFixed(1)} s (${range(times.without)}), with the lockout ${withLockout.toFixed(1)} s (${range(times.with)}); ` +
+      `ratio ${(withLockout / without).toFixed(2)}x, ${(withLockout - without).toFixed(1)} s more; ` +
+      `goal at most 1.5x + ${LOCKOUT.seconds} s = ${bound.toFixed(1)} s: ${withLockout <= bound ? "met" : "missed"}; ` +
+      (differences.length === 0 ? "every row's verdict the same\n" : `verdicts differ: ${differences.join("; ")}\n`),
+  );
 }

@@ -6,6 +6,8 @@
  * with `backendThroughGateway`, through the gateway and from the same bucket, as a messaging
  * server deployed behind it would (its public URLs are the gateway's).
  *
+ * With `lockout`, it also locks the client out for a while after failed logins, as servers do.
+ *
  *   const gateway = await gatedReference({ perSecond: 10, burst: 5 });
  *   … run against gateway.target …; gateway.refused, gateway.forwarded
  */
@@ -33,6 +35,11 @@ export interface GatewayRules {
   refuseAll?: boolean;
   /** The messaging server's request to the contacts server passes the gateway too. */
   backendThroughGateway?: boolean;
+  /**
+   * A login lockout: after this many failed logins (a 401 to a request with credentials), every
+   * request gets 429 without Retry-After for `seconds`, once.
+   */
+  lockout?: { failedLogins: number; seconds: number };
 }
 
 export interface Gateway {
@@ -40,6 +47,8 @@ export interface Gateway {
   /** A messaging server whose contacts server is down (EXP-8), not behind the gateway. */
   outageMessagingUrl: string;
   refused: number;
+  /** Of those, refused during the lockout. */
+  lockedOut: number;
   /** Of those, the messaging server's own requests to the contacts server (no sxd User-Agent). */
   refusedBackend: number;
   forwarded: number;
@@ -103,8 +112,14 @@ export async function gatedReference(rules: GatewayRules): Promise<Gateway> {
     publicUrls: { contacts: "http://127.0.0.1:9" },
   });
   const bucket = { tokens: rules.burst, at: Date.now() };
+  const lockout = { failedLogins: 0, until: Number.NEGATIVE_INFINITY };
+  const lockedOut = (now: number): boolean => now < lockout.until;
   const take = (): boolean => {
     const now = Date.now();
+    if (lockedOut(now)) {
+      gateway.lockedOut++;
+      return false;
+    }
     bucket.tokens = Math.min(rules.burst, bucket.tokens + ((now - bucket.at) / 1000) * rules.perSecond);
     bucket.at = now;
     if (rules.refuseAll || bucket.tokens < 1) return false;
@@ -120,6 +135,7 @@ export async function gatedReference(rules: GatewayRules): Promise<Gateway> {
     target: undefined as unknown as TargetDescription,
     outageMessagingUrl: outage.urls.messaging,
     refused: 0,
+    lockedOut: 0,
     refusedBackend: 0,
     forwarded: 0,
     close: async () => {
@@ -139,7 +155,13 @@ export async function gatedReference(rules: GatewayRules): Promise<Gateway> {
         return;
       }
       gateway.forwarded++;
-      forward(request, response, upstreams[name], rewrites).catch(() => response.destroy());
+      forward(request, response, upstreams[name], rewrites)
+        .then((status) => {
+          if (rules.lockout === undefined || status !== 401 || request.headers.authorization === undefined) return;
+          if (++lockout.failedLogins === rules.lockout.failedLogins)
+            lockout.until = Date.now() + rules.lockout.seconds * 1000;
+        })
+        .catch(() => response.destroy());
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     proxies.push(proxy);
@@ -168,7 +190,7 @@ async function forward(
   response: ServerResponse,
   upstream: string,
   rewrites: Array<[string, string]>,
-): Promise<void> {
+): Promise<number> {
   const chunks: Buffer[] = [];
   for await (const chunk of request_) chunks.push(chunk as Buffer);
   const headers: Record<string, string> = {};
@@ -191,4 +213,5 @@ async function forward(
   const body = rewrite(await reply.body.text());
   response.writeHead(reply.statusCode, replyHeaders);
   response.end(request_.method === "HEAD" ? undefined : body);
+  return reply.statusCode;
 }
