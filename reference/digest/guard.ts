@@ -3,7 +3,7 @@
  * Authorization header (RFC 7616). No sockets; the route in routes.ts turns verdicts into
  * replies. Its policy (faults.ts) says where a fault mode lapses a check.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { type Directive, formatParams, parseCredentials } from "../../lib/auth-params.ts";
 import {
   type Algorithm,
@@ -15,6 +15,7 @@ import {
   responseDigest,
   rspauthDigest,
 } from "../../lib/digest-math.ts";
+import { sameText } from "../../lib/same-text.ts";
 import type { DigestPolicy } from "./policy.ts";
 import type { Nonces } from "./predictable-nonces.ts";
 import { demoUsers, type UserStore } from "./users.ts";
@@ -257,9 +258,7 @@ function grant(
 
 /** Constant time in the digest's content: a mismatch at the first digit costs what one at the last does. */
 function sameDigest(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given.toLowerCase());
-  return a.length === b.length && timingSafeEqual(a, b);
+  return sameText(expected, given.toLowerCase());
 }
 
 function malformed(message: string): { ok: false; verdict: Verdict } {
