@@ -92,7 +92,7 @@ export interface ResponseInput {
 
 /** The response directive the client sends (RFC 7616 §3.4.1). */
 export function responseDigest(input: ResponseInput): string {
-  return kd(input, input.method);
+  return kd(input, input.method, input.body);
 }
 
 /**
@@ -102,10 +102,11 @@ export function responseDigest(input: ResponseInput): string {
  * the response"), so the reply's body is given, and `input.body` is not read.
  */
 export function rspauthDigest(input: ResponseInput, replyBody: string | Buffer): string {
-  return kd({ ...input, body: replyBody }, "");
+  return kd(input, "", replyBody);
 }
 
-function kd(input: ResponseInput, method: string): string {
+/** The digest of `input` with this method and this body in A2 (the body for auth-int only). */
+function kd(input: ResponseInput, method: string, body: string | Buffer | undefined): string {
   const hash = hashOf(input.algorithm);
   if (input.formula === "spec") return hex(hash, `${input.ha1}:${input.nonce}:${plainHa2(hash, method, input.uri)}`);
   const sessionKey = isSession(input.algorithm)
@@ -113,7 +114,7 @@ function kd(input: ResponseInput, method: string): string {
     : input.ha1;
   const ha2 =
     input.qop === "auth-int"
-      ? hex(hash, `${method}:${input.uri}:${hex(hash, input.body ?? "")}`)
+      ? hex(hash, `${method}:${input.uri}:${hex(hash, body ?? "")}`)
       : plainHa2(hash, method, input.uri);
   if (input.qop === undefined) return hex(hash, `${sessionKey}:${input.nonce}:${ha2}`);
   return hex(hash, `${sessionKey}:${input.nonce}:${input.nc ?? ""}:${input.cnonce ?? ""}:${input.qop}:${ha2}`);
@@ -121,19 +122,20 @@ function kd(input: ResponseInput, method: string): string {
 
 /**
  * H(method:uri) without a body: a server computes it for the same few method and uri pairs
- * over and over (twice per login: for the response and for rspauth), so the last ones are kept.
+ * over and over (twice per login: for the response and for rspauth), so the last ones are kept,
+ * and found by comparing their parts, with no key string built for a lookup.
  */
-const recentHa2 = new Map<string, string>();
+const recentHa2: { hash: HashName; method: string; uri: string; ha2: string }[] = [];
 /** Small: a client choosing long uris costs at most this many header-sized strings. */
-const RECENT_HA2_LIMIT = 64;
+const RECENT_HA2_LIMIT = 8;
+let nextHa2 = 0;
 
 function plainHa2(hash: HashName, method: string, uri: string): string {
-  const key = `${hash} ${method}:${uri}`;
-  let ha2 = recentHa2.get(key);
-  if (ha2 === undefined) {
-    ha2 = hex(hash, `${method}:${uri}`);
-    if (recentHa2.size >= RECENT_HA2_LIMIT) recentHa2.clear();
-    recentHa2.set(key, ha2);
+  for (const recent of recentHa2) {
+    if (recent.uri === uri && recent.method === method && recent.hash === hash) return recent.ha2;
   }
+  const ha2 = hex(hash, `${method}:${uri}`);
+  recentHa2[nextHa2] = { hash, method, uri, ha2 };
+  nextHa2 = (nextHa2 + 1) % RECENT_HA2_LIMIT;
   return ha2;
 }

@@ -3,7 +3,7 @@
  * Authorization header (RFC 7616). No sockets; the route in routes.ts turns verdicts into
  * replies. Its policy (faults.ts) says where a fault mode lapses a check.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { type Directive, formatParams, parseCredentials } from "../../lib/auth-params.ts";
 import {
   type Algorithm,
@@ -15,6 +15,7 @@ import {
   responseDigest,
   rspauthDigest,
 } from "../../lib/digest-math.ts";
+import { sameText } from "../../lib/same-text.ts";
 import type { DigestPolicy } from "./policy.ts";
 import type { Nonces } from "./predictable-nonces.ts";
 import { demoUsers, type UserStore } from "./users.ts";
@@ -101,8 +102,10 @@ function offeredAlgorithms(settings: GuardSettings): readonly Algorithm[] {
  * RFC 7616 in order: the credentials are read (§3.4), they must be for this request, realm and
  * server (§3.4.6), over a nonce issued here; the response must match the one computed (§3.4.1);
  * the nonce's use is counted, so a replay is refused and a spent nonce called stale (§3.3).
+ * The verdict comes at once, but for qop=auth-int, which waits for the request's body: a login
+ * costs no promise and no suspended call where nothing is waited for.
  */
-export async function judge(settings: GuardSettings, attempt: Attempt): Promise<Verdict> {
+export function judge(settings: GuardSettings, attempt: Attempt): Verdict | Promise<Verdict> {
   const { policy } = settings;
   if (attempt.authorization === undefined || !/^\s*digest(\s|$)/i.test(attempt.authorization))
     return { kind: "missing" };
@@ -121,14 +124,30 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   const users = policy.usesClientRealm ? demoUsers(field("realm")) : settings.users;
   const ha1 = users.get(field("username"))?.[hashOf(credentials.algorithm)];
   if (ha1 === undefined && policy.grantsUnknownUser) return grant(settings, credentials, NOBODY_HA1);
-  const authIntBody = qop !== "auth-int" ? undefined : policy.hashesEmptyAuthIntBody ? "" : await attempt.body();
+  if (qop !== "auth-int") return judgeResponse(settings, attempt, credentials, ha1, issuedHere, undefined);
+  if (policy.hashesEmptyAuthIntBody) return judgeResponse(settings, attempt, credentials, ha1, issuedHere, "");
+  return attempt.body().then((body) => judgeResponse(settings, attempt, credentials, ha1, issuedHere, body));
+}
+
+/** §3.4.1 and §3.3: the response against the one computed (over the body for auth-int), then the nonce's use. */
+function judgeResponse(
+  settings: GuardSettings,
+  attempt: Attempt,
+  credentials: Credentials,
+  ha1: string | undefined,
+  issuedHere: boolean,
+  authIntBody: string | Buffer | undefined,
+): Verdict {
+  const { policy } = settings;
+  const { qop } = credentials;
+  const response = credentials.given.get("response") ?? "";
   const input = responseInput(settings, attempt, credentials, ha1 ?? NOBODY_HA1, authIntBody);
   const matches =
     ha1 !== undefined &&
     !policy.refusesEveryLogin &&
     (policy.comparesResponsePrefix
-      ? responseDigest(input).startsWith(field("response").toLowerCase())
-      : sameDigest(responseDigest(input), field("response")));
+      ? responseDigest(input).startsWith(response.toLowerCase())
+      : sameDigest(responseDigest(input), response));
   if (policy.checksResponse(qop) && !matches) {
     return refused("the response does not match: wrong user name or secret", false, input.nonce);
   }
@@ -257,9 +276,7 @@ function grant(
 
 /** Constant time in the digest's content: a mismatch at the first digit costs what one at the last does. */
 function sameDigest(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given.toLowerCase());
-  return a.length === b.length && timingSafeEqual(a, b);
+  return sameText(expected, given.toLowerCase());
 }
 
 function malformed(message: string): { ok: false; verdict: Verdict } {

@@ -22,7 +22,7 @@ import { escapeXml } from "../../lib/xml.ts";
 import type { ReferenceContext } from "../context.ts";
 import { errorReply, header, methodNotAllowed, type Reply, type Route, xmlReply } from "../http/reply.ts";
 import { type DigestChoices, digestChoices } from "./choices.ts";
-import { challenges, type GuardSettings, judge } from "./guard.ts";
+import { challenges, type GuardSettings, judge, type Verdict } from "./guard.ts";
 import { NonceStore, rulesFor } from "./nonces.ts";
 import { digestPolicy } from "./policy.ts";
 import { noncesOf } from "./predictable-nonces.ts";
@@ -68,15 +68,7 @@ export function digestRoutes(context: ReferenceContext): Route {
       : { status, headers: { "www-authenticate": offered } };
   };
 
-  return async (request) => {
-    if (request.path !== path) return undefined;
-    if (!PROTECTED_METHODS.includes(request.method)) throw methodNotAllowed(PROTECTED_METHODS);
-    const verdict = await judge(settings, {
-      method: request.method,
-      target: publicPrefix(context.urls.base) + request.target,
-      authorization: header(request, "authorization"),
-      body: request.body,
-    });
+  const answer = (verdict: Verdict): Reply => {
     switch (verdict.kind) {
       case "missing":
         return challenge(policy.challengeStatus, "authentication required: use Digest");
@@ -102,6 +94,19 @@ export function digestRoutes(context: ReferenceContext): Route {
           : xmlReply(200, body, "application/xml;charset=UTF-8", headers);
       }
     }
+  };
+
+  return (request) => {
+    if (request.path !== path) return undefined;
+    if (!PROTECTED_METHODS.includes(request.method)) throw methodNotAllowed(PROTECTED_METHODS);
+    const verdict = judge(settings, {
+      method: request.method,
+      target: publicPrefix(context.urls.base) + request.target,
+      authorization: header(request, "authorization"),
+      body: request.body,
+    });
+    // Only qop=auth-int waits, for the request's body.
+    return verdict instanceof Promise ? verdict.then(answer) : answer(verdict);
   };
 }
 

@@ -24,8 +24,12 @@ export interface Reply {
   body?: string | Buffer;
 }
 
-/** A route answers the requests it owns and returns undefined for the others. */
-export type Route = (request: ServerRequest) => Promise<Reply | undefined>;
+/**
+ * A route answers the requests it owns and returns undefined for the others: at once, or as a
+ * promise where it waits (for the body, the store, another server). A route that answers at once
+ * costs its caller no promise.
+ */
+export type Route = (request: ServerRequest) => Reply | undefined | Promise<Reply | undefined>;
 
 /** An expected failure: becomes a reply with the spec's XML error body. */
 export class HttpError extends Error {

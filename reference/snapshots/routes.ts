@@ -224,7 +224,8 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     };
   };
 
-  return async (request) => {
+  // Not async: a path that is not a resource's, and a read, are answered at once.
+  return (request) => {
     const address = parseAddress(request.path, chain);
     if (!address) return undefined;
     if (address.snapshot !== undefined) {
