@@ -24,7 +24,7 @@ export interface Fit {
   growth: Growth;
   /** The slope of log(cost) against log(size): 0 flat, 1 proportional, 2 quadratic. */
   exponent: number;
-  /** The median at the largest size over the median at the smallest. */
+  /** The lower quartile at the largest size over that at the smallest. */
   ratio: number;
   /** Why the class, in a sentence (the numbers that decided it). */
   why: string;
@@ -39,6 +39,8 @@ export const FLAT_EXPONENT = 0.2;
  * proportional to the size never has a slope above 1; the margin is the noise's.
  */
 export const FASTER_EXPONENT = 1.3;
+/** A change of the median smaller than this many times the larger spread of the two ends is noise. */
+export const NOISE_TIMES = 2;
 
 export function pointOf(size: number, repeats: readonly number[]): Point {
   const sorted = [...repeats].sort((a, b) => a - b);
@@ -56,10 +58,10 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[below] + (sorted[above] - sorted[below]) * (at - below);
 }
 
-/** The least-squares slope of log(median) against log(size). */
+/** The least-squares slope of log(p25) against log(size). */
 export function exponentOf(points: readonly Point[]): number {
   const xs = points.map((p) => Math.log(p.size));
-  const ys = points.map((p) => Math.log(Math.max(p.median, Number.MIN_VALUE)));
+  const ys = points.map((p) => Math.log(Math.max(p.low, Number.MIN_VALUE)));
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const mx = mean(xs);
   const my = mean(ys);
@@ -73,9 +75,14 @@ export function exponentOf(points: readonly Point[]): number {
 }
 
 /**
- * The class of a series of at least two sizes: flat where the cost at the largest size is less
+ * The class of a series of at least two sizes, read on each size's lower quartile (p25), not its
+ * median: a busy machine holds a request up (another process's turn on the core, a collection
+ * of garbage) and only ever adds time, so the lower repeats are the operation's own cost.
+ * Flat where the cost at the largest size is less
  * than FLAT_RATIO times that at the smallest, or the slope is under FLAT_EXPONENT; else unclear
- * where the repeats of the two ends overlap (the noise is as large as the change); else linear
+ * where the fastest repeat at the largest size is no slower than the upper quartile at the
+ * smallest, or the lower quartiles differ by less than NOISE_TIMES the larger spread
+ * (the noise is as large as the change); else linear
  * up to FASTER_EXPONENT, faster above it.
  */
 export function growthOf(points: readonly Point[]): Fit | undefined {
@@ -84,17 +91,19 @@ export function growthOf(points: readonly Point[]): Fit | undefined {
   const first = sorted[0];
   const last = sorted[sorted.length - 1];
   const exponent = exponentOf(sorted);
-  const ratio = first.median > 0 ? last.median / first.median : Number.POSITIVE_INFINITY;
+  const ratio = first.low > 0 ? last.low / first.low : Number.POSITIVE_INFINITY;
   const numbers = `exponent ${exponent.toFixed(2)}, ${formatRatio(ratio)} from ${first.size} to ${last.size}`;
   if (ratio < FLAT_RATIO || exponent < FLAT_EXPONENT) {
     return { growth: "flat", exponent, ratio, why: `${numbers}: under ${FLAT_RATIO}× or exponent ${FLAT_EXPONENT}` };
   }
-  if (last.low <= first.high) {
+  const fastestAtLargest = Math.min(...last.repeats);
+  const noise = NOISE_TIMES * Math.max(first.spread, last.spread);
+  if (fastestAtLargest <= first.high || last.low - first.low < noise) {
     return {
       growth: "unclear",
       exponent,
       ratio,
-      why: `${numbers}, but the repeats at ${last.size} reach down to those at ${first.size}: the noise is as large as the change`,
+      why: `${numbers}, but the fastest repeat at ${last.size} is within those at ${first.size}, or the change is under ${NOISE_TIMES} times their spread: the noise is as large as the change`,
     };
   }
   const growth = exponent > FASTER_EXPONENT ? "faster" : "linear";

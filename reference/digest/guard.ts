@@ -15,6 +15,7 @@ import {
   responseDigest,
   rspauthDigest,
 } from "../../lib/digest-math.ts";
+import { ScannedNonceLog } from "./logged-nonces.ts";
 import type { DigestPolicy } from "./policy.ts";
 import type { Nonces } from "./predictable-nonces.ts";
 import { demoUsers, type UserStore } from "./users.ts";
@@ -113,7 +114,8 @@ export async function judge(settings: GuardSettings, attempt: Attempt): Promise<
   const field = (name: string) => given.get(name) ?? "";
   const outOfScope = scopeMismatch(settings, attempt, credentials);
   if (outOfScope) return outOfScope;
-  const issuedHere = settings.nonces.origin(field("nonce")) === "issued";
+  const logged = settings.nonces instanceof ScannedNonceLog ? await settings.nonces.logged(field("nonce")) : true;
+  const issuedHere = logged && settings.nonces.origin(field("nonce")) === "issued";
   if (!issuedHere && !policy.trustsUnissuedNonce(field("nonce"), settings.nonces)) {
     return refused("this nonce was not issued here");
   }
