@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { FAULTS, type FaultInfo } from "../reference/index.ts";
 import { sxdHere, tempDir } from "./support/cli.ts";
 
@@ -40,8 +41,13 @@ async function limits(cases: string, extra: string[] = []) {
   const dir = tempDir();
   const run = await sxdHere(["limits", "--cases", cases, ...SMALL, "--report-dir", dir, ...extra]);
   const doc = JSON.parse(readFileSync(join(dir, "limits.json"), "utf8")) as { cases: CaseDocument[] };
+  assert.ok(schemaAccepts(doc), `limits.json against its schema: ${JSON.stringify(schemaAccepts.errors)}`);
   return { run, dir, cases: new Map(doc.cases.map((c) => [c.id, c])) };
 }
+
+const schemaAccepts = new Ajv2020({ allErrors: true }).compile(
+  JSON.parse(readFileSync(new URL("../schema/limits.schema.json", import.meta.url), "utf8")),
+);
 
 const growing = (growth: string | undefined) => growth === "linear" || growth === "faster";
 
