@@ -89,9 +89,10 @@ export function judged(reply: Answered, what: string, expected: (status: number)
     .replace(/\s+/g, " ")
     .trim()
     .slice(0, 160);
-  if (status >= 500) throw new LimitFinding(`${what} answered ${status}`, reply);
-  if (status === 413 || status === 507 || (status >= 400 && STATES_A_LIMIT.test(said)))
+  // 507 Insufficient Storage states a limit (RFC 4918 §11.5): the one 5xx that is an answer.
+  if (status === 413 || status === 507 || (status >= 400 && status < 500 && STATES_A_LIMIT.test(said)))
     throw new LimitReached(`${what}: ${status}${said ? ` "${said}"` : ""}`);
+  if (status >= 500) throw new LimitFinding(`${what} answered ${status}`, reply);
   throw new UnexpectedAnswer(`${what} answered ${status}${said ? ` "${said}"` : ""}`);
 }
 

@@ -152,8 +152,10 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
       );
     series.fit = growthOf(series.points);
   }
-  if (memory.length > 0) {
-    result.memory = { name: "resident memory", unit: "MB", points: memory, fit: growthOf(memory) };
+  // Memory read after preparing a size that was then refused or lost measures nothing of it.
+  const measured = memory.filter((point) => (costs.get(point.size)?.length ?? 0) > 0);
+  if (measured.length > 0) {
+    result.memory = { name: "resident memory", unit: "MB", points: measured, fit: growthOf(measured) };
   }
   result.growth = caseGrowth(result);
 }
@@ -202,7 +204,8 @@ export function caseGrowth(result: CaseResult): Growth | undefined {
   const classes = [...result.series, ...(result.memory ? [result.memory] : [])].flatMap((series) => {
     const growth = series.fit?.growth;
     if (growth === undefined) return [];
-    return [series.expected === "linear" && growth === "linear" ? "flat" : growth];
+    // A series expected to grow linearly shows nothing beyond that unless it grows faster.
+    return [series.expected === "linear" && growth !== "faster" ? "flat" : growth];
   });
   if (classes.length === 0) return undefined;
   const order: Growth[] = ["flat", "unclear", "linear", "faster"];

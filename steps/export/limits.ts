@@ -1,15 +1,19 @@
 /**
- * The export LIM case (ROWS.md, LIM-5): the time of the 303 for a contact list of N contacts.
- * Only the description can say which users have lists that long: without export.longLists the
- * case is not run, naming the key.
+ * The export LIM case (ROWS.md, LIM-5): the time of the 303 for a contact list of N contacts,
+ * run only where the description names users whose lists are that long. This version of sxd
+ * does not measure it yet (no description key names such users, and the reference has no
+ * fixture of long lists): the case is not run, saying so. It blames nobody.
  */
 import type { LimitCase, LimitContext } from "../../harness/limits/case.ts";
 
-export function limitCases(context: LimitContext): LimitCase[] {
-  return [exportSize(context)];
+export function limitCases(_context: LimitContext): LimitCase[] {
+  return [exportSize()];
 }
 
-function exportSize(_context: LimitContext): LimitCase {
+function exportSize(): LimitCase {
+  const nothing = async () => {
+    throw new Error("LIM-5 is not run: nothing to prepare or measure");
+  };
   return {
     id: "LIM-5",
     size: { name: "N", unit: "contacts" },
@@ -17,10 +21,10 @@ function exportSize(_context: LimitContext): LimitCase {
     series: [{ name: "export", unit: "ms", expected: "linear" }],
     interleaved: true,
     notRun: () =>
-      "the target description names no users with long contact lists: state export.longLists (each user's number of contacts)",
+      "this sxd does not measure the export's size yet: no description key names users with long contact lists",
     requests: () => 0,
-    prepare: async () => undefined,
-    measure: async () => ({}),
+    prepare: nothing,
+    measure: nothing,
     cleanup: async () => undefined,
   };
 }
