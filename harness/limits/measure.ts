@@ -55,7 +55,8 @@ const FIRST_GUESS_MS = 5;
 
 export async function measureLimits(cases: readonly LimitCase[], plan: LimitsPlan): Promise<CaseResult[]> {
   const now = plan.now ?? Date.now;
-  const pace = { requests: 0, ms: 0 };
+  // The fastest a request has gone in any case so far: the first guess of the next case's own pace.
+  const fastest = { ms: FIRST_GUESS_MS };
   const results: CaseResult[] = [];
   let down: string | undefined;
   for (const [index, limitCase] of cases.entries()) {
@@ -75,7 +76,9 @@ export async function measureLimits(cases: readonly LimitCase[], plan: LimitsPla
     }
     // The time left is shared by the cases still to run.
     const caseDeadline = now() + (plan.deadlineAt - now()) / (cases.length - index);
+    const pace = { requests: 0, ms: 0, firstGuess: fastest.ms };
     await measureCase(limitCase, result, { ...plan, caseDeadline, pace, now });
+    if (pace.requests > 0) fastest.ms = Math.min(fastest.ms, msPerRequest(pace));
     const failed = await plan.plainGetFails();
     if (failed !== undefined) {
       result.finding ??= {
@@ -91,7 +94,8 @@ export async function measureLimits(cases: readonly LimitCase[], plan: LimitsPla
 
 interface CasePlan extends LimitsPlan {
   caseDeadline: number;
-  pace: { requests: number; ms: number };
+  /** The case's own pace: a slow operation of one case says nothing of another's. */
+  pace: Pace;
   now: () => number;
 }
 
@@ -192,8 +196,14 @@ function stopsSeries(error: unknown, size: number, result: CaseResult): boolean 
   return true;
 }
 
-function msPerRequest(pace: { requests: number; ms: number }): number {
-  return pace.requests === 0 ? FIRST_GUESS_MS : Math.max(0.05, pace.ms / pace.requests);
+interface Pace {
+  requests: number;
+  ms: number;
+  firstGuess: number;
+}
+
+function msPerRequest(pace: Pace): number {
+  return pace.requests === 0 ? pace.firstGuess : Math.max(0.05, pace.ms / pace.requests);
 }
 
 /**
