@@ -119,6 +119,20 @@ The password is left out of the files unless --show-secrets.`,
     after: `Exit codes: 0 nothing found (replay: fixed), 1 failures found (replay: still fails or flaky),
 2 usage error or an unreachable target.`,
   },
+  limits: {
+    usage:
+      "Usage: sxd limits [--base-url URL | --config FILE] [--sizes F|LIM-n=A,B,..] [--fail-on linear|faster] [options]",
+    about: `Measures how the target's costs grow with what it holds (the LIM cases of sxd rows, against
+the bundled reference when no URL is given): each operation at each size, repeated, its median
+and spread, and a class: flat, linear, faster, or unclear where the repeats' noise is as large as
+the change (docs/limits.md says how). A size refused with 413, 507 or a stated limit ends its
+series, naming the limit; a 5xx, a reset, a hang, or a server that no longer answers a plain GET
+is a finding, shown first. Every resource made is deleted afterwards. The server's resident
+memory is read after each size where its process is known (the bundled reference, --server-pid).
+Writes limits.json, limits.html (a chart per case) and summary.md into the report directory.`,
+    after: `Exit codes: 0 measured (whatever the classes), 1 a finding, or a case as --fail-on names,
+2 usage error or an unreachable target.`,
+  },
   docs: {
     usage: `Usage: sxd docs [--out DIR] [--results ${F.conformanceJson} ...]`,
     about: `Writes the interface's documentation as a static site (open DIR/index.html from disk, or

@@ -32,6 +32,8 @@ Usage:
   sxd docs [--out DIR] [--results conformance.json|interop.json ...]
                          the interface as a static site: every rule, its scenarios, a real exchange
   sxd fuzz [options]     a long campaign of mutated requests, failures shrunk and replayable
+  sxd limits [options]   how the target's costs grow with what it holds (the LIM cases), measured:
+                         flat, linear, faster or unclear; informational unless --fail-on
   sxd help COMMAND       help for one command
   sxd --version          the version of sxd
 
@@ -105,6 +107,8 @@ export async function main(argv: string[], io: CommandIo = PROCESS_IO): Promise<
         return await (await import("./report-merge.ts")).runReportMerge(rest, io);
       case "fuzz":
         return await (await import("./fuzz.ts")).runFuzz(rest, io.stdout);
+      case "limits":
+        return await (await import("./limits.ts")).runLimitsCommand(rest, io);
       default:
         throw new UsageError(`unknown command "${command}" ${nearestCommand(command)}`);
     }

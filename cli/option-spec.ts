@@ -11,6 +11,7 @@ export const COMMAND_NAMES = [
   "report",
   "docs",
   "fuzz",
+  "limits",
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

@@ -50,7 +50,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "config",
-    commands: ["test", "fuzz"],
+    commands: ["test", "fuzz", "limits"],
     type: "string",
     arg: "FILE",
     env: "SXD_CONFIG",
@@ -59,7 +59,7 @@ export const RUN_OPTIONS = [
   ...DESCRIBED_OPTIONS,
   {
     name: "header",
-    commands: ["test"],
+    commands: ["test", "limits"],
     type: "string",
     arg: "'NAME: VALUE'",
     multiple: true,
@@ -67,7 +67,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "ca",
-    commands: ["test"],
+    commands: ["test", "limits"],
     type: "string",
     arg: "FILE",
     env: "SXD_CA",
@@ -76,7 +76,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "insecure",
-    commands: ["test"],
+    commands: ["test", "limits"],
     type: "boolean",
     env: "SXD_INSECURE",
     help: "do not check TLS certificates (the summary and the report say so)",
@@ -90,7 +90,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "reference-fault",
-    commands: ["test", "fuzz"],
+    commands: ["test", "fuzz", "limits"],
     type: "string",
     arg: "NAME",
     multiple: true,

@@ -11,6 +11,7 @@ import { COMMAND_NAMES, type CommandName, type OptionSpec } from "./option-spec.
 import { CLIENT_OPTIONS } from "./option-table-client.ts";
 import { FUZZ_OPTIONS } from "./option-table-fuzz.ts";
 import { INTEROP_OPTIONS } from "./option-table-interop.ts";
+import { LIMITS_OPTIONS } from "./option-table-limits.ts";
 import { RUN_OPTIONS } from "./option-table-runs.ts";
 import { SECURITY_OPTIONS } from "./option-table-security.ts";
 import { SERVE_OPTIONS } from "./option-table-serve.ts";
@@ -37,6 +38,7 @@ export const OPTIONS = [
   ...SERVE_OPTIONS,
   ...TOOL_OPTIONS,
   ...FUZZ_OPTIONS,
+  ...LIMITS_OPTIONS,
   HELP,
 ] as const;
 

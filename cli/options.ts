@@ -46,30 +46,18 @@ export function parseTestArgs(
   if (!parsedOptions.ok) return parsedOptions;
   const given = parsedOptions.value;
   if (given.help) return { ok: true, help: true };
-
-  const configPath = given.text("config");
-  const description = configPath ? readDescription(configPath, readFile) : undefined;
-  if (description && !description.ok) return description;
-  const layers: Partial<TargetDescription>[] = description ? [description.value] : [];
-  const urls = urlsGiven(given);
-  if (!urls.ok) return urls;
-  layers.push(urls.value);
-  const run = runSettings(given, description?.value.run ?? {});
-  if (!run.ok) return run;
+  const described = describedTarget(given, readFile);
+  if (!described.ok) return described;
+  const { layers, urls, run } = described.value;
   const samples = given.number("security-samples");
   if (!samples.ok) return samples;
-  const headers = headersGiven(given.list("header"));
-  if (!headers.ok) return headers;
-  // The flag's headers go to every server, over the description's.
-  if (Object.keys(headers.value).length > 0)
-    layers.push({ headers: { base: headers.value, contacts: headers.value, messaging: headers.value } });
 
   const peerFlags = { side: given.text("peer"), port: given.text("peer-port"), host: given.text("peer-host") };
-  const peered = peerLayers(peerFlags, layers, run.value.tags, urls.value);
+  const peered = peerLayers(peerFlags, layers, run.tags, urls);
   if (!peered.ok) return peered;
   const target = targetOf(peered.value.layers);
   if (!target.ok) return target;
-  const settings = run.value;
+  const settings = run;
   return {
     ok: true,
     value: {
@@ -86,6 +74,31 @@ export function parseTestArgs(
       referenceVariant: given.text("reference-variant"),
     },
   };
+}
+
+/**
+ * What a command that sends to a target (sxd test, sxd limits) reads of it: the description
+ * file, the URLs and headers given by flags, each over the one before, and the run settings.
+ */
+export function describedTarget(
+  given: GivenOptions,
+  readFile: (path: string) => string = (p) => readFileSync(p, "utf8"),
+): Result<{ layers: Partial<TargetDescription>[]; urls: Partial<TargetDescription>; run: ResolvedRunSettings }> {
+  const configPath = given.text("config");
+  const description = configPath ? readDescription(configPath, readFile) : undefined;
+  if (description && !description.ok) return description;
+  const layers: Partial<TargetDescription>[] = description ? [description.value] : [];
+  const urls = urlsGiven(given);
+  if (!urls.ok) return urls;
+  layers.push(urls.value);
+  const run = runSettings(given, description?.value.run ?? {});
+  if (!run.ok) return run;
+  const headers = headersGiven(given.list("header"));
+  if (!headers.ok) return headers;
+  // The flag's headers go to every server, over the description's.
+  if (Object.keys(headers.value).length > 0)
+    layers.push({ headers: { base: headers.value, contacts: headers.value, messaging: headers.value } });
+  return { ok: true, value: { layers, urls: urls.value, run: run.value } };
 }
 
 /** The target description file, checked. */
@@ -145,7 +158,7 @@ function headersGiven(lines: string[]): Result<Record<string, string>> {
 }
 
 /** The target from the layers; undefined where none gives a URL (the bundled reference is started). */
-function targetOf(layers: Partial<TargetDescription>[]): Result<TargetDescription | undefined> {
+export function targetOf(layers: Partial<TargetDescription>[]): Result<TargetDescription | undefined> {
   if (!layers.some((l) => l.baseUrl || l.contactsUrl || l.messagingUrl)) return { ok: true, value: undefined };
   return resolveDescription(layers);
 }

@@ -12,6 +12,7 @@ import { resolveDescription, type TargetDescription } from "../harness/target.ts
 import { parseJsonText } from "../lib/json-text.ts";
 import {
   REFERENCE_DESCRIPTION,
+  type ReferenceOptions,
   type RunningPeer,
   type RunningReference,
   referenceMode,
@@ -89,36 +90,61 @@ async function startBundled(settings: TestSettings): Promise<{
   target: TargetDescription;
   outageMessagingUrl: string;
 }> {
-  const faults = settings.referenceFaults;
-  const mode = referenceMode(faults, settings.referenceVariant);
-  if (!mode.ok) throw new UsageError(mode.error);
-  const reference = await startReference({
-    host: "127.0.0.1",
-    ports: { base: 0, contacts: 0, messaging: 0 },
-    ...mode.value,
-  });
+  const { reference, target, mode } = await startBundledReference(
+    settings.referenceFaults,
+    settings.referenceVariant,
+    settings.layers,
+  );
   // A second messaging server whose contacts server is down, for the outage row (EXP-8).
   const outage = await startReference({
     host: "127.0.0.1",
     ports: { base: 0, contacts: 0, messaging: 0 },
     servers: ["messaging"],
     publicUrls: { contacts: "http://127.0.0.1:9" },
-    ...mode.value,
+    ...mode,
   });
-  const resolved = resolveDescription([
-    REFERENCE_DESCRIPTION,
-    ...settings.layers,
-    { baseUrl: reference.urls.base, contactsUrl: reference.urls.contacts, messagingUrl: reference.urls.messaging },
-  ]);
-  if (!resolved.ok) throw new UsageError(resolved.error);
   const close = reference.close;
   reference.close = async () => {
     await Promise.all([close(), outage.close()]);
   };
-  return { reference, target: resolved.value, outageMessagingUrl: outage.urls.messaging };
+  return { reference, target, outageMessagingUrl: outage.urls.messaging };
 }
 
-function readCertificates(path: string): string {
+/**
+ * The bundled reference on free ports, in this process, with the faults and variant given, and
+ * its description under the user's layers (sxd test, sxd limits).
+ */
+export async function startBundledReference(
+  faults: string[],
+  variant: string | undefined,
+  layers: Partial<TargetDescription>[],
+  options: Pick<ReferenceOptions, "contactsFile"> = {},
+): Promise<{
+  reference: RunningReference;
+  target: TargetDescription;
+  mode: Pick<ReferenceOptions, "faults" | "variant">;
+}> {
+  const mode = referenceMode(faults, variant);
+  if (!mode.ok) throw new UsageError(mode.error);
+  const reference = await startReference({
+    host: "127.0.0.1",
+    ports: { base: 0, contacts: 0, messaging: 0 },
+    ...mode.value,
+    ...options,
+  });
+  const resolved = resolveDescription([
+    REFERENCE_DESCRIPTION,
+    ...layers,
+    { baseUrl: reference.urls.base, contactsUrl: reference.urls.contacts, messagingUrl: reference.urls.messaging },
+  ]);
+  if (!resolved.ok) {
+    await reference.close();
+    throw new UsageError(resolved.error);
+  }
+  return { reference, target: resolved.value, mode: mode.value };
+}
+
+export function readCertificates(path: string): string {
   let pem: string;
   try {
     pem = readFileSync(path, "utf8");

@@ -32,7 +32,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   const faults = given.list("fault");
   if (faults.includes("list")) {
     for (const [name, info] of Object.entries(FAULTS) as [string, FaultInfo][]) {
-      io.stdout.write(`${name.padEnd(32)} breaks ${info.breaks.join(", ")}: ${info.description}\n`);
+      const does = info.grows ? `grows ${info.grows.join(", ")}` : `breaks ${info.breaks.join(", ")}`;
+      io.stdout.write(`${name.padEnd(32)} ${does}: ${info.description}\n`);
     }
     return 0;
   }

@@ -1,4 +1,7 @@
-/** The row catalogue (`catalogue/rows.json`): every rule of the spec with its ID and level. */
+/**
+ * The row catalogue (`catalogue/rows.json`): every rule of the spec with its ID and level, and
+ * apart from them the LIM cases, measurements with no level that no verdict reads.
+ */
 import { readFileSync } from "node:fs";
 import { packageFile } from "./package.ts";
 
@@ -36,7 +39,22 @@ export function readTags(tags: readonly string[]): { rows: string[]; levels: Lev
   };
 }
 
-let cached: Row[] | undefined;
+/** A LIM case as the catalogue says it: what it measures and at which sizes (`sxd limits`). */
+export interface LimitRow {
+  id: string;
+  measures: string;
+  sizes: string;
+}
+
+let cached: { rows: Row[]; limits: LimitRow[] } | undefined;
+
+function catalogue(): { rows: Row[]; limits: LimitRow[] } {
+  cached ??= JSON.parse(readFileSync(packageFile("catalogue/rows.json"), "utf8")) as {
+    rows: Row[];
+    limits: LimitRow[];
+  };
+  return cached;
+}
 
 /** The rows of one side; the server's where none is named, as every server run reads them. */
 export function loadRows(side: Side = "server"): Row[] {
@@ -45,8 +63,12 @@ export function loadRows(side: Side = "server"): Row[] {
 
 /** Every row of the catalogue, both sides. */
 export function loadAllRows(): Row[] {
-  cached ??= (JSON.parse(readFileSync(packageFile("catalogue/rows.json"), "utf8")) as { rows: Row[] }).rows;
-  return cached;
+  return catalogue().rows;
+}
+
+/** The LIM cases, LIM-1 first. */
+export function loadLimitRows(): LimitRow[] {
+  return catalogue().limits;
 }
 
 export function sideOf(row: Row): Side {

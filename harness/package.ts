@@ -62,6 +62,9 @@ export const CLIENT_STEP_FILES = [
 /** The generators of `sxd fuzz`, each exporting fuzzGenerators(context), loaded as the steps are. */
 export const FUZZ_FILES = ["steps/digest/fuzz.ts", "steps/snapshots/fuzz.ts"];
 
+/** The LIM cases of `sxd limits`, each module exporting limitCases(context), loaded as the steps are. */
+export const LIMIT_FILES = BEHAVIOURS.map((behaviour) => `steps/${behaviour}/limits.ts`);
+
 /**
  * What `sxd interop` loads to judge a server's side of a cell's exchange: each behaviour's
  * pure judge of what the server answered (a module exporting judgeServerExchange).

@@ -16,6 +16,8 @@ export const REPORT_FILES = {
   messages: "messages.ndjson",
   interopJson: "interop.json",
   interopHtml: "interop.html",
+  limitsJson: "limits.json",
+  limitsHtml: "limits.html",
 } as const;
 
 /** The files a server or client run writes into the report directory; they are replaced together at the end. */

@@ -18,6 +18,8 @@ for (const workers of [false, true]) {
     state.append("log", "r 3 4 5\n");
     assert.equal(state.size("log"), 14);
     assert.equal(state.readFrom("log", 6), "r 3 4 5\n");
+    assert.equal(state.readFrom("log", 3), " 2\nr 3 4 5\n", "from inside an append");
+    assert.equal(state.readFrom("log", 14), "");
     assert.equal(state.read("why"), undefined);
     state.write("why", "first", true);
     state.write("why", "second", true);

@@ -45,16 +45,52 @@ export interface RunState {
   write(name: string, text: string, first?: boolean): void;
 }
 
+/**
+ * A log kept as the pieces appended, each with where it starts: a read from an offset copies
+ * only what lies past it. (One string grown by each append was copied whole by every read, and
+ * the pace log is read on every request: a run of a hundred thousand requests, as sxd limits
+ * sends, slowed with its own length.)
+ */
+class MemoryLog {
+  private readonly pieces: string[] = [];
+  private readonly starts: number[] = [];
+  length = 0;
+
+  append(text: string): void {
+    this.starts.push(this.length);
+    this.pieces.push(text);
+    this.length += text.length;
+  }
+
+  readFrom(offset: number): string {
+    if (offset >= this.length) return "";
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.starts[middle] <= offset) low = middle;
+      else high = middle - 1;
+    }
+    const first = this.pieces[low].slice(Math.max(0, offset - this.starts[low]));
+    return low === this.pieces.length - 1 ? first : first + this.pieces.slice(low + 1).join("");
+  }
+}
+
 class InMemory implements RunState {
-  private readonly logs = new Map<string, string>();
+  private readonly logs = new Map<string, MemoryLog>();
   private readonly notes = new Map<string, string>();
 
   append(name: string, text: string): void {
-    this.logs.set(name, (this.logs.get(name) ?? "") + text);
+    let log = this.logs.get(name);
+    if (log === undefined) {
+      log = new MemoryLog();
+      this.logs.set(name, log);
+    }
+    log.append(text);
   }
 
   readFrom(name: string, offset: number): string {
-    return (this.logs.get(name) ?? "").slice(offset);
+    return this.logs.get(name)?.readFrom(offset) ?? "";
   }
 
   size(name: string): number {

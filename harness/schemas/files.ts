@@ -6,12 +6,14 @@
  */
 import { CLIENT_SCHEMA } from "./client.ts";
 import { INTEROP_SCHEMA } from "./interop.ts";
+import { LIMITS_SCHEMA } from "./limits.ts";
 import { TARGET_SCHEMA } from "./target.ts";
 
 export const SCHEMA_FILES: Readonly<Record<string, object>> = {
   "schema/target.schema.json": TARGET_SCHEMA,
   "schema/client.schema.json": CLIENT_SCHEMA,
   "schema/interop.schema.json": INTEROP_SCHEMA,
+  "schema/limits.schema.json": LIMITS_SCHEMA,
 };
 
 /** What a reader looks for first comes first: the dialect, the address, the title. */

@@ -183,4 +183,10 @@ export const digestFaults = {
     description:
       "reads a directive given twice as its last value instead of refusing the header, so a doubled uri, username or response gets in",
   },
+  "dig-nonce-log-scanned": {
+    breaks: [],
+    grows: ["LIM-4"],
+    description:
+      "every nonce issued is logged, and never dropped; a nonce sent back is looked up by comparing it with each logged one, in constant time",
+  },
 } satisfies Record<string, FaultInfo>;

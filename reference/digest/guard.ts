@@ -16,6 +16,7 @@ import {
   rspauthDigest,
 } from "../../lib/digest-math.ts";
 import { sameText } from "../../lib/same-text.ts";
+import { ScannedNonceLog } from "./logged-nonces.ts";
 import type { DigestPolicy } from "./policy.ts";
 import type { Nonces } from "./predictable-nonces.ts";
 import { demoUsers, type UserStore } from "./users.ts";
@@ -106,17 +107,32 @@ function offeredAlgorithms(settings: GuardSettings): readonly Algorithm[] {
  * costs no promise and no suspended call where nothing is waited for.
  */
 export function judge(settings: GuardSettings, attempt: Attempt): Verdict | Promise<Verdict> {
-  const { policy } = settings;
   if (attempt.authorization === undefined || !/^\s*digest(\s|$)/i.test(attempt.authorization))
     return { kind: "missing" };
   const read = readCredentials(settings, attempt.authorization);
   if (!read.ok) return read.verdict;
   const credentials = read.value;
-  const { given, qop } = credentials;
-  const field = (name: string) => given.get(name) ?? "";
+  const field = (name: string) => credentials.given.get(name) ?? "";
   const outOfScope = scopeMismatch(settings, attempt, credentials);
   if (outOfScope) return outOfScope;
-  const issuedHere = settings.nonces.origin(field("nonce")) === "issued";
+  // The fault that keeps a log of every nonce (sxd limits, LIM-4) reads it before anything else.
+  if (settings.nonces instanceof ScannedNonceLog) {
+    return settings.nonces.logged(field("nonce")).then((logged) => judgeIssued(settings, attempt, credentials, logged));
+  }
+  return judgeIssued(settings, attempt, credentials, true);
+}
+
+/** The rest of judge(): the nonce's origin, the user, then the response (over the body for auth-int). */
+function judgeIssued(
+  settings: GuardSettings,
+  attempt: Attempt,
+  credentials: Credentials,
+  logged: boolean,
+): Verdict | Promise<Verdict> {
+  const { policy } = settings;
+  const { qop } = credentials;
+  const field = (name: string) => credentials.given.get(name) ?? "";
+  const issuedHere = logged && settings.nonces.origin(field("nonce")) === "issued";
   if (!issuedHere && !policy.trustsUnissuedNonce(field("nonce"), settings.nonces)) {
     return refused("this nonce was not issued here");
   }

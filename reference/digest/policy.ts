@@ -26,6 +26,8 @@ export interface DigestPolicy {
   reusesNonceUntilUsed: boolean;
   /** How a nonce is made: the store's MAC, or (faults) a counter, shown as it is or hashed. */
   nonceForm: NonceForm;
+  /** Every nonce issued is logged for ever, and a nonce is known by a scan of the log (logged-nonces.ts). */
+  scansNonceLog: boolean;
   /** A refused digest is answered with the nonce it came with, not a new one. */
   echoesRefusedNonce: boolean;
   /** Every refusal is marked stale, a wrong digest too (the RFC: only a spent nonce with a right digest). */
@@ -92,6 +94,7 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
     writesAlgorithmLoosely: on("dig-algorithm-quoted-lower"),
     reusesNonceUntilUsed: on("dig-nonce-until-used"),
     nonceForm: on("dig-nonce-counter") ? "counter" : on("dig-nonce-hashed-counter") ? "hashed-counter" : "mac",
+    scansNonceLog: on("dig-nonce-log-scanned"),
     echoesRefusedNonce: on("dig-repeated-nonce"),
     staleOnEveryRefusal: on("dig-stale-on-wrong-digest"),
     staleOnUsedUpNonce: !on("dig-no-stale"),

@@ -6,6 +6,7 @@
  * for which is kept for the last CAPACITY issued, a fault's memory, bounded.
  */
 import { hash } from "node:crypto";
+import { ScannedNonceLog } from "./logged-nonces.ts";
 import type { NonceOrigin, NonceStore, NonceUse } from "./nonces.ts";
 
 export type NonceForm = "mac" | "counter" | "hashed-counter";
@@ -55,6 +56,10 @@ export class CountedNonces implements Nonces {
   }
 }
 
-export function noncesOf(store: NonceStore, form: NonceForm): Nonces {
-  return form === "mac" ? store : new CountedNonces(store, form);
+export function noncesOf(
+  store: NonceStore,
+  { nonceForm, scansNonceLog }: { nonceForm: NonceForm; scansNonceLog: boolean },
+): Nonces {
+  const made = nonceForm === "mac" ? store : new CountedNonces(store, nonceForm);
+  return scansNonceLog ? new ScannedNonceLog(made) : made;
 }

@@ -127,7 +127,7 @@ function guardSettings(context: ReferenceContext, choices: DigestChoices): Guard
     qops: context.digestQops ?? choices.qops,
     hashes,
     users,
-    nonces: noncesOf(new NonceStore(rulesFor(context.noncePolicy ?? DEFAULT_NONCE_POLICY)), policy.nonceForm),
+    nonces: noncesOf(new NonceStore(rulesFor(context.noncePolicy ?? DEFAULT_NONCE_POLICY)), policy),
     policy,
   };
 }

@@ -116,6 +116,22 @@ export const snapshotFaults = {
     breaks: ["SNAP-13"],
     description: "creation with If-None-Match: * answers 200 instead of 201 Created",
   },
+  "snap-replays-differences": {
+    breaks: [],
+    grows: ["LIM-1"],
+    description:
+      "a snapshot is rebuilt for each read by walking back from the current version, each step a stored document read again",
+  },
+  "snap-update-copies-history": {
+    breaks: [],
+    grows: ["LIM-2"],
+    description: "an update writes the whole history again, every version a document copied, before adding its own",
+  },
+  "snap-delete-walks-history": {
+    breaks: [],
+    grows: ["LIM-3"],
+    description: "a DELETE removes the snapshots one by one, each a stored document read again to find what it holds",
+  },
   "snap-expands-entities": {
     breaks: ["SNAP-14"],
     description:
@@ -157,6 +173,12 @@ export interface SnapshotPolicy {
   keepsSnapshotsAfterDelete: boolean;
   /** The body's document type is processed before the entry is read: entities expanded, external ones resolved. */
   expandsEntities: boolean;
+  /**
+   * Where the server walks the stored history, a step per version (history-walk.ts): reading a
+   * snapshot (from the current version back to it), updating (every version), deleting (every
+   * version). The spec's store is an index into the versions, and walks nowhere.
+   */
+  walksHistory: { reading: boolean; updating: boolean; deleting: boolean };
 }
 
 export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
@@ -208,5 +230,10 @@ export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
     writeDelayMs: on("snap-write-deferred") ? DEFERRED_WRITE_MS : 0,
     keepsSnapshotsAfterDelete: on("snap-delete-keeps-snapshots"),
     expandsEntities: on("snap-expands-entities"),
+    walksHistory: {
+      reading: on("snap-replays-differences"),
+      updating: on("snap-update-copies-history"),
+      deleting: on("snap-delete-walks-history"),
+    },
   };
 }

@@ -36,6 +36,7 @@ import { snapshotChoices } from "./choices.ts";
 import { expandedEntities } from "./entity-expander.ts";
 import { parseEntry, serialiseEntry } from "./entry.ts";
 import { snapshotPolicy } from "./faults.ts";
+import { walkHistory } from "./history-walk.ts";
 import { evaluatePreconditions, type Verdict } from "./preconditions.ts";
 import {
   currentVersion,
@@ -100,13 +101,14 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
       : new HttpError(404, `no resource at ${address.resource}${address.snapshot ? ` with that snapshot` : ""}`);
   };
 
-  const readSnapshot = (address: Address, n: number): Reply => {
+  const readSnapshot = async (address: Address, n: number): Promise<Reply> => {
     // One reading of the clock for Date and Last-Modified: node's own Date, cached, can lag a second behind.
     const at = now();
     const stored = store.get(address.resource) ?? leftovers.get(address.resource);
     const version = stored && snapshotVersion(stored, n);
     if (!stored || !version) throw notFound(address);
     const count = snapshotCount(stored);
+    if (policy.walksHistory.reading) await walkHistory(stored.versions, n - 1, count + 1);
     return {
       status: 200,
       headers: {
@@ -144,13 +146,16 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     };
   };
 
-  const read = (address: Address): Reply =>
+  const read = (address: Address): Reply | Promise<Reply> =>
     address.snapshot === undefined ? readCurrent(address) : readSnapshot(address, address.snapshot);
 
   const put = async (request: ServerRequest, address: Address): Promise<Reply> => {
     if (policy.checksContentType) checkContentType(header(request, "content-type"));
     const sent = decodeUtf8(await request.body());
     const text = sent !== undefined && policy.expandsEntities ? await expandedEntities(sent) : sent;
+    // A fault mode copies the history before the update is checked: the checks below run without awaiting.
+    const copied = policy.walksHistory.updating ? store.get(address.resource) : undefined;
+    if (copied) await walkHistory(copied.versions, 0, copied.versions.length);
     // Everything below runs without awaiting (but for a fault mode's), so no other request can interleave.
     const stored = store.get(address.resource);
     const current = stored && currentVersion(stored);
@@ -208,7 +213,10 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     return new HttpError(412, `the ${failed} precondition does not hold for the current version; read it again`);
   };
 
-  const remove = (request: ServerRequest, address: Address): Reply => {
+  const remove = async (request: ServerRequest, address: Address): Promise<Reply> => {
+    // A fault mode walks the snapshots first: the checks and the removal below run without awaiting.
+    const walked = policy.walksHistory.deleting ? store.get(address.resource) : undefined;
+    if (walked) await walkHistory(walked.versions, 0, walked.versions.length);
     const stored = store.get(address.resource);
     if (!stored) throw notFound(address);
     const verdict = evaluatePreconditions(conditionsOf(request), currentVersion(stored));

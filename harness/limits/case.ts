@@ -1,0 +1,114 @@
+/**
+ * What a LIM case is to the engine of `sxd limits` (measure.ts), and how its replies are read:
+ * a case (steps/<behaviour>/limits.ts, loaded by name) prepares a size, measures one repeat of
+ * its operations there, and deletes what it made; the engine chooses the sizes, keeps the
+ * deadline and the order of the repeats, and fits the growth. Refusals and findings are thrown
+ * as the errors below, so a case's code reads as what it sends.
+ */
+import type { TlsSettings } from "../dispatcher.ts";
+import type { Answered, Exchange } from "../exchange.ts";
+import type { RateLimits } from "../rate-limits.ts";
+import type { TargetDescription } from "../target.ts";
+
+/** A series a case measures at every size: its name (`GET s1`) and unit. */
+export interface SeriesSpec {
+  name: string;
+  unit: string;
+  /**
+   * The class a correct server shows where its operation must handle every item (an export
+   * sends each contact, a PUT reads each byte): a gate fails only on growth beyond it.
+   */
+  expected?: "linear";
+}
+
+export interface LimitCase {
+  /** `LIM-n`, as catalogue/rows.json names it. */
+  id: string;
+  /** The size's letter and what it counts: N versions, K challenges. */
+  size: { name: string; unit: string };
+  defaultSizes: readonly number[];
+  /** The smallest size the case means anything at (a chain of one version has no s1). */
+  smallestSize?: number;
+  series: readonly SeriesSpec[];
+  /**
+   * Where sizes are measured turn about, a repeat of each size in turn, so a busy moment of
+   * the machine falls on all sizes alike; false where one state grows from size to size (the
+   * nonce log), measured as it grows.
+   */
+  interleaved: boolean;
+  /** Why the case cannot run against this target (the description key to state); undefined where it can. */
+  notRun(): string | undefined;
+  /** About how many requests preparing and measuring a size take, for the deadline's planning. */
+  requests(size: number, repeats: number): number;
+  prepare(size: number, repeats: number): Promise<void>;
+  /** One repeat at a prepared size: each series' cost by its name. */
+  measure(size: number, repeat: number): Promise<Record<string, number>>;
+  /** Deletes every resource the case made, whatever happened before. */
+  cleanup(): Promise<void>;
+}
+
+/** What a case is given: the target, and how to send to it as every sxd run does. */
+export interface LimitContext {
+  target: TargetDescription;
+  timeoutMs: number;
+  tls: TlsSettings;
+  /** The run's pace (--rate, and what the target's 429s allow). */
+  rate: RateLimits;
+  /** Asked before each request: a reason not to send it (the deadline passed). */
+  guard: { refusal(): string | undefined; record(answered: boolean): void };
+}
+
+/** A size the target refused with a limit it states: the end of the series, never a finding. */
+export class LimitReached extends Error {}
+
+/** A 5xx, a reset, a hang: shown first, with the exchange. */
+export class LimitFinding extends Error {
+  constructor(
+    message: string,
+    readonly exchange: Exchange | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** An answer that neither measures nor refuses (a 409, a 404): the series stops there, with it. */
+export class UnexpectedAnswer extends Error {}
+
+/** Words by which a 4xx states a limit. */
+const STATES_A_LIMIT = /limit|too (large|long|many|big)|exceed|quota|maximum/i;
+
+/**
+ * The reply to an operation measured: returned where `expected` takes its status; otherwise
+ * the error it is, by the rules of docs/limits.md.
+ */
+export function judged(reply: Answered, what: string, expected: (status: number) => boolean): Answered {
+  const { status, body } = reply.response;
+  if (expected(status)) return reply;
+  const said = body
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 160);
+  // 507 Insufficient Storage states a limit (RFC 4918 §11.5): the one 5xx that is an answer.
+  if (status === 413 || status === 507 || (status >= 400 && status < 500 && STATES_A_LIMIT.test(said)))
+    throw new LimitReached(`${what}: ${status}${said ? ` "${said}"` : ""}`);
+  if (status >= 500) throw new LimitFinding(`${what} answered ${status}`, reply);
+  throw new UnexpectedAnswer(`${what} answered ${status}${said ? ` "${said}"` : ""}`);
+}
+
+/** A send that got no reply (reset, hang, refused connection) as the finding it is. */
+export async function answerOf(
+  send: () => Promise<Answered>,
+  exchanges: readonly Exchange[],
+  what: string,
+): Promise<Answered> {
+  try {
+    return await send();
+  } catch (error) {
+    const last = exchanges.at(-1);
+    if (last?.error?.startsWith("not sent")) throw error;
+    if (last?.response === undefined && last?.error !== undefined)
+      throw new LimitFinding(`${what}: no answer (${last.error})`, last);
+    throw error;
+  }
+}

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { type LimitCase, LimitFinding, LimitReached } from "./case.ts";
+import { measureLimits } from "./measure.ts";
+
+/** A case of costs given by size; `fails` throws at a size; every cleanup counted. */
+function fakeCase(
+  cost: (size: number) => number,
+  fails?: (size: number) => Error | undefined,
+): LimitCase & {
+  cleaned: number;
+} {
+  const made = {
+    id: "LIM-9",
+    size: { name: "N", unit: "things" },
+    defaultSizes: [10, 100, 1000],
+    series: [{ name: "op", unit: "ms" }],
+    interleaved: true,
+    cleaned: 0,
+    notRun: () => undefined,
+    requests: (size: number) => size,
+    prepare: async (size: number) => {
+      clock.spend(size);
+      const error = fails?.(size);
+      if (error) throw error;
+    },
+    measure: async (size: number, repeat: number) => ({ op: cost(size) * (1 + (repeat % 3) / 100) }),
+    cleanup: async () => {
+      made.cleaned++;
+    },
+  };
+  return made;
+}
+
+/** The clock every reading of which moves on a millisecond, and `spend` more. */
+const clock = { ms: 0, spend: (ms: number) => (clock.ms += ms) };
+
+const plan = (deadlineMs = 60_000) => {
+  clock.ms = 0;
+  return {
+    measures: () => "a fake",
+    sizesOf: (c: LimitCase) => [...c.defaultSizes],
+    repeats: 5,
+    deadlineAt: deadlineMs,
+    plainGetFails: async () => undefined,
+    progress: () => undefined,
+    now: () => clock.ms++,
+  };
+};
+
+test("a cost proportional to the size is linear, a constant one flat; the case is cleaned up", async () => {
+  const linear = fakeCase((n) => 1 + n / 10);
+  const flat = fakeCase(() => 1);
+  const [a, b] = await measureLimits([linear, { ...flat, id: "LIM-8" }], plan());
+  assert.equal(a.growth, "linear");
+  assert.equal(b.growth, "flat");
+  assert.equal(linear.cleaned, 1);
+});
+
+test("a stated limit ends the series there and is no finding; a finding is kept with its exchange", async () => {
+  const limited = fakeCase(
+    () => 1,
+    (n) => (n === 1000 ? new LimitReached("PUT: 413") : undefined),
+  );
+  const [result] = await measureLimits([limited], plan());
+  assert.deepEqual(result.limit, { size: 1000, said: "PUT: 413" });
+  assert.equal(result.finding, undefined);
+  assert.deepEqual(
+    result.series[0].points.map((p) => p.size),
+    [10, 100],
+  );
+  const crashing = fakeCase(
+    () => 1,
+    (n) => (n === 100 ? new LimitFinding("GET s1 answered 500", undefined) : undefined),
+  );
+  const [found] = await measureLimits([crashing], plan());
+  assert.equal(found.finding?.message, "GET s1 answered 500");
+  assert.equal(crashing.cleaned, 1, "cleaned up after the finding");
+});
+
+test("sizes that would pass the deadline are lowered and named", async () => {
+  // A request takes about 1 ms: 10 and 100 things fit in 400 ms, 1000 would not.
+  const [result] = await measureLimits([fakeCase(() => 1)], plan(400));
+  assert.ok(
+    result.lowered.some((l) => l.size === 1000 && /deadline/.test(l.reason)),
+    JSON.stringify(result.lowered),
+  );
+});

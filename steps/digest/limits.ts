@@ -1,0 +1,152 @@
+/**
+ * The digest LIM cases (ROWS.md, LIM): what a challenge and a login cost after K challenges
+ * nobody answered (LIM-4: a server that logs every nonce it issues and scans the log grows with
+ * K, one whose nonces carry their own proof does not), and how many logins a second C clients
+ * at once get (LIM-7). A login is a challenge, then the request answered with the description's
+ * user; RFC 7616's formula, the strongest algorithm offered.
+ */
+import { targetDispatcher } from "../../harness/dispatcher.ts";
+import type { Answered } from "../../harness/exchange.ts";
+import { answerOf, judged, type LimitCase, type LimitContext, UnexpectedAnswer } from "../../harness/limits/case.ts";
+import { headersFor, stated, unstatedReason } from "../../harness/target.ts";
+import { HttpClient } from "../support/http.ts";
+import { answerChallenge, authorizationOf, chooseChallenge, digestChallenges } from "./digest-client.ts";
+
+/** Challenges sent at once while the log is filled. */
+const FLOOD_AT_ONCE = 8;
+
+export function limitCases(context: LimitContext): LimitCase[] {
+  return [nonceLog(context), loginsAtOnce(context)];
+}
+
+/** A client of the case's: guarded (nothing after the deadline) and paced; its record kept short. */
+class Digests {
+  private readonly dispatcher;
+  private readonly client: HttpClient;
+
+  constructor(private readonly context: LimitContext) {
+    this.dispatcher = targetDispatcher(context.timeoutMs, context.tls);
+    const { target, timeoutMs, rate, guard } = context;
+    this.client = new HttpClient({
+      timeoutMs,
+      dispatcher: this.dispatcher,
+      rate,
+      guard,
+      extraHeaders: (url) => headersFor(target, url),
+      userAgent: "sxd limits",
+    });
+  }
+
+  get url(): string {
+    return `${this.context.target.baseUrl}${stated(this.context.target, "digest").path}`;
+  }
+
+  private async send(what: string, headers: Record<string, string>, expected: number): Promise<Answered> {
+    const http = this.client;
+    if (http.exchanges.length > 200) http.exchanges.splice(0, http.exchanges.length - 20);
+    const reply = await answerOf(() => http.send("GET", this.url, { headers }), http.exchanges, what);
+    return judged(reply, what, (status) => status === expected);
+  }
+
+  /** A request without credentials: its 401 and the time it took. */
+  async challenge(): Promise<{ reply: Answered; ms: number }> {
+    const started = performance.now();
+    const reply = await this.send("a request without credentials", {}, 401);
+    return { reply, ms: performance.now() - started };
+  }
+
+  /** The answer to a challenge: the time of the answered request, which must get in. */
+  async answer(challengeReply: Answered): Promise<number> {
+    const { username, password } = stated(this.context.target, "digest");
+    const challenges = digestChallenges(challengeReply.response.headers["www-authenticate"]?.join(", "));
+    const chosen = challenges.ok ? chooseChallenge(challenges.value) : undefined;
+    if (chosen === undefined) throw new UnexpectedAnswer("the 401 carries no Digest challenge sxd can answer (DIG-1)");
+    const uri = new URL(this.url).pathname;
+    const answer = answerChallenge(chosen.challenge, chosen.algorithm, { method: "GET", uri }, { username, password });
+    const started = performance.now();
+    await this.send("the answered request", { authorization: authorizationOf(answer.directives) }, 200);
+    return performance.now() - started;
+  }
+
+  async login(): Promise<number> {
+    return this.answer((await this.challenge()).reply);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+    await this.dispatcher.close().catch(() => undefined);
+  }
+}
+
+function notRun(context: LimitContext): string | undefined {
+  return unstatedReason(context.target, "digest");
+}
+
+/** LIM-4: a challenge's and a login's cost after K challenges nobody answered. */
+function nonceLog(context: LimitContext): LimitCase {
+  let digests: Digests | undefined;
+  const open = () => {
+    digests ??= new Digests(context);
+    return digests;
+  };
+  let sent = 0;
+  return {
+    id: "LIM-4",
+    size: { name: "K", unit: "unanswered challenges" },
+    defaultSizes: [1_000, 10_000, 100_000],
+    series: [
+      { name: "challenge", unit: "ms" },
+      { name: "login", unit: "ms" },
+    ],
+    interleaved: false,
+    notRun: () => notRun(context),
+    requests: (k, repeats) => Math.max(0, k - sent) + repeats * 3,
+    async prepare(k) {
+      const d = open();
+      const flood = async () => {
+        while (sent < k) {
+          sent++;
+          await d.challenge();
+        }
+      };
+      await Promise.all(Array.from({ length: FLOOD_AT_ONCE }, flood));
+    },
+    async measure() {
+      const d = open();
+      const { reply, ms } = await d.challenge();
+      return { challenge: ms, login: await d.answer(reply) };
+    },
+    cleanup: async () => digests?.close(),
+  };
+}
+
+/** LIM-7: digest logins with C clients at once: the time per login (the inverse of logins a second). */
+function loginsAtOnce(context: LimitContext): LimitCase {
+  const clients: Digests[] = [];
+  const loginsEach = (c: number) => Math.max(2, Math.ceil(64 / c));
+  return {
+    id: "LIM-7",
+    size: { name: "C", unit: "clients at once" },
+    defaultSizes: [1, 8, 64],
+    series: [{ name: "time per login", unit: "ms per login" }],
+    interleaved: true,
+    notRun: () => notRun(context),
+    requests: (c, repeats) => repeats * c * loginsEach(c) * 2,
+    async prepare(c) {
+      while (clients.length < c) clients.push(new Digests(context));
+    },
+    async measure(c) {
+      const each = loginsEach(c);
+      const started = performance.now();
+      await Promise.all(
+        clients.slice(0, c).map(async (client) => {
+          for (let i = 0; i < each; i++) await client.login();
+        }),
+      );
+      return { "time per login": (performance.now() - started) / (c * each) };
+    },
+    cleanup: async () => {
+      await Promise.all(clients.map((client) => client.close()));
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// sxd limits as a user runs it, on small sizes: the reference grows nowhere, and each growth
+// fault of the reference makes its own case grow and leaves another flat. The faults' growth is
+// large per version or per nonce (a read from storage each), so small sizes show it; the
+// reference's classes may be unclear on a busy machine, never linear.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { FAULTS, type FaultInfo } from "../reference/index.ts";
+import { sxdHere, tempDir } from "./support/cli.ts";
+
+const SMALL = [
+  "--sizes",
+  "LIM-1=3,10,30",
+  "--sizes",
+  "LIM-2=1,10,30",
+  "--sizes",
+  "LIM-3=1,10,30",
+  "--sizes",
+  "LIM-4=50,250,1250",
+  "--sizes",
+  "LIM-6=1000,30000,1000000",
+  "--sizes",
+  "LIM-7=1,4,8",
+  "--repeats",
+  "5",
+];
+
+interface CaseDocument {
+  id: string;
+  status: string;
+  growth?: string;
+  reason?: string;
+  limit?: { size: number; said: string };
+  series: Array<{ name: string; growth?: string; points: Array<{ size: number; repeats: number[] }> }>;
+  memory?: { unit: string; points: unknown[] };
+}
+
+async function limits(cases: string, extra: string[] = []) {
+  const dir = tempDir();
+  const run = await sxdHere(["limits", "--cases", cases, ...SMALL, "--report-dir", dir, ...extra]);
+  const doc = JSON.parse(readFileSync(join(dir, "limits.json"), "utf8")) as { cases: CaseDocument[] };
+  assert.ok(schemaAccepts(doc), `limits.json against its schema: ${JSON.stringify(schemaAccepts.errors)}`);
+  return { run, dir, cases: new Map(doc.cases.map((c) => [c.id, c])) };
+}
+
+const schemaAccepts = new Ajv2020({ allErrors: true }).compile(
+  JSON.parse(readFileSync(new URL("../schema/limits.schema.json", import.meta.url), "utf8")),
+);
+
+const growing = (growth: string | undefined) => growth === "linear" || growth === "faster";
+
+test("the bundled reference: no case grows, no finding, exit 0; the reports hold every case", async () => {
+  const { run, dir, cases } = await limits("LIM-1,LIM-2,LIM-3,LIM-4,LIM-5,LIM-6,LIM-7");
+  assert.equal(run.code, 0, run.stderr);
+  for (const id of ["LIM-1", "LIM-2", "LIM-3", "LIM-4", "LIM-6", "LIM-7"]) {
+    const measured = cases.get(id);
+    assert.equal(measured?.status, "measured", `${id}: ${JSON.stringify(measured)}`);
+    assert.ok(!growing(measured?.growth), `${id} classed ${measured?.growth}: ${JSON.stringify(measured?.series)}`);
+    assert.ok(measured?.memory, `${id}: the bundled reference's memory is read`);
+  }
+  assert.equal(cases.get("LIM-5")?.status, "not run");
+  assert.match(cases.get("LIM-5")?.reason ?? "", /does not measure the export/);
+  // The reference refuses an entry over its limit with 413: the series ends there, naming it.
+  assert.match(cases.get("LIM-6")?.limit?.said ?? "", /413/);
+  const html = readFileSync(join(dir, "limits.html"), "utf8");
+  assert.ok((html.match(/<svg /g) ?? []).length >= 8, "a chart per series");
+  assert.match(readFileSync(join(dir, "summary.md"), "utf8"), /\| LIM-1 \|/);
+  assert.match(run.stdout, /^LIM-5: not run/m);
+});
+
+const GROWTH_FAULTS = (Object.entries(FAULTS) as Array<[string, FaultInfo]>).flatMap(([fault, info]) =>
+  info.grows ? [{ fault, own: info.grows[0] }] : [],
+);
+
+for (const { fault, own } of GROWTH_FAULTS) {
+  // Another case the fault must leave flat: a snapshot fault's neighbour, the digest's a snapshot case.
+  const other = own === "LIM-1" ? "LIM-2" : "LIM-1";
+  test(`${fault} makes ${own} grow and leaves ${other} alone; --fail-on linear exits 1`, async () => {
+    const { run, cases } = await limits(`${own},${other}`, ["--reference-fault", fault, "--fail-on", "linear"]);
+    const grown = cases.get(own);
+    assert.ok(growing(grown?.growth), `${own} under ${fault}: ${grown?.growth} ${JSON.stringify(grown?.series)}`);
+    assert.ok(!growing(cases.get(other)?.growth), `${other} under ${fault}: ${cases.get(other)?.growth}`);
+    assert.equal(run.code, 1, "a case grows as --fail-on names");
+  });
+}
+
+test("usage errors are one line and exit 2", async () => {
+  for (const args of [
+    ["--sizes", "2"],
+    ["--fail-on", "quadratic"],
+    ["--cases", "LIM-9"],
+  ]) {
+    const run = await sxdHere(["limits", ...args]);
+    assert.equal(run.code, 2, args.join(" "));
+    assert.match(run.stderr, /^sxd: .*\n$/);
+  }
+});
