@@ -116,19 +116,12 @@ export function judge(settings: GuardSettings, attempt: Attempt): Verdict | Prom
   const outOfScope = scopeMismatch(settings, attempt, credentials);
   if (outOfScope) return outOfScope;
   // The fault that keeps a log of every nonce (sxd limits, LIM-4) reads it before anything else.
-  if (settings.nonces instanceof ScannedNonceLog) {
-    return settings.nonces.logged(field("nonce")).then((logged) => judgeIssued(settings, attempt, credentials, logged));
-  }
-  return judgeIssued(settings, attempt, credentials, true);
+  if (!(settings.nonces instanceof ScannedNonceLog)) return judgeIssued(settings, attempt, credentials, true);
+  return settings.nonces.logged(field("nonce")).then((logged) => judgeIssued(settings, attempt, credentials, logged));
 }
 
 /** The rest of judge(): the nonce's origin, the user, then the response (over the body for auth-int). */
-function judgeIssued(
-  settings: GuardSettings,
-  attempt: Attempt,
-  credentials: Credentials,
-  logged: boolean,
-): Verdict | Promise<Verdict> {
+function judgeIssued(settings: GuardSettings, attempt: Attempt, credentials: Credentials, logged: boolean) {
   const { policy } = settings;
   const { qop } = credentials;
   const field = (name: string) => credentials.given.get(name) ?? "";
