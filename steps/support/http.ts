@@ -12,6 +12,7 @@ import {
   describeTransportError,
   discard,
   formatBytes,
+  replyTimeLimit,
 } from "../../harness/transport.ts";
 import { type Dispatcher, request } from "../../harness/undici.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
@@ -189,7 +190,7 @@ export class HttpClient {
         body: sending.body,
         asWritten: sending.asWritten,
         dispatcher: this.agent,
-        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.closing.signal]),
+        signal: AbortSignal.any([replyTimeLimit(this.timeoutMs), this.closing.signal]),
       });
       const headers = normaliseHeaders(reply.headers);
       const body = await readCapped(reply.body, headers["content-length"]?.[0], this.maxBodyBytes);
