@@ -3,7 +3,8 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server, type Socket } from "node:net";
 import { test } from "node:test";
-import { firstUnreachable, roundTrip, timeRoundTrips } from "./probe.ts";
+import { holdProcess, hostile, PROBE_REPLY } from "../test/support/hostile.ts";
+import { firstUnreachable, probe, roundTrip, timeRoundTrips } from "./probe.ts";
 
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -87,5 +88,29 @@ test("round trips are timed for every URL that answers; one that refuses is left
     assert.ok(Number.isFinite(roundTrips.get(url)), String(roundTrips.get(url)));
   } finally {
     answering.close();
+  }
+});
+
+test("a reply that arrived counts, though the process was held up past the limit before reading it", async () => {
+  const limitMs = 300;
+  // Answers, then holds this process (the probe's too) past the probe's limit: its timer is
+  // then due before the reply, already in the socket's buffer, is read.
+  const answering = await hostile((socket) => {
+    socket.end(PROBE_REPLY);
+    holdProcess(limitMs + 50);
+  });
+  try {
+    assert.equal(await probe(`${answering.url}/`, limitMs), undefined);
+  } finally {
+    answering.close();
+  }
+});
+
+test("a server that never answers: the limit passes, and says so", async () => {
+  const silent = await hostile(() => undefined);
+  try {
+    assert.equal(await probe(`${silent.url}/`, 200), "no complete reply within 200 ms");
+  } finally {
+    silent.close();
   }
 });

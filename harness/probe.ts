@@ -1,6 +1,6 @@
 /** One request to a target's root before any scenario runs: any HTTP reply means it is there. */
 import { type TlsSettings, targetDispatcher } from "./dispatcher.ts";
-import { describeTransportError, discard } from "./transport.ts";
+import { describeTransportError, discard, replyTimeLimit } from "./transport.ts";
 import { request } from "./undici.ts";
 
 /** Below this round trip, in ms, the target counts as on this machine, or as near (concurrency.ts). */
@@ -14,7 +14,7 @@ export async function probe(
   stop?: AbortSignal,
 ): Promise<string | undefined> {
   const agent = targetDispatcher(timeoutMs, tls);
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const timeout = replyTimeLimit(timeoutMs);
   try {
     const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
     const reply = await request(url, { method: "GET", dispatcher: agent, signal });
@@ -78,7 +78,7 @@ export async function roundTrip(
   options: { timeoutMs: number; tls?: TlsSettings; nearMs: number },
 ): Promise<{ problem: string } | { ms: number | undefined }> {
   const agent = targetDispatcher(options.timeoutMs, options.tls);
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const signal = replyTimeLimit(options.timeoutMs);
   const times: number[] = [];
   const shortest = () => Math.min(...times);
   const agreed = () => times.length >= 2 && Math.max(...times) - shortest() <= shortest() * AGREEING;
@@ -94,7 +94,7 @@ export async function roundTrip(
       }
       if (i > 0) times.push(performance.now() - sent);
       // The connection is used again only once the body is read to its end.
-      const draining = AbortSignal.any([signal, AbortSignal.timeout(TIMED_BODY_MS)]);
+      const draining = AbortSignal.any([signal, replyTimeLimit(TIMED_BODY_MS)]);
       await reply.body.dump({ limit: TIMED_BODY_BYTES, signal: draining }).catch(() => undefined);
       if (!reply.body.readableEnded) break;
     }

@@ -18,6 +18,23 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/**
+ * A signal that aborts a request once `timeoutMs` have passed (AbortSignal.timeout's place),
+ * after letting a reply that has already arrived be read. When the process is held up longer
+ * than the limit (a garbage collection, a busy machine), the event loop, once free, runs its
+ * expired timers before it reads the sockets: the limit would pass while the reply waits in the
+ * socket's buffer, and a server that did answer would be "no complete reply". The abort waits
+ * for one turn of the loop's I/O (setImmediate runs after it), in which undici reads and parses
+ * what came, so a reply received in time is kept. The timer does not keep the process alive.
+ */
+export function replyTimeLimit(timeoutMs: number): AbortSignal {
+  const limit = new AbortController();
+  // A TimeoutError, as AbortSignal.timeout's: describeTransportError says the limit passed.
+  const passed = () => limit.abort(new DOMException(`no reply within ${timeoutMs} ms`, "TimeoutError"));
+  setTimeout(() => setImmediate(passed), timeoutMs).unref();
+  return limit.signal;
+}
+
 const NOT_HTTP = "the reply is not HTTP (is the target HTTPS?)";
 
 export function describeTransportError(error: unknown, timeoutMs: number): string {

@@ -69,3 +69,14 @@ test("a target that goes down halfway is reported not conformant, cleanly", asyn
     server.close();
   }
 });
+
+test("a target that never answers ends the run with one line and exit 2 once the limit has passed", async () => {
+  const server = await hostile(() => undefined);
+  try {
+    const run = await sxdTest(server.url);
+    assert.equal(run.code, 2, run.stdout + run.stderr);
+    assert.equal(run.stderr.trim(), `sxd: cannot reach ${server.url}: no complete reply within 400 ms`);
+  } finally {
+    server.close();
+  }
+});

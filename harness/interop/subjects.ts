@@ -14,6 +14,7 @@ import type { RecordedRequest } from "../../lib/recording.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import { POST_BODY, type TaskSubject } from "../client/tasks.ts";
 import { type Behaviour, headersFor, stated, type TargetDescription, unstatedReason } from "../target.ts";
+import { replyTimeLimit } from "../transport.ts";
 import type { InteropTask } from "./document.ts";
 
 /** The versions of the history task's entry, oldest first, as in `sxd test-client`. */
@@ -39,7 +40,7 @@ async function send(
     headers: { ...headersFor(target, url), ...init.headers },
     ...(init.body !== undefined ? { body: init.body } : {}),
     redirect: "manual",
-    signal: AbortSignal.timeout(timeoutMs),
+    signal: replyTimeLimit(timeoutMs),
   });
   return { status: reply.status, headers: reply.headers, body: await reply.text() };
 }

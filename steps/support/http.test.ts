@@ -9,7 +9,7 @@ import { Agent } from "undici";
 import { RateLimits } from "../../harness/rate-limits.ts";
 import { RateLimited, RequestNotSent, TransportError } from "../../harness/step-errors.ts";
 import { formatExchange, recordable } from "../../harness/transcript.ts";
-import { httpHostile, stream } from "../../test/support/hostile.ts";
+import { holdProcess, hostile, httpHostile, stream } from "../../test/support/hostile.ts";
 import { HttpClient } from "./http.ts";
 
 const KIB = 1024;
@@ -57,6 +57,23 @@ for (const declared of [true, false]) {
     });
   });
 }
+
+test("a whole reply that arrived counts, though the process was held up past the limit before reading it", async () => {
+  const limitMs = 300;
+  const body = "<entry/>";
+  const answering = await hostile((socket) => {
+    socket.end(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    holdProcess(limitMs + 50);
+  });
+  const client = new HttpClient({ timeoutMs: limitMs });
+  try {
+    const reply = await client.send("GET", `${answering.url}/`);
+    assert.equal(reply.response.body, body);
+  } finally {
+    await client.close();
+    answering.close();
+  }
+});
 
 test("a guard that refuses stops the request before it is sent, and hears of every answer", async () => {
   await withServer({ length: 10, declared: true }, async (url) => {

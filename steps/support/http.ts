@@ -7,7 +7,13 @@ import { type Answered, type Exchange, type Headers, masked } from "../../harnes
 import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../../harness/settings.ts";
 import { RateLimited, RequestNotSent, TransportError } from "../../harness/step-errors.ts";
-import { type Discardable, describeTransportError, discard, formatBytes } from "../../harness/transport.ts";
+import {
+  type Discardable,
+  describeTransportError,
+  discard,
+  formatBytes,
+  replyTimeLimit,
+} from "../../harness/transport.ts";
 import { type Dispatcher, request } from "../../harness/undici.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 
@@ -185,7 +191,7 @@ export class HttpClient {
         body: sending.body,
         asWritten: sending.asWritten,
         dispatcher: this.agent,
-        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.closing.signal]),
+        signal: AbortSignal.any([replyTimeLimit(this.timeoutMs), this.closing.signal]),
       });
       const headers = normaliseHeaders(reply.headers);
       const body = await readCapped(reply.body, headers["content-length"]?.[0], this.maxBodyBytes);

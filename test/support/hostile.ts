@@ -48,6 +48,17 @@ export async function hostile(behaviour: Behaviour): Promise<HostileServer & { s
   };
 }
 
+/**
+ * Holds this whole process for `ms`, as a long garbage collection or a busy machine does: its
+ * timers and sockets wait, and the timers that came due meanwhile run first once it is free.
+ */
+export function holdProcess(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // Busy: nothing else of this process runs.
+  }
+}
+
 /** Writes `text` one byte a second until it is written or the client gives up. */
 export function drip(socket: Socket, text: string): void {
   let at = 0;
