@@ -99,11 +99,13 @@ the default in brackets.`,
 and then the client's (sxd test-client).`,
   },
   report: {
-    usage: "Usage: sxd report merge A.json B.json ... [--out FILE]",
+    usage: "Usage: sxd report merge A.json|DIR|GLOB ... [--out FILE]",
     about: `Writes one HTML matrix of several runs' ${F.conformanceJson}, rows x runs: servers' (sxd test) and
 clients' (sxd test-client), each run headed by its URL or command. Given the ${F.interopJson} of
-shards of sxd interop instead, writes the whole matrix's ${F.interopJson} and ${F.junit} into the
-folder --out names (default: reports).`,
+shards of sxd interop instead, writes the whole matrix (${F.interopJson}, ${F.interopHtml}, ${F.junit},
+${F.summary}, the cells' evidence) into the folder --out names (default: reports); a shard missing
+is named, and nothing is written. Each argument is a report file, a run's report folder, a folder
+of them, or a glob quoted so that sxd expands it.`,
   },
   fuzz: {
     usage: "Usage: sxd fuzz [--config FILE] [--seed N] [--budget N|Ns] [--replay FILE] [options]",

@@ -25,10 +25,11 @@ Usage:
   sxd init [options]     write a starter target description (asks, or takes flags)
   sxd rows [--check]     print the row matrix: each rule, its level and its scenarios
                          (--check: exit 1 if a row has no scenario or a tag is wrong)
-  sxd report merge A.json B.json ... [--out FILE]
+  sxd report merge A.json|DIR|GLOB ... [--out FILE]
                          one HTML matrix of several runs' conformance.json, rows x runs: servers'
                          (sxd test) and clients' (sxd test-client), each headed by its URL or command;
-                         given the interop.json of an interop run's shards, the whole matrix (--out DIR)
+                         given the interop.json of an interop run's shards, the whole matrix (--out DIR);
+                         a report folder, a folder of them or a quoted glob stands for their reports
   sxd docs [--out DIR] [--results conformance.json|interop.json ...]
                          the interface as a static site: every rule, its scenarios, a real exchange
   sxd fuzz [options]     a long campaign of mutated requests, failures shrunk and replayable

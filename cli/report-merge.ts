@@ -4,6 +4,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileProblem, UsageError } from "../harness/errors.ts";
+import type { InteropDocument } from "../harness/interop/document.ts";
+import type { ShardReport } from "../harness/interop/shards.ts";
 import { commandHelp } from "./help.ts";
 import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
@@ -19,9 +21,10 @@ export async function runReportMerge(argv: string[], io: CommandIo): Promise<num
     return 0;
   }
   const out = withDefault("report", "out", given.text("out"));
-  const [verb, ...files] = given.positionals;
-  if (verb !== "merge" || files.length === 0)
-    throw new UsageError("usage: sxd report merge a.json b.json ... [--out FILE]");
+  const [verb, ...paths] = given.positionals;
+  if (verb !== "merge" || paths.length === 0)
+    throw new UsageError("usage: sxd report merge A.json|DIR|GLOB ... [--out FILE]");
+  const files = (await import("./report-inputs.ts")).reportFiles(paths);
   const { isInteropFile } = await import("../harness/interop/shards.ts");
   const interop = files.filter(isInteropFile);
   if (interop.length === files.length) return await mergeInterop(files, given.text("out") ?? "reports", io);
@@ -47,20 +50,32 @@ export async function runReportMerge(argv: string[], io: CommandIo): Promise<num
   return 0;
 }
 
-/** The shards of an `sxd interop` run as the whole matrix: interop.json and junit.xml into `out`. */
+/**
+ * The shards of an `sxd interop` run as the whole matrix: interop.json, junit.xml, summary.md and
+ * interop.html into `out`, with the evidence the page links to; every shard, or none.
+ */
 async function mergeInterop(files: string[], out: string, io: CommandIo): Promise<number> {
-  const { mergeInterop: merged, readInteropDocument } = await import("../harness/interop/shards.ts");
+  const shards = await import("../harness/interop/shards.ts");
   const { writeInteropReports } = await import("../harness/report/index.ts");
   const { summaryTable } = await import("../harness/report/summary.ts");
   const { REPORT_FILES } = await import("../harness/report-folder.ts");
-  const { join } = await import("node:path");
-  let doc: ReturnType<typeof merged>;
+  const { dirname, join } = await import("node:path");
+  let read: ShardReport[];
+  let doc: InteropDocument;
   try {
-    doc = merged(files.map(readInteropDocument));
+    read = files.map((file) => ({ folder: dirname(file), doc: shards.readInteropDocument(file) }));
+    doc = shards.mergeInterop(read.map((shard) => shard.doc));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const missing = shards.missingShards(read.map((shard) => shard.doc));
+  if (missing.length > 0) {
+    const given = read.map(({ doc: { shard } }, i) => `${shard.index}/${shard.count} in ${files[i]}`);
+    const lacking = missing.length === 1 ? `shard ${missing[0]} is` : `shards ${missing.join(", ")} are`;
+    throw new UsageError(`${lacking} missing (given: ${given.join(", ")})`);
+  }
   try {
+    shards.copyShardEvidence(read, doc, out);
     writeInteropReports(out, doc);
   } catch (error) {
     throw new UsageError(`cannot write into ${out}: ${fileProblem(error)}`);

@@ -3,11 +3,11 @@
 // client that does only digest-get, and a client that computes a wrong response. Each cell's
 // result and blame, a shard of two merged into the whole, and the usage errors.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { InteropCell, InteropDocument } from "../harness/interop/document.ts";
-import { EXAMPLE_CLIENT, exampleClient, SXD, sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, exampleClient, SXD, sxd, sxdHere, tempDir } from "./support/cli.ts";
 
 const FAULTS = new URL("./fixtures/clients/faults.mjs", import.meta.url).pathname;
 const dir = tempDir();
@@ -53,8 +53,8 @@ const found = (cell: InteropCell) =>
 const small = ["--servers", "ref,silent", "--clients", "getonly,wrong", "--tasks", "digest-get"];
 const runs = Promise.all([
   sxd(["interop", matrix, ...tasks, "--report-dir", join(dir, "whole")]),
-  sxd(["interop", matrix, ...small, "--shard", "1/2", "--report-dir", join(dir, "s1")]),
-  sxd(["interop", matrix, ...small, "--shard", "2/2", "--report-dir", join(dir, "s2")]),
+  sxd(["interop", matrix, ...small, "--shard", "1/2", "--report-dir", join(dir, "shards", "s1")]),
+  sxd(["interop", matrix, ...small, "--shard", "2/2", "--report-dir", join(dir, "shards", "s2")]),
 ]);
 
 test("each cell's result and blame, rows and own verdicts, in interop.json, junit.xml and the summary", async () => {
@@ -142,33 +142,53 @@ test("shards 1/2 and 2/2, merged by sxd report merge, are the whole matrix; a ce
   const [whole, first, second] = await runs;
   assert.equal(first.code, 1, first.stderr);
   assert.ok(second.code === 0 || second.code === 1, second.stderr);
-  const merged = await sxd([
-    "report",
-    "merge",
-    join(dir, "s1", "interop.json"),
-    join(dir, "s2", "interop.json"),
-    "--out",
-    join(dir, "merged"),
-  ]);
+  const shard = (name: string) => join(dir, "shards", name, "interop.json");
+  const merged = await sxd(["report", "merge", shard("s1"), shard("s2"), "--out", join(dir, "merged")]);
   assert.equal(merged.code, 0, merged.stderr);
   const cells = read("merged").cells;
-  assert.equal(read("s1").cells.length + read("s2").cells.length, 4);
+  assert.equal(read("shards/s1").cells.length + read("shards/s2").cells.length, 4);
   const inSmall = (cell: InteropCell) =>
     ["ref", "silent"].includes(cell.server) && ["getonly", "wrong"].includes(cell.client) && cell.task === "digest-get";
   assert.equal(whole.code, 1);
   assert.deepEqual(cells.map(found), read("whole").cells.filter(inSmall).map(found));
   assert.match(readFileSync(join(dir, "merged", "summary.md"), "utf8"), /^\| getonly \| /m);
   assert.ok(readFileSync(join(dir, "merged", "interop.html"), "utf8").includes("getonly"));
-  const twice = await sxd([
-    "report",
-    "merge",
-    join(dir, "s1", "interop.json"),
-    join(dir, "s1", "interop.json"),
-    "--out",
-    join(dir, "m2"),
-  ]);
+  const twice = await sxd(["report", "merge", shard("s1"), shard("s1"), "--out", join(dir, "m2")]);
   assert.equal(twice.code, 2);
   assert.match(twice.stderr, /^sxd: the cell .* is in two of the documents\n$/);
+});
+
+test("report merge takes the shards' folders as a CI keeps them, links to their evidence, and names a missing shard", async () => {
+  await runs;
+  // A folder of the shards' folders (a matrix's artifacts downloaded into one place), and a glob
+  // no shell expanded: the same matrix, its evidence copied beside it.
+  const [folders, glob] = await Promise.all([
+    sxdHere(["report", "merge", join(dir, "shards"), "--out", join(dir, "from-folders")]),
+    sxdHere(["report", "merge", join(dir, "shards", "s*"), "--out", join(dir, "from-glob")]),
+  ]);
+  assert.equal(folders.code, 0, folders.stderr);
+  assert.equal(glob.code, 0, glob.stderr);
+  assert.match(folders.stdout, /: 4 cells of 2 shards\n$/);
+  assert.deepEqual(read("from-glob").cells.map(found), read("from-folders").cells.map(found));
+  // Every link of the merged page opens a file in the merged folder, and each cell's page shows its exchange.
+  const merged = join(dir, "from-glob");
+  const html = readFileSync(join(merged, "interop.html"), "utf8");
+  const links = [...html.matchAll(/href="([^"#]+)/g)].map((m) => decodeURIComponent(m[1] as string));
+  assert.ok(links.length >= 4, html);
+  for (const link of links) assert.ok(existsSync(join(merged, link)), link);
+  const wrong = read("from-glob").cells.find((cell) => cell.client === "wrong" && cell.server === "ref");
+  assert.match(readFileSync(join(merged, wrong?.evidence ?? "", "index.html"), "utf8"), /CDIG-2/);
+  assert.ok(existsSync(join(merged, wrong?.evidence ?? "", "exchange.json")));
+  // One shard alone is not the matrix: the merge says which is missing, and writes nothing.
+  const alone = await sxdHere(["report", "merge", join(dir, "shards", "s1"), "--out", join(dir, "alone")]);
+  assert.equal(alone.code, 2);
+  assert.equal(
+    alone.stderr,
+    `sxd: shard 2/2 is missing (given: 1/2 in ${join(dir, "shards", "s1", "interop.json")})\n`,
+  );
+  assert.ok(!existsSync(join(dir, "alone")));
+  const nothing = await sxdHere(["report", "merge", join(dir, "shards", "t*"), "--out", join(dir, "none")]);
+  assert.equal(nothing.stderr, `sxd: ${join(dir, "shards", "t*")} matches no file or folder\n`);
 });
 
 test("usage errors are one line and exit 2", async () => {

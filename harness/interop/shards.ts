@@ -1,8 +1,9 @@
 /**
  * The shards of `sxd interop`: a stable share of the cells per CI job, and the merge of the
- * shards' documents into the whole matrix.
+ * shards' documents into the whole matrix, with the evidence their links lead to.
  */
-import { readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
+import { dirname, resolve, sep } from "node:path";
 import {
   INTEROP_KIND,
   INTEROP_VERSION,
@@ -91,4 +92,48 @@ function merged<T extends InteropServer | InteropClient>(lists: readonly T[][]):
       byName.set(item.name, item);
   }
   return [...byName.values()];
+}
+
+/** The shards the documents lack, as "I/N": each shard of every N they were cut into. */
+export function missingShards(docs: readonly InteropDocument[]): string[] {
+  const counts = [...new Set(docs.map((doc) => doc.shard.count))].sort((a, b) => a - b);
+  return counts.flatMap((count) =>
+    Array.from({ length: count }, (_, i) => i + 1)
+      .filter((index) => !docs.some((doc) => doc.shard.count === count && doc.shard.index === index))
+      .map((index) => `${index}/${count}`),
+  );
+}
+
+/** A shard's interop.json as read, and the folder it was read from, which holds its evidence. */
+export interface ShardReport {
+  folder: string;
+  doc: InteropDocument;
+}
+
+/**
+ * Copies into `out` what the merged document's links lead to, from the shard folders: each
+ * cell's evidence folder, and each implementation's own report folder from the shard whose
+ * entry the merge kept. A path that leads out of its folder is left where it is.
+ */
+export function copyShardEvidence(shards: readonly ShardReport[], merged: InteropDocument, out: string): void {
+  const target = resolve(out);
+  for (const { folder, doc } of shards) {
+    const source = resolve(folder);
+    if (source === target) continue;
+    const copy = (path: string) => {
+      const [from, to] = [within(source, path), within(target, path)];
+      if (from && to && existsSync(from)) cpSync(from, to, { recursive: true });
+    };
+    for (const cell of doc.cells) copy(cell.evidence);
+    for (const kept of [...merged.servers, ...merged.clients]) {
+      // The merge keeps the shards' own entries, so the one kept is found by identity.
+      const fromThisShard = doc.servers.some((s) => s === kept) || doc.clients.some((c) => c === kept);
+      if (fromThisShard && kept.verdict.report) copy(dirname(kept.verdict.report));
+    }
+  }
+}
+
+function within(root: string, path: string): string | undefined {
+  const full = resolve(root, path);
+  return full.startsWith(root + sep) ? full : undefined;
 }
