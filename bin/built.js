@@ -15,7 +15,7 @@ export function builtAfterSources(root) {
     const startedAt = Number(readFileSync(`${root}dist/.built`, "utf8"));
     if (!Number.isFinite(startedAt)) return false;
     const { include } = JSON.parse(readFileSync(`${root}tsconfig.build.json`, "utf8"));
-    // schema/: the build compiles its validators (harness/schema-check.ts).
+    // schema/: the build compiles its validators (harness/description/schema-check.ts).
     for (const folder of [...include, "schema"]) {
       if (statSync(`${root}${folder}`).mtimeMs >= startedAt) return false;
       for (const name of readdirSync(`${root}${folder}`, { recursive: true })) {

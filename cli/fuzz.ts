@@ -1,11 +1,14 @@
 /**
  * `sxd fuzz`: arguments, the target (the bundled reference when no URL is given), the files of
- * the failures; the campaign itself is harness/fuzz.ts.
+ * the failures; the campaign itself is harness/fuzz/engine.ts.
  */
 import { randomInt } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
+import { parseDescription } from "../harness/description/target-check.ts";
 import { UsageError, valueOrUsageError } from "../harness/errors.ts";
+import { formatExchange } from "../harness/evidence/transcript.ts";
 import {
   campaign,
   curlOf,
@@ -15,10 +18,7 @@ import {
   parseBudget,
   prepareAll,
   replay,
-} from "../harness/fuzz.ts";
-import { resolveDescription, type TargetDescription } from "../harness/target.ts";
-import { parseDescription } from "../harness/target-check.ts";
-import { formatExchange } from "../harness/transcript.ts";
+} from "../harness/fuzz/engine.ts";
 import { seededRandom } from "../lib/digest-mutants.ts";
 import { REFERENCE_DESCRIPTION, referenceMode, startReference } from "../reference/index.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";

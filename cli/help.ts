@@ -4,8 +4,8 @@
  * docs/ are made here too (`npm run docs:options`), so help and docs say the same.
  */
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
-import { REPORT_FILES as F } from "../harness/report-folder.ts";
-import { RUN_SETTINGS } from "../harness/settings.ts";
+import { RUN_SETTINGS } from "../harness/description/settings.ts";
+import { REPORT_FILES as F } from "../harness/evidence/report-folder.ts";
 import { COMMAND_NAMES, type CommandName, type OptionSpec, optionsOf, SHUTDOWN_GRACE_MS } from "./option-table.ts";
 
 interface CommandText {

@@ -5,10 +5,10 @@ import { dirname, join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { resolveDescription } from "../harness/description/target.ts";
+import { parseDescription } from "../harness/description/target-check.ts";
 import { UsageError } from "../harness/errors.ts";
 import { packageFile } from "../harness/package.ts";
-import { resolveDescription } from "../harness/target.ts";
-import { parseDescription } from "../harness/target-check.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 import { type Ask, runInit, schemaReference } from "./init.ts";
 

@@ -5,11 +5,11 @@
  */
 import { PassThrough } from "node:stream";
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../harness/description/settings.ts";
 import { UsageError, valueOrUsageError } from "../harness/errors.ts";
 import { type MatrixClient, picked, pickedTasks, readMatrixFile } from "../harness/interop/matrix-file.ts";
 import { stopAllServers } from "../harness/interop/servers.ts";
 import { parseShard } from "../harness/interop/shards.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../harness/settings.ts";
 import { commandHelp } from "./help.ts";
 import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";

@@ -4,8 +4,8 @@
  * process is known, then the run (harness/limits/run.ts) and its reports.
  */
 import { readFileSync } from "node:fs";
-import { loadLimitRows } from "../harness/catalogue.ts";
 import { UsageError, valueOrUsageError } from "../harness/errors.ts";
+import { loadLimitRows } from "../harness/judging/catalogue.ts";
 import { GROWTH_ORDER, type Growth } from "../harness/limits/growth.ts";
 import { plainGetFails } from "../harness/limits/health.ts";
 import { limitsSummary, writeLimitsReports } from "../harness/limits/report.ts";

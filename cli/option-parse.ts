@@ -3,8 +3,8 @@
  * else its environment variable, else (asked for) its default. Pure: the environment is given.
  */
 import { parseArgs } from "node:util";
-import { valueOfText } from "../harness/setting-kinds.ts";
-import { valueFromText } from "../harness/target-check.ts";
+import { valueOfText } from "../harness/description/setting-kinds.ts";
+import { valueFromText } from "../harness/description/target-check.ts";
 import type { Result } from "../lib/result.ts";
 import { type CommandName, type OptionName, type OptionSpec, optionsOf } from "./option-table.ts";
 import { BOOLEAN_SPELLINGS, withSuggestion } from "./spelling.ts";

@@ -1,5 +1,5 @@
 /** The shape of an entry of the option table (cli/option-table.ts). */
-import type { TextKind } from "../harness/setting-kinds.ts";
+import type { TextKind } from "../harness/description/setting-kinds.ts";
 
 export const COMMAND_NAMES = [
   "test",
@@ -19,11 +19,11 @@ export interface OptionSpec {
   name: string;
   commands: readonly CommandName[];
   type: "string" | "boolean";
-  /** The kind of value it takes (harness/setting-kinds.ts), checked as a description key of that kind is. */
+  /** The kind of value it takes (harness/description/setting-kinds.ts), checked as a description key of that kind is. */
   kind?: TextKind;
   /** The largest number it takes, where its kind allows more (a timer's longest wait). */
   most?: number;
-  /** Where a target description holds it too (harness/settings.ts): a top-level key, or one of its run section. */
+  /** Where a target description holds it too (harness/description/settings.ts): a top-level key, or one of its run section. */
   key?: string;
   /** What the value is, in the help and the docs: URL, FILE, MS. */
   arg?: string;

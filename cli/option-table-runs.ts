@@ -1,13 +1,13 @@
 /**
  * Part of the option table (cli/option-table.ts): `sxd test`, and what `sxd test-client` shares
  * with it, in help's order. The settings a target description can carry too are declared in
- * harness/settings.ts; the rest are here.
+ * harness/description/settings.ts; the rest are here.
  */
-import { RUN_SETTINGS, SERVER_SETTINGS, type Setting } from "../harness/settings.ts";
+import { RUN_SETTINGS, SERVER_SETTINGS, type Setting } from "../harness/description/settings.ts";
 import type { CommandName, OptionSpec } from "./option-spec.ts";
 import { DEFAULT_PEER_HOST } from "./peer-options.ts";
 
-/** A setting of harness/settings.ts as an entry of the option table. */
+/** A setting of harness/description/settings.ts as an entry of the option table. */
 function optionOf<S extends Setting>(setting: S): OptionSpec & { name: S["name"] } {
   const { name, key, kind, arg, env, defaultText, help } = setting;
   const commands = setting.commands as readonly CommandName[];

@@ -1,5 +1,5 @@
 /** Part of the option table (cli/option-table.ts): how much `sxd test` samples where a row judges whether values can be predicted. */
-import { DEFAULT_SECURITY_SAMPLES } from "../harness/world-parameters.ts";
+import { DEFAULT_SECURITY_SAMPLES } from "../harness/run/world-parameters.ts";
 import type { OptionSpec } from "./option-spec.ts";
 
 export const SECURITY_OPTIONS = [

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { TextKind } from "../harness/setting-kinds.ts";
-import { valueFromText } from "../harness/target-check.ts";
+import type { TextKind } from "../harness/description/setting-kinds.ts";
+import { valueFromText } from "../harness/description/target-check.ts";
 import { commandHelp } from "./help.ts";
 import { parseOptions } from "./option-parse.ts";
 import { COMMAND_NAMES, OPTIONS, type OptionSpec, optionsOf } from "./option-table.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { RUN_SETTINGS } from "../harness/settings.ts";
+import { RUN_SETTINGS } from "../harness/description/settings.ts";
 import { parseTestArgs } from "./options.ts";
 
 const files: Record<string, string> = { "t.json": '{"baseUrl":"http://from-file:1","snapshots":{"collection":"/c/"}}' };

@@ -3,17 +3,22 @@
  * order of precedence. Pure apart from reading the named file.
  */
 import { readFileSync } from "node:fs";
+import {
+  type ResolvedRunSettings,
+  RUN_SETTINGS,
+  type RunSettings,
+  SERVER_SETTINGS,
+} from "../harness/description/settings.ts";
+import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
+import { parseDescription, valueFromText } from "../harness/description/target-check.ts";
 import { fileProblem } from "../harness/errors.ts";
-import type { ConformanceRun } from "../harness/run.ts";
-import { type ResolvedRunSettings, RUN_SETTINGS, type RunSettings, SERVER_SETTINGS } from "../harness/settings.ts";
-import { resolveDescription, type TargetDescription } from "../harness/target.ts";
-import { parseDescription, valueFromText } from "../harness/target-check.ts";
+import type { ConformanceRun } from "../harness/run/run.ts";
 import type { Result } from "../lib/result.ts";
 import { type GivenOptions, parseOptions } from "./option-parse.ts";
 import { type PeerSetting, peerLayers } from "./peer-options.ts";
 
 /**
- * What `sxd test` runs with: the harness's run settings (harness/run.ts), less what the shell
+ * What `sxd test` runs with: the harness's run settings (harness/run/run.ts), less what the shell
  * works out itself (the target, the expected failures, the outage server, the TLS material),
  * plus what it reads from files and the options for the bundled reference.
  */
@@ -127,7 +132,7 @@ function urlsGiven(given: GivenOptions): Result<Partial<TargetDescription>> {
 
 /**
  * Each run setting from its flag or environment variable, else the description's run section,
- * else its default (harness/settings.ts); a flag's text is checked as the key's value was.
+ * else its default (harness/description/settings.ts); a flag's text is checked as the key's value was.
  */
 function runSettings(given: GivenOptions, run: RunSettings): Result<ResolvedRunSettings> {
   const settings: Record<string, unknown> = {};

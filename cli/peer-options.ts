@@ -4,9 +4,9 @@
  * before the run). Pure: what the flags make of the description's layers.
  */
 import { isIP } from "node:net";
-import { loadRows } from "../harness/catalogue.ts";
-import { PEER_SIDES, type PeerSide } from "../harness/peer.ts";
-import type { TargetDescription } from "../harness/target.ts";
+import { PEER_SIDES, type PeerSide } from "../harness/description/peer.ts";
+import type { TargetDescription } from "../harness/description/target.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
 import type { Result } from "../lib/result.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../harness/errors.ts";
-import { REPORT_FILES } from "../harness/report-folder.ts";
+import { REPORT_FILES } from "../harness/evidence/report-folder.ts";
 import { hasGlob, segmentMatcher } from "../lib/glob.ts";
 
 /** A folder's own report, the interop run's first. */

@@ -4,14 +4,14 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileProblem, UsageError } from "../harness/errors.ts";
-import type { InteropDocument } from "../harness/interop/document.ts";
+import type { InteropDocument } from "../harness/evidence/interop-document.ts";
 import type { ShardReport } from "../harness/interop/shards.ts";
 import { commandHelp } from "./help.ts";
 import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 
 export async function runReportMerge(argv: string[], io: CommandIo): Promise<number> {
-  const { documentSide, readConformance } = await import("../harness/conformance-document.ts");
+  const { documentSide, readConformance } = await import("../harness/evidence/conformance-document.ts");
   const { mergedMatrixHtml } = await import("../harness/report/matrix.ts");
   const parsed = parseOptions("report", argv, io.env, true);
   if (!parsed.ok) throw new UsageError(parsed.error);
@@ -58,7 +58,7 @@ async function mergeInterop(files: string[], out: string, io: CommandIo): Promis
   const shards = await import("../harness/interop/shards.ts");
   const { writeInteropReports } = await import("../harness/report/index.ts");
   const { summaryTable } = await import("../harness/report/summary.ts");
-  const { REPORT_FILES } = await import("../harness/report-folder.ts");
+  const { REPORT_FILES } = await import("../harness/evidence/report-folder.ts");
   const { dirname, join } = await import("node:path");
   let read: ShardReport[];
   let doc: InteropDocument;

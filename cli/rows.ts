@@ -15,10 +15,10 @@ export async function runRows(argv: string[], io: CommandIo): Promise<number> {
     io.stdout.write(commandHelp("rows"));
     return 0;
   }
-  const { loadRows } = await import("../harness/catalogue.ts");
+  const { loadRows } = await import("../harness/judging/catalogue.ts");
   const { PACKAGE_ROOT } = await import("../harness/package.ts");
-  const { loadScenarios } = await import("../harness/scenarios.ts");
-  const { clientTraceability, rowMatrix, traceabilityProblems } = await import("../harness/traceability.ts");
+  const { loadScenarios } = await import("../harness/judging/scenarios.ts");
+  const { clientTraceability, rowMatrix, traceabilityProblems } = await import("../harness/judging/traceability.ts");
   const rows = loadRows();
   const scenarios = loadScenarios(PACKAGE_ROOT);
   io.stdout.write(rowMatrix(rows, scenarios));

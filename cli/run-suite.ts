@@ -1,14 +1,14 @@
 /**
  * `sxd test`: where the target is (or the bundled reference, started here), the list of known
- * failures, the process's signals, and then one conformance run (harness/run.ts).
+ * failures, the process's signals, and then one conformance run (harness/run/run.ts).
  */
 import { readFileSync } from "node:fs";
-import { loadRows } from "../harness/catalogue.ts";
+import { describedForPeer, standInSettings } from "../harness/description/peer.ts";
+import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
 import type { Io } from "../harness/io.ts";
-import { describedForPeer, standInSettings } from "../harness/peer.ts";
-import { runConformance, type SuiteRun } from "../harness/run.ts";
-import { resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
+import { runConformance, type SuiteRun } from "../harness/run/run.ts";
 import { parseJsonText } from "../lib/json-text.ts";
 import {
   REFERENCE_DESCRIPTION,

@@ -1,6 +1,6 @@
 /**
  * The shell's Ctrl-C: the first SIGINT or SIGTERM tells the run to start no further scenario
- * (harness/run.ts finishes the running ones and writes the reports); a second one does not
+ * (harness/run/run.ts finishes the running ones and writes the reports); a second one does not
  * wait. Only the shell touches the process's signals and its exit.
  */
 

@@ -6,7 +6,6 @@
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { loadRows } from "../harness/catalogue.ts";
 import { type ClientDescription, parseClientDescription } from "../harness/client/description.ts";
 import { credentialsLeftOut, readHar } from "../harness/client/har.ts";
 import { manualInstructions } from "../harness/client/manual.ts";
@@ -14,8 +13,9 @@ import { runsOfRecording } from "../harness/client/recorded.ts";
 import type { ClientGrading } from "../harness/client/run.ts";
 import { isTaskName, OFFERED_TASKS, type TaskName } from "../harness/client/tasks.ts";
 import { fileProblem, UsageError, valueOrUsageError } from "../harness/errors.ts";
+import { prepareReportDir } from "../harness/evidence/report-folder.ts";
 import type { Io } from "../harness/io.ts";
-import { prepareReportDir } from "../harness/report-folder.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
 import { commandHelp } from "./help.ts";
 import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";

@@ -27,7 +27,7 @@ if (result.status !== 0) {
 }
 // The schemas' declarations are for `npm run schemas` and the types: the run reads schema/*.json,
 // and typebox, which they import, is a development dependency.
-rmSync(`${next}/harness/schemas`, { recursive: true, force: true });
+rmSync(`${next}/harness/description/schemas`, { recursive: true, force: true });
 for (const file of [
   "reference/export/contacts.json",
   "harness/docs/browser.js",
@@ -36,9 +36,11 @@ for (const file of [
 ]) {
   copyFileSync(file, `${next}/${file}`);
 }
-// The schemas' validators, compiled now rather than by every run (harness/schema-check.ts).
-const { PRECOMPILED_FILE, precompiledSource } = await import(pathToFileURL(`${next}/harness/schema-check.js`).href);
-writeFileSync(`${next}/harness/${PRECOMPILED_FILE}`, precompiledSource());
+// The schemas' validators, compiled now rather than by every run (harness/description/schema-check.ts).
+const { PRECOMPILED_FILE, precompiledSource } = await import(
+  pathToFileURL(`${next}/harness/description/schema-check.js`).href
+);
+writeFileSync(`${next}/harness/description/${PRECOMPILED_FILE}`, precompiledSource());
 writeFileSync(`${next}/.built`, String(startedAt));
 if (existsSync("dist")) renameSync("dist", old);
 renameSync(next, "dist");

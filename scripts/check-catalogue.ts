@@ -2,7 +2,7 @@
 // maintains elsewhere: `node --import tsx scripts/check-catalogue.ts path/to/ROWS.md`.
 // The project never reads that file at run or test time; this is for whoever updates the catalogue.
 import { readFileSync } from "node:fs";
-import { loadRows } from "../harness/catalogue.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
 
 const path = process.argv[2];
 if (!path) {

@@ -1,9 +1,9 @@
 /**
  * `npm run schemas`: writes the JSON Schemas of schema/ from their declarations
- * (harness/schemas/files.ts). harness/schemas/target.test.ts fails where a file says otherwise.
+ * (harness/description/schemas/files.ts). harness/description/schemas/target.test.ts fails where a file says otherwise.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { SCHEMA_FILES, schemaText } from "../harness/schemas/files.ts";
+import { SCHEMA_FILES, schemaText } from "../harness/description/schemas/files.ts";
 
 const root = new URL("../", import.meta.url);
 for (const [file, schema] of Object.entries(SCHEMA_FILES)) {

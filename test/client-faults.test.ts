@@ -15,9 +15,9 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, test } from "node:test";
-import { loadRows } from "../harness/catalogue.ts";
 import type { ClientDescription } from "../harness/client/description.ts";
 import type { TaskName } from "../harness/client/tasks.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
 import { EXAMPLE_CLIENT, exampleClient, sxd, sxdHere, tempDir } from "./support/cli.ts";
 
 const path = (relative: string) => new URL(relative, import.meta.url).pathname;

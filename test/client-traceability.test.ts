@@ -2,10 +2,10 @@
 // the client rows sxd test-client does not check yet are exactly these (the list only shrinks).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadAllRows, loadRows, sideOf } from "../harness/catalogue.ts";
+import { loadAllRows, loadRows, sideOf } from "../harness/judging/catalogue.ts";
+import { loadScenarios } from "../harness/judging/scenarios.ts";
+import { clientTraceability } from "../harness/judging/traceability.ts";
 import { PACKAGE_ROOT } from "../harness/package.ts";
-import { loadScenarios } from "../harness/scenarios.ts";
-import { clientTraceability } from "../harness/traceability.ts";
 
 const NOT_CHECKED_YET: string[] = [];
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { loadRows } from "../harness/catalogue.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
 import { sxdHere, tempDir } from "./support/cli.ts";
 import { behaviourTags } from "./support/suite.ts";
 

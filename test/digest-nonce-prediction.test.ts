@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { test } from "node:test";
-import { resolveDescription, type TargetDescription } from "../harness/target.ts";
-import { validateDescription } from "../harness/target-check.ts";
+import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
+import { validateDescription } from "../harness/description/target-check.ts";
 import { type NonceRecord, type Nonces, REALM, startDigestServer } from "./digest-targets/digest-server.ts";
 import { runAgainstTarget } from "./support/suite.ts";
 

@@ -3,12 +3,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseTestArgs } from "../cli/options.ts";
-import type { ConformanceDocument } from "../harness/conformance-document.ts";
-import type { ScenarioOutcome } from "../harness/outcomes.ts";
-import { rowDocsUrl } from "../harness/presentation.ts";
+import type { ConformanceDocument } from "../harness/evidence/conformance-document.ts";
+import { rowDocsUrl } from "../harness/evidence/presentation.ts";
+import type { ScenarioOutcome } from "../harness/judging/outcomes.ts";
+import { judge } from "../harness/judging/verdicts.ts";
 import { conformanceHtml } from "../harness/report/html.ts";
 import { summaryText } from "../harness/report/summary.ts";
-import { judge } from "../harness/verdicts.ts";
 
 const SITE = "https://docs.example/sxd/";
 

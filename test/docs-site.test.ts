@@ -10,12 +10,12 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { buildDocs } from "../cli/docs.ts";
-import { loadRows, type Row } from "../harness/catalogue.ts";
-import type { ConformanceDocument } from "../harness/conformance-document.ts";
 import { loadDocFeatures, runLocations } from "../harness/docs/features.ts";
 import { UsageError } from "../harness/errors.ts";
+import type { ConformanceDocument } from "../harness/evidence/conformance-document.ts";
+import { behaviourOf } from "../harness/evidence/presentation.ts";
+import { loadRows, type Row } from "../harness/judging/catalogue.ts";
 import { PACKAGE_ROOT } from "../harness/package.ts";
-import { behaviourOf } from "../harness/presentation.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 import { sampleInterop } from "./support/interop-document.ts";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
 import { startJwtExportPair } from "./export-targets/jwt-servers.ts";
 import { runAgainstTarget } from "./support/suite.ts";
 

@@ -3,8 +3,8 @@
 // accepted control, leaves the case not run, never passed.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ScenarioOutcome } from "../harness/outcomes.ts";
-import type { SuiteRun } from "../harness/run.ts";
+import type { ScenarioOutcome } from "../harness/judging/outcomes.ts";
+import type { SuiteRun } from "../harness/run/run.ts";
 import { rowsWith, runAgainstReference } from "./support/suite.ts";
 
 function scenariosOf(run: SuiteRun, row: string): ScenarioOutcome[] {

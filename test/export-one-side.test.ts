@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { peerUrl } from "../cli/peer-options.ts";
-import { loadRows } from "../harness/catalogue.ts";
-import { resolveDescription } from "../harness/target.ts";
+import { resolveDescription } from "../harness/description/target.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
 import {
   type ContactsFault,
   DESCRIPTIONS,

@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import type { Exchange } from "../harness/exchange.ts";
-import { probe } from "../harness/probe.ts";
+import type { Exchange } from "../harness/evidence/exchange.ts";
+import { probe } from "../harness/wire/probe.ts";
 import { runCommand, succeeded } from "../steps/support/commands.ts";
 import { SXD, sxd, sxdHere, tempDir } from "./support/cli.ts";
 

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { peerUrl } from "../cli/peer-options.ts";
-import { loadRows } from "../harness/catalogue.ts";
-import { rowsBindingOnly } from "../harness/peer.ts";
-import { resolveDescription } from "../harness/target.ts";
+import { rowsBindingOnly } from "../harness/description/peer.ts";
+import { resolveDescription } from "../harness/description/target.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
 import { FAULTS, type FaultName, REFERENCE_DESCRIPTION, startReference } from "../reference/index.ts";
 import { freePort } from "./support/ports.ts";
 import { behaviourTags, rowsWith, runAgainstTarget } from "./support/suite.ts";

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { resolveDescription, type TargetDescription } from "../harness/target.ts";
-import type { RowResult } from "../harness/verdicts.ts";
+import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
+import type { RowResult } from "../harness/judging/verdicts.ts";
 import { startExportPair, type TokenRules } from "./export-targets/export-servers.ts";
 import { runAgainstTarget } from "./support/suite.ts";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
 import { type ContactRules, startExportPair } from "./export-targets/export-servers.ts";
 import { rowsWith, runAgainstTarget } from "./support/suite.ts";
 

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { InteropCell, InteropDocument } from "../harness/interop/document.ts";
+import type { InteropCell, InteropDocument } from "../harness/evidence/interop-document.ts";
 import { SXD, sxd, tempDir } from "./support/cli.ts";
 import { missingClient, REAL_CLIENTS, type RealClientName } from "./support/real-clients.ts";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { InteropDocument } from "../harness/interop/document.ts";
+import type { InteropDocument } from "../harness/evidence/interop-document.ts";
 import type { RecordedRequest } from "../lib/recording.ts";
 import { EXAMPLE_CLIENT, SXD, sxd, tempDir } from "./support/cli.ts";
 

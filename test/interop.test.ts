@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { InteropCell, InteropDocument } from "../harness/interop/document.ts";
+import type { InteropCell, InteropDocument } from "../harness/evidence/interop-document.ts";
 import { EXAMPLE_CLIENT, exampleClient, SXD, sxd, sxdHere, tempDir } from "./support/cli.ts";
 
 const FAULTS = new URL("./fixtures/clients/faults.mjs", import.meta.url).pathname;

@@ -8,9 +8,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { loadAllRows } from "../harness/catalogue.ts";
+import { REPORT_FILES } from "../harness/evidence/report-folder.ts";
+import { loadAllRows } from "../harness/judging/catalogue.ts";
 import { BEHAVIOURS, CLIENT_STEP_FILES, SERVER_STEP_FILES } from "../harness/package.ts";
-import { REPORT_FILES } from "../harness/report-folder.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PARTS = ["bin", "cli", "harness", "steps/support", "steps", "reference", "lib"] as const;
@@ -28,7 +28,7 @@ const ALLOWED: Record<Part, readonly Part[]> = {
 };
 const REFERENCE_DOOR = "reference/index.ts";
 /** The one file that names cucumber's private modules; its test fails on any other cucumber. */
-const CUCUMBER_PRIVATE_DOOR = "harness/cucumber-private.ts";
+const CUCUMBER_PRIVATE_DOOR = "harness/run/cucumber-private.ts";
 const MAX_LINES = 300;
 
 /**
@@ -180,7 +180,7 @@ test(`no source file is over ${MAX_LINES} lines`, () => {
 });
 
 test("undici and cucumber's index are imported at run time only through their doors", () => {
-  // Each loads far more than sxd uses (harness/undici.ts and steps/support/cucumber.ts say
+  // Each loads far more than sxd uses (harness/wire/undici.ts and steps/support/cucumber.ts say
   // what), in the run and in every parallel worker. (harness/report/cucumber-formatter.ts
   // requires cucumber's index in the run alone, which has loaded nearly all of it already.)
   const heavy = /^\s*(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*["'](undici|@cucumber\/cucumber)["']/gm;
@@ -266,7 +266,7 @@ test(`cucumber's private modules are named in ${CUCUMBER_PRIVATE_DOOR} alone`, (
   assert.deepEqual(wrong, []);
 });
 
-const REPORT_NAMES_DOOR = "harness/report-folder.ts";
+const REPORT_NAMES_DOOR = "harness/evidence/report-folder.ts";
 
 test(`the report files are named in ${REPORT_NAMES_DOOR} alone`, () => {
   // A string (or the tail of a template) that is a report file's name, as code spells it to read or write the file.

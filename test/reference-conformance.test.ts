@@ -3,7 +3,7 @@
 // MUST failure.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { observationsOf } from "../harness/outcomes.ts";
+import { observationsOf } from "../harness/judging/outcomes.ts";
 import { exchangesOf, rowsWith, runAgainstReference } from "./support/suite.ts";
 
 test("the standard reference is conformant on every row, under --strict", async () => {

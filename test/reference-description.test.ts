@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { type Behaviour, resolveDescription, unstatedKeys } from "../harness/target.ts";
-import { parseDescription } from "../harness/target-check.ts";
+import { type Behaviour, resolveDescription, unstatedKeys } from "../harness/description/target.ts";
+import { parseDescription } from "../harness/description/target-check.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 
 test("examples/reference.json states what the reference says of itself", () => {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
-import type { ConformanceDocument } from "../harness/conformance-document.ts";
+import type { ConformanceDocument } from "../harness/evidence/conformance-document.ts";
 import { EXAMPLE_CLIENT, sxdHere, tempDir } from "./support/cli.ts";
 
 const EXAMPLE = EXAMPLE_CLIENT;

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { loadRows } from "../harness/catalogue.ts";
-import { resolveDescription, type TargetDescription } from "../harness/target.ts";
+import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
 import { REFERENCE_DESCRIPTION, type RunningReference, startReference } from "../reference/index.ts";
 import { behaviourTags, exchangesOf, rowsWith, runAgainstTarget } from "./support/suite.ts";
 

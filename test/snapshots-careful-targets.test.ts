@@ -9,8 +9,8 @@
 // updates: its runs take the rows where that matters; the other server runs every SNAP row.)
 import assert from "node:assert/strict";
 import { type TestContext, test } from "node:test";
-import { loadRows } from "../harness/catalogue.ts";
-import type { SuiteRun } from "../harness/run.ts";
+import { loadRows } from "../harness/judging/catalogue.ts";
+import type { SuiteRun } from "../harness/run/run.ts";
 import { type CarefulRules, type CarefulServer, startCarefulServer } from "./snapshot-targets/careful-servers.ts";
 import { behaviourTags, exchangesOf, runAgainstReference, runAgainstTarget } from "./support/suite.ts";
 

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { failed, passed } from "../evidence/client-evidence.ts";
 import { packageFile } from "../package.ts";
 import { asClaimed, parseClientDescription, unclaimed } from "./description.ts";
-import { failed, passed } from "./evidence.ts";
 
 const schema = JSON.parse(readFileSync(packageFile("schema/client.schema.json"), "utf8"));
 const schemaAccepts = new Ajv2020({ allErrors: true }).compile(schema);

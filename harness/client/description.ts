@@ -11,11 +11,11 @@
 import type { Static } from "typebox";
 import { parseJsonText } from "../../lib/json-text.ts";
 import type { Result } from "../../lib/result.ts";
-import { checkDocument } from "../schema-check.ts";
-import type { CLIENT_SCHEMA } from "../schemas/client.ts";
-import { failed, type Grade, notRun } from "./evidence.ts";
+import { checkDocument } from "../description/schema-check.ts";
+import type { CLIENT_SCHEMA } from "../description/schemas/client.ts";
+import { failed, type Grade, notRun } from "../evidence/client-evidence.ts";
 
-/** What a client's authors state (harness/schemas/client.ts says what each key means). */
+/** What a client's authors state (harness/description/schemas/client.ts says what each key means). */
 export type ClientDescription = Omit<Static<typeof CLIENT_SCHEMA>, "$schema" | "$comment">;
 
 /** A claim the description makes, by its dotted key: true, false, or undefined where it is silent. */

@@ -18,7 +18,7 @@
 import { readAtomEntry } from "../../lib/atom.ts";
 import { fieldOf, urlOf } from "../../lib/digest-answers.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
-import type { TaskRun } from "./evidence.ts";
+import type { TaskRun } from "../evidence/client-evidence.ts";
 import type { TaskName } from "./tasks.ts";
 
 const hasDigestAnswer = (request: RecordedRequest) => /^\s*digest\s/i.test(fieldOf(request, "authorization") ?? "");

@@ -8,17 +8,17 @@ import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { type IRunOptions, loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import type { Staging } from "../../lib/recording.ts";
-import { CLIENT_TARGET } from "../conformance-document.ts";
-import { cucumberReports, finishRun } from "../finish.ts";
+import { type ClientUser, failedPlainRuns, type RecordedRequest, type TaskRun } from "../evidence/client-evidence.ts";
+import { CLIENT_TARGET } from "../evidence/conformance-document.ts";
+import { stagingFolder } from "../evidence/report-folder.ts";
 import type { Io } from "../io.ts";
-import { OutcomeCollector } from "../outcomes.ts";
+import { OutcomeCollector } from "../judging/outcomes.ts";
+import { featureFiles } from "../judging/scenarios.ts";
+import type { Judgement } from "../judging/verdicts.ts";
 import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
-import { stagingFolder } from "../report-folder.ts";
-import { featureFiles } from "../scenarios.ts";
-import type { Judgement } from "../verdicts.ts";
+import { cucumberReports, finishRun } from "../run/finish.ts";
 import { runCommand } from "./command.ts";
 import type { ClientDescription } from "./description.ts";
-import { type ClientUser, failedPlainRuns, type RecordedRequest, type TaskRun } from "./evidence.ts";
 import {
   type ClientServers,
   nextStaging,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { RecordedRequest, Staging } from "../../lib/recording.ts";
-import { NOT_SUPPORTED, type TaskRun } from "./evidence.ts";
+import { NOT_SUPPORTED, type TaskRun } from "../evidence/client-evidence.ts";
 import { nextStaging, OFFERED_TASKS, type PendingRun, type TaskName, WAIT } from "./tasks.ts";
 
 const ANSWER: RecordedRequest = {

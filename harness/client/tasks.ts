@@ -5,8 +5,8 @@
 
 import { digestAnswers } from "../../lib/digest-answers.ts";
 import type { Offer, StagedCondition, Staging } from "../../lib/recording.ts";
+import { type ClientUser, NOT_SUPPORTED, offerOf, type TaskRun } from "../evidence/client-evidence.ts";
 import { type ClaimKey, type ClientDescription, claimOf } from "./description.ts";
-import { type ClientUser, NOT_SUPPORTED, offerOf, type TaskRun } from "./evidence.ts";
 
 export const OFFERED_TASKS = ["digest-get", "digest-post", "update", "history", "export"] as const;
 export type TaskName = (typeof OFFERED_TASKS)[number];

@@ -5,8 +5,8 @@
  */
 
 import { urlOf } from "../../lib/digest-answers.ts";
-import type { Exchange } from "../exchange.ts";
-import { describeRun, endOf, type TaskRun } from "./evidence.ts";
+import { describeRun, endOf, type TaskRun } from "../evidence/client-evidence.ts";
+import type { Exchange } from "../evidence/exchange.ts";
 
 export function runExchanges(run: TaskRun): Exchange[] {
   return run.requests.map((request) => ({

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { loadScenarios } from "../judging/scenarios.ts";
 import { PACKAGE_ROOT } from "../package.ts";
-import { loadScenarios } from "../scenarios.ts";
 import { loadDocFeatures, parseFeature, runLocations } from "./features.ts";
 
 const SOURCE = `Feature: Updates

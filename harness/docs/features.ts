@@ -1,14 +1,14 @@
 /**
  * The features as a reader sees them: each feature's description and Background, each
  * scenario's steps as written, a Scenario Outline once with its Examples tables. Read with
- * cucumber's own Gherkin parser (as harness/scenarios.ts does), so the site shows what runs.
+ * cucumber's own Gherkin parser (as harness/judging/scenarios.ts does), so the site shows what runs.
  */
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { AstBuilder, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { type Background, IdGenerator, type Scenario, type Step } from "@cucumber/messages";
-import { type Level, readTags, type Side } from "../catalogue.ts";
-import { featureFiles } from "../scenarios.ts";
+import { type Level, readTags, type Side } from "../judging/catalogue.ts";
+import { featureFiles } from "../judging/scenarios.ts";
 
 export interface DocStep {
   keyword: string;

@@ -2,7 +2,7 @@
 // run judged it, so a row passed in a run that is incomplete elsewhere reads "passes".
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { OwnVerdict } from "../interop/document.ts";
+import type { OwnVerdict } from "../evidence/interop-document.ts";
 import { standingOn } from "./interop-results.ts";
 
 const incomplete: OwnVerdict = {

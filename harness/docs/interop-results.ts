@@ -5,15 +5,15 @@
  * pages, the interop score. Nothing outside the site is linked: a cell's evidence path is text.
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import { type Row, sideOf } from "../catalogue.ts";
 import {
   INTEROP_KIND,
   INTEROP_VERSION,
   type InteropCell,
   type InteropDocument,
   type OwnVerdict,
-} from "../interop/document.ts";
-import { interopScores, scoreText, type TaskGroup, taskGroupOf } from "../interop-score.ts";
+} from "../evidence/interop-document.ts";
+import { interopScores, scoreText, type TaskGroup, taskGroupOf } from "../evidence/interop-score.ts";
+import { type Row, sideOf } from "../judging/catalogue.ts";
 
 export interface InteropResults {
   doc: InteropDocument;

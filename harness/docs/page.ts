@@ -1,6 +1,6 @@
 /** The frame every page of the site shares: head, navigation between behaviours, the filters. */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import { BEHAVIOURS } from "../presentation.ts";
+import { BEHAVIOURS } from "../evidence/presentation.ts";
 
 export function pageHtml(options: {
   title: string;

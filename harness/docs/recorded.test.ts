@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ConformanceDocument } from "../conformance-document.ts";
-import type { Exchange } from "../exchange.ts";
+import type { ConformanceDocument } from "../evidence/conformance-document.ts";
+import type { Exchange } from "../evidence/exchange.ts";
 import { parseFeature } from "./features.ts";
 import { MASK, missingExchanges, recordedRuns } from "./recorded.ts";
 

@@ -4,8 +4,8 @@
  * exchange is a problem the site build reports: a page without a real exchange shows nothing.
  */
 
-import type { ConformanceDocument } from "../conformance-document.ts";
-import type { Exchange } from "../exchange.ts";
+import type { ConformanceDocument } from "../evidence/conformance-document.ts";
+import type { Exchange } from "../evidence/exchange.ts";
 import { type DocFeature, runLocations } from "./features.ts";
 
 export interface RecordedRun {

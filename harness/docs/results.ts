@@ -5,9 +5,9 @@
  * client rows; neither says anything about the other side's.
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import { type Row, sideOf } from "../catalogue.ts";
-import { type Cell, type ConformanceDocument, verdictOn } from "../conformance-document.ts";
-import { cssClass, otherSideCellHtml, subjectHtml } from "../presentation.ts";
+import { type Cell, type ConformanceDocument, verdictOn } from "../evidence/conformance-document.ts";
+import { cssClass, otherSideCellHtml, subjectHtml } from "../evidence/presentation.ts";
+import { type Row, sideOf } from "../judging/catalogue.ts";
 
 export interface RunResults {
   doc: ConformanceDocument;

@@ -4,8 +4,8 @@
  * sxd sent to the bundled reference; a client row's, what the example client sent to sxd.
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import { type Row, type Side, sideOf } from "../catalogue.ts";
-import { exchangeHtml } from "../exchange-html.ts";
+import { exchangeHtml } from "../evidence/exchange-html.ts";
+import { type Row, type Side, sideOf } from "../judging/catalogue.ts";
 import { type DocFeature, type DocScenario, type DocStep, runLocations } from "./features.ts";
 import { type InteropResults, rowInteropHtml } from "./interop-results.ts";
 import type { RecordedRun } from "./recorded.ts";

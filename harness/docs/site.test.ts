@@ -3,9 +3,9 @@
 // under the rows of their side only.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Row } from "../catalogue.ts";
-import type { ConformanceDocument } from "../conformance-document.ts";
-import type { Exchange } from "../exchange.ts";
+import type { ConformanceDocument } from "../evidence/conformance-document.ts";
+import type { Exchange } from "../evidence/exchange.ts";
+import type { Row } from "../judging/catalogue.ts";
 import { parseFeature } from "./features.ts";
 import type { RecordedRun } from "./recorded.ts";
 import { cellOf, type RunResults, rowResultsHtml } from "./results.ts";

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import { BEHAVIOURS, type Behaviour, behaviourOf } from "../presentation.ts";
+import { BEHAVIOURS, type Behaviour, behaviourOf } from "../evidence/presentation.ts";
 import { interopScoresHtml } from "./interop-results.ts";
 import { pageHtml } from "./page.ts";
 import { indexCellHtml, runHeading } from "./results.ts";

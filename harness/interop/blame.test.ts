@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RecordedRequest } from "../../lib/recording.ts";
+import type { BrokenRow, InteropCell } from "../evidence/interop-document.ts";
 import { failureGroups, tasksText } from "../report/interop-cells.ts";
 import { blameOf, type CellFindings, nothingExplains, notServed, outcomeOf, splitByCause } from "./blame.ts";
-import type { BrokenRow, InteropCell } from "./document.ts";
 import { sameOriginNames } from "./origins.ts";
 import { MOST_STRETCH, scaledLimitMs } from "./time-limit.ts";
 import { unseenOrigins } from "./unseen.ts";

@@ -9,7 +9,7 @@
  *   // → { rows: that client row, alsoBroken: every other row, e.g. the server's 401 body }
  */
 import type { RecordedRequest } from "../../lib/recording.ts";
-import type { Blame, BrokenRow, InteropCell, InteropTask } from "./document.ts";
+import type { Blame, BrokenRow, InteropCell, InteropTask } from "../evidence/interop-document.ts";
 import type { Stop } from "./judging.ts";
 
 export interface Sides {

@@ -6,10 +6,10 @@
  * where a failed exchange stopped and which breaches there explain it (the rest never blame).
  */
 import type { RecordedRequest } from "../../lib/recording.ts";
-import { rowsById } from "../catalogue.ts";
+import type { TargetDescription } from "../description/target.ts";
+import type { BrokenRow, InteropTask } from "../evidence/interop-document.ts";
+import { rowsById } from "../judging/catalogue.ts";
 import { INTEROP_JUDGE_FILES, suiteModuleUrl } from "../package.ts";
-import type { TargetDescription } from "../target.ts";
-import type { BrokenRow, InteropTask } from "./document.ts";
 
 /** What a server judge reads: the task, every request and reply sxd saw, and the server's description. */
 export interface ServerExchange {

@@ -2,8 +2,8 @@
 // others, the cells that share the server's state (the export, a named entry) one after another.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { resolveDescription } from "../target.ts";
-import type { InteropTask } from "./document.ts";
+import { resolveDescription } from "../description/target.ts";
+import type { InteropTask } from "../evidence/interop-document.ts";
 import { lanesOf, slotsOf } from "./lanes.ts";
 
 const cellsOf = (tasks: InteropTask[]) =>

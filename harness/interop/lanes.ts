@@ -2,8 +2,8 @@
  * How `sxd interop` schedules its cells: a server's cells in lanes by what of its state they
  * share, a count of slots the cells of every server take, and a pool of servers up at once.
  */
-import type { TargetDescription } from "../target.ts";
-import type { InteropTask } from "./document.ts";
+import type { TargetDescription } from "../description/target.ts";
+import type { InteropTask } from "../evidence/interop-document.ts";
 
 export type PlannedCell = { client: string; server: string; task: InteropTask };
 

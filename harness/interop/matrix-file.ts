@@ -11,11 +11,11 @@ import { dirname, resolve } from "node:path";
 import { parseJsonText } from "../../lib/json-text.ts";
 import { withoutTrailingSlashes } from "../../lib/uri.ts";
 import { type ClientDescription, parseClientDescription } from "../client/description.ts";
+import { checkDocument } from "../description/schema-check.ts";
+import type { TargetDescription } from "../description/target.ts";
+import { parseDescription } from "../description/target-check.ts";
 import { fileProblem, UsageError } from "../errors.ts";
-import { checkDocument } from "../schema-check.ts";
-import type { TargetDescription } from "../target.ts";
-import { parseDescription } from "../target-check.ts";
-import { INTEROP_TASKS, type InteropTask } from "./document.ts";
+import { INTEROP_TASKS, type InteropTask } from "../evidence/interop-document.ts";
 
 /** Seconds a started server may take to answer HTTP, where the file does not say. */
 export const DEFAULT_WAIT_SECONDS = 60;

@@ -6,11 +6,11 @@
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { readConformance } from "../conformance-document.ts";
-import { REPORT_FILES } from "../report-folder.ts";
-import { runConformance } from "../run.ts";
-import type { TargetDescription } from "../target.ts";
-import type { OwnVerdict } from "./document.ts";
+import type { TargetDescription } from "../description/target.ts";
+import { readConformance } from "../evidence/conformance-document.ts";
+import type { OwnVerdict } from "../evidence/interop-document.ts";
+import { REPORT_FILES } from "../evidence/report-folder.ts";
+import { runConformance } from "../run/run.ts";
 
 /** The verdict of a conformance.json; `report` is where it lies, relative to the report directory. */
 export function verdictOfReport(

@@ -7,11 +7,6 @@
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Io } from "../io.ts";
-import { writeInteropReports } from "../report/index.ts";
-import { summaryTable } from "../report/summary.ts";
-import { REPORT_FILES } from "../report-folder.ts";
-import { type CellServer, cellWithout, inTurn, runCell } from "./cell.ts";
 import {
   INTEROP_KIND,
   INTEROP_VERSION,
@@ -21,7 +16,12 @@ import {
   type InteropServer,
   type InteropTask,
   type OwnVerdict,
-} from "./document.ts";
+} from "../evidence/interop-document.ts";
+import { REPORT_FILES } from "../evidence/report-folder.ts";
+import type { Io } from "../io.ts";
+import { writeInteropReports } from "../report/index.ts";
+import { summaryTable } from "../report/summary.ts";
+import { type CellServer, cellWithout, inTurn, runCell } from "./cell.ts";
 import { atMost, lanesOf, type PlannedCell, slotsOf } from "./lanes.ts";
 import type { MatrixClient, MatrixFile, MatrixServer } from "./matrix-file.ts";
 import { givenVerdict, notRun, serverVerdict, verdictOfReport } from "./own-verdicts.ts";

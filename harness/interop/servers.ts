@@ -8,9 +8,9 @@ import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { resolveDescription, type TargetDescription } from "../description/target.ts";
+import type { InteropTask } from "../evidence/interop-document.ts";
 import { usersEnvironment } from "../package.ts";
-import { resolveDescription, type TargetDescription } from "../target.ts";
-import type { InteropTask } from "./document.ts";
 import type { MatrixServer } from "./matrix-file.ts";
 
 export interface ServerUrls {

@@ -11,7 +11,7 @@ import {
   type InteropClient,
   type InteropDocument,
   type InteropServer,
-} from "./document.ts";
+} from "../evidence/interop-document.ts";
 
 export interface Shard {
   index: number;

@@ -13,9 +13,9 @@ import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import { POST_BODY, type TaskSubject } from "../client/tasks.ts";
-import { type Behaviour, headersFor, stated, type TargetDescription, unstatedReason } from "../target.ts";
-import { replyTimeLimit } from "../transport.ts";
-import type { InteropTask } from "./document.ts";
+import { type Behaviour, headersFor, stated, type TargetDescription, unstatedReason } from "../description/target.ts";
+import type { InteropTask } from "../evidence/interop-document.ts";
+import { replyTimeLimit } from "../wire/transport.ts";
 
 /** The versions of the history task's entry, oldest first, as in `sxd test-client`. */
 const HISTORY = ["First version", "Second version", "Third version"];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Answered } from "../exchange.ts";
+import type { Answered } from "../evidence/exchange.ts";
 import { judged, LimitFinding, LimitReached, UnexpectedAnswer } from "./case.ts";
 
 const reply = (status: number, body = ""): Answered => ({

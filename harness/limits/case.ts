@@ -5,10 +5,11 @@
  * deadline and the order of the repeats, and fits the growth. Refusals and findings are thrown
  * as the errors below, so a case's code reads as what it sends.
  */
-import type { TlsSettings } from "../dispatcher.ts";
-import type { Answered, Exchange } from "../exchange.ts";
-import type { RateLimits } from "../rate-limits.ts";
-import type { TargetDescription } from "../target.ts";
+
+import type { TargetDescription } from "../description/target.ts";
+import type { Answered, Exchange } from "../evidence/exchange.ts";
+import type { TlsSettings } from "../wire/dispatcher.ts";
+import type { RateLimits } from "../wire/rate-limits.ts";
 
 /** A series a case measures at every size: its name (`GET s1`) and unit. */
 export interface SeriesSpec {

@@ -2,11 +2,12 @@
  * After each LIM case, a plain GET of the target's base URL: any answer below 500 shows the
  * server still serves; a 5xx or no answer is a finding of the case before it.
  */
-import { type TlsSettings, targetDispatcher } from "../dispatcher.ts";
-import type { Exchange } from "../exchange.ts";
-import { headersFor, type TargetDescription } from "../target.ts";
-import { describeTransportError } from "../transport.ts";
-import { request } from "../undici.ts";
+
+import { headersFor, type TargetDescription } from "../description/target.ts";
+import type { Exchange } from "../evidence/exchange.ts";
+import { type TlsSettings, targetDispatcher } from "../wire/dispatcher.ts";
+import { describeTransportError } from "../wire/transport.ts";
+import { request } from "../wire/undici.ts";
 
 /** The exchange of the plain GET where the server did not answer it normally; undefined where it did. */
 export async function plainGetFails(

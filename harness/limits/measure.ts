@@ -6,8 +6,8 @@
  *
  *   const result = await measureLimits(cases, { repeats: 7, deadlineAt, sizesOf, ... });
  */
-import type { Exchange } from "../exchange.ts";
-import { RequestNotSent } from "../step-errors.ts";
+import type { Exchange } from "../evidence/exchange.ts";
+import { RequestNotSent } from "../judging/step-errors.ts";
 import { type LimitCase, LimitFinding, LimitReached, type SeriesSpec, UnexpectedAnswer } from "./case.ts";
 import { type Fit, type Growth, growthOf, type Point, pointOf } from "./growth.ts";
 

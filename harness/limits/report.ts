@@ -6,10 +6,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { escapeXml } from "../../lib/xml.ts";
+import type { TargetDescription } from "../description/target.ts";
+import { REPORT_FILES } from "../evidence/report-folder.ts";
+import { formatExchange } from "../evidence/transcript.ts";
 import { suiteVersion } from "../package.ts";
-import { REPORT_FILES } from "../report-folder.ts";
-import type { TargetDescription } from "../target.ts";
-import { formatExchange } from "../transcript.ts";
 import { CHART_CSS, chartSvg } from "./chart.ts";
 import { formatRatio } from "./growth.ts";
 import type { CaseResult, SeriesResult } from "./measure.ts";

@@ -3,11 +3,12 @@
  * (harness/package.ts, LIMIT_FILES), their sizes (the catalogue's, or as --sizes lowered them),
  * the pace and the deadline every request keeps to, and the engine (measure.ts).
  */
-import { loadLimitRows } from "../catalogue.ts";
-import type { TlsSettings } from "../dispatcher.ts";
-import { RateLimits } from "../rate-limits.ts";
-import { forgetRunState } from "../run-state.ts";
-import type { TargetDescription } from "../target.ts";
+
+import type { TargetDescription } from "../description/target.ts";
+import { loadLimitRows } from "../judging/catalogue.ts";
+import type { TlsSettings } from "../wire/dispatcher.ts";
+import { RateLimits } from "../wire/rate-limits.ts";
+import { forgetRunState } from "../wire/run-state.ts";
 import type { LimitCase, LimitContext } from "./case.ts";
 import { plainGetFails } from "./health.ts";
 import { type CaseResult, measureLimits } from "./measure.ts";

@@ -4,14 +4,14 @@
  * report is built from this document.
  */
 
-import type { ClientEvidence } from "../client/evidence.ts";
-import type { ConformanceDocument } from "../conformance-document.ts";
-import type { Exchange } from "../exchange.ts";
-import { EXCHANGES_MEDIA_TYPE, observationsOf } from "../outcomes.ts";
+import type { PeerRun } from "../description/peer.ts";
+import type { TargetDescription } from "../description/target.ts";
+import type { ClientEvidence } from "../evidence/client-evidence.ts";
+import type { ConformanceDocument } from "../evidence/conformance-document.ts";
+import type { Exchange } from "../evidence/exchange.ts";
+import { EXCHANGES_MEDIA_TYPE, observationsOf } from "../judging/outcomes.ts";
+import type { Judgement } from "../judging/verdicts.ts";
 import { suiteVersion } from "../package.ts";
-import type { PeerRun } from "../peer.ts";
-import type { TargetDescription } from "../target.ts";
-import type { Judgement } from "../verdicts.ts";
 
 export interface ReportInput {
   reportDir: string;

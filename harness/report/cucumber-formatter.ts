@@ -3,7 +3,7 @@
  * command line and every formatter too, but formatters run only in the process that runs
  * cucumber's API, which has loaded nearly all of that already: the index adds 18 modules,
  * about 7 ms of a run. (The steps, which every parallel worker loads, take cucumber's API
- * from harness/cucumber-private.ts instead.)
+ * from harness/run/cucumber-private.ts instead.)
  */
 import { createRequire } from "node:module";
 import type * as Cucumber from "@cucumber/cucumber";

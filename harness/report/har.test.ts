@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ConformanceDocument } from "../conformance-document.ts";
+import type { ConformanceDocument } from "../evidence/conformance-document.ts";
 import { harDocument } from "./har.ts";
 
 test("a scenario listed under two rows puts its traffic in the HAR once", () => {

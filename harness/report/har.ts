@@ -1,5 +1,5 @@
 /** The run's traffic as a HAR 1.2 file, for browser tools and HAR viewers. */
-import type { ConformanceDocument } from "../conformance-document.ts";
+import type { ConformanceDocument } from "../evidence/conformance-document.ts";
 
 /** HAR 1.2 of every recorded exchange, in the order they were sent. */
 export function harDocument(doc: ConformanceDocument) {

@@ -1,10 +1,10 @@
 /** conformance.html: the run as one self-contained page, failures first, each row unfolding to its scenarios and exchanges. */
 
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import type { ConformanceDocument } from "../conformance-document.ts";
-import { cssClass, rowDocsUrl } from "../presentation.ts";
-import { curlCommand, formatExchange } from "../transcript.ts";
-import type { RowVerdict } from "../verdicts.ts";
+import type { ConformanceDocument } from "../evidence/conformance-document.ts";
+import { cssClass, rowDocsUrl } from "../evidence/presentation.ts";
+import { curlCommand, formatExchange } from "../evidence/transcript.ts";
+import type { RowVerdict } from "../judging/verdicts.ts";
 
 /** Failures first, then warnings, then what did not run, then the rest. */
 const VERDICT_ORDER: RowVerdict[] = [

@@ -7,9 +7,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { ConformanceDocument } from "../conformance-document.ts";
-import type { InteropDocument } from "../interop/document.ts";
-import { REPORT_FILES } from "../report-folder.ts";
+import type { ConformanceDocument } from "../evidence/conformance-document.ts";
+import type { InteropDocument } from "../evidence/interop-document.ts";
+import { REPORT_FILES } from "../evidence/report-folder.ts";
 import { conformanceDocument, type ReportInput } from "./conformance-json.ts";
 import { harDocument } from "./har.ts";
 import { conformanceHtml } from "./html.ts";

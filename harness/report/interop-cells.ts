@@ -3,7 +3,7 @@
  * (the console table, summary.md), and the failed cells grouped by pair and reason (summary.md,
  * interop.html).
  */
-import type { Blame, InteropCell } from "../interop/document.ts";
+import type { Blame, InteropCell } from "../evidence/interop-document.ts";
 
 const BLAME_MARKS = { client: "C", server: "S", both: "B", neither: "N" } as const;
 

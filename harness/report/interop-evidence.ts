@@ -9,8 +9,8 @@ import { join } from "node:path";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { shorten } from "../../lib/shorten.ts";
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import { recordedRequestHtml } from "../exchange-html.ts";
-import type { BrokenRow, InteropCell } from "../interop/document.ts";
+import { recordedRequestHtml } from "../evidence/exchange-html.ts";
+import type { BrokenRow, InteropCell } from "../evidence/interop-document.ts";
 import { INTEROP_CSS, resultText } from "./interop-style.ts";
 
 /** client.json in a cell's evidence folder. */

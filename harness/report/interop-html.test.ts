@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { runInNewContext } from "node:vm";
 import { cell, client, interopDocument, sampleInterop, server } from "../../test/support/interop-document.ts";
-import { interopScores, scoreText } from "../interop-score.ts";
+import { interopScores, scoreText } from "../evidence/interop-score.ts";
 import { evidenceHref, interopHtml, ownVerdictHtml, writeInteropHtml } from "./interop-html.ts";
 
 type State = Record<string, string[]>;

@@ -8,9 +8,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import type { CellResult, InteropCell, InteropDocument, OwnVerdict } from "../interop/document.ts";
-import { interopScores, scoreText } from "../interop-score.ts";
-import { REPORT_FILES } from "../report-folder.ts";
+import type { CellResult, InteropCell, InteropDocument, OwnVerdict } from "../evidence/interop-document.ts";
+import { interopScores, scoreText } from "../evidence/interop-score.ts";
+import { REPORT_FILES } from "../evidence/report-folder.ts";
 import { failureGroups, tasksText } from "./interop-cells.ts";
 import { brokenRowsHtml, evidenceHtml, readEvidence } from "./interop-evidence.ts";
 import { INTEROP_CSS, markText, resultText } from "./interop-style.ts";

@@ -1,5 +1,5 @@
 /** What interop.html and its cells' evidence pages share: the style sheet, and how a result reads in words. */
-import type { InteropCell } from "../interop/document.ts";
+import type { InteropCell } from "../evidence/interop-document.ts";
 
 /** "failed (blame: client)", "succeeded", "not applicable": a result read without colour. */
 export function resultText(cell: Pick<InteropCell, "result" | "blame">): string {

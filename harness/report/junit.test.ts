@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { sampleInterop } from "../../test/support/interop-document.ts";
 import { validateJunit } from "../../test/support/junit-schema.ts";
-import type { Row } from "../catalogue.ts";
-import type { ScenarioOutcome } from "../outcomes.ts";
-import { type JudgeOptions, judge } from "../verdicts.ts";
+import type { Row } from "../judging/catalogue.ts";
+import type { ScenarioOutcome } from "../judging/outcomes.ts";
+import { type JudgeOptions, judge } from "../judging/verdicts.ts";
 import { interopJunit, junitXml } from "./junit.ts";
 
 const rows: Row[] = [

@@ -7,9 +7,9 @@
  * per pair. Valid against the Ant/Jenkins junit schema (junit-10.xsd).
  */
 import { escapeXml, xmlCharactersOnly } from "../../lib/xml.ts";
-import type { InteropDocument } from "../interop/document.ts";
-import { caseNames, type ScenarioOutcome } from "../outcomes.ts";
-import { caseVerdict, type Judgement, type RowResult } from "../verdicts.ts";
+import type { InteropDocument } from "../evidence/interop-document.ts";
+import { caseNames, type ScenarioOutcome } from "../judging/outcomes.ts";
+import { caseVerdict, type Judgement, type RowResult } from "../judging/verdicts.ts";
 
 export interface JunitInput {
   judgement: Judgement;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sampleInterop } from "../../test/support/interop-document.ts";
-import type { ConformanceDocument } from "../conformance-document.ts";
+import type { ConformanceDocument } from "../evidence/conformance-document.ts";
 import { interopMarkdown, summaryMarkdown } from "./markdown.ts";
 
 type Row = ConformanceDocument["rows"][number];

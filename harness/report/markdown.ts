@@ -9,10 +9,10 @@
  *   http://127.0.0.1:8080: 41 rows checked (sxd 0.1.0, 2025-01-01T12:00:00.000Z)
  *   | level | passed | failed | … |
  */
-import { type ConformanceDocument, documentSide, documentSubject } from "../conformance-document.ts";
-import type { BrokenRow, InteropDocument } from "../interop/document.ts";
-import { REPORT_FILES } from "../report-folder.ts";
-import type { RowVerdict } from "../verdicts.ts";
+import { type ConformanceDocument, documentSide, documentSubject } from "../evidence/conformance-document.ts";
+import type { BrokenRow, InteropDocument } from "../evidence/interop-document.ts";
+import { REPORT_FILES } from "../evidence/report-folder.ts";
+import type { RowVerdict } from "../judging/verdicts.ts";
 import { cellCounts, type FailureGroup, failureGroups, pairMarks, tasksText } from "./interop-cells.ts";
 
 /** The verdicts in the order the tables show them, the ones to look at first. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type ConformanceDocument, documentSide, documentSubject } from "../conformance-document.ts";
-import { subjectHtml } from "../presentation.ts";
-import type { RowVerdict } from "../verdicts.ts";
+import { type ConformanceDocument, documentSide, documentSubject } from "../evidence/conformance-document.ts";
+import { subjectHtml } from "../evidence/presentation.ts";
+import type { RowVerdict } from "../judging/verdicts.ts";
 import { matrixCellHtml, matrixRows, mergedMatrixHtml } from "./matrix.ts";
 
 function run(baseUrl: string, verdicts: Record<string, RowVerdict>, command?: string): ConformanceDocument {

@@ -4,9 +4,9 @@
  * server rows come first, then the client rows, and a run shows a dash on the other side's rows.
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
-import type { Side } from "../catalogue.ts";
-import { type ConformanceDocument, documentSide, verdictOn } from "../conformance-document.ts";
-import { cssClass, otherSideCellHtml, subjectHtml } from "../presentation.ts";
+import { type ConformanceDocument, documentSide, verdictOn } from "../evidence/conformance-document.ts";
+import { cssClass, otherSideCellHtml, subjectHtml } from "../evidence/presentation.ts";
+import type { Side } from "../judging/catalogue.ts";
 
 export interface MatrixRow {
   id: string;

@@ -5,8 +5,8 @@
  * once. Loaded by cucumber as a formatter; its options come through formatOptions.sxd.
  */
 import type { Envelope } from "@cucumber/messages";
-import { OutcomeCollector } from "../outcomes.ts";
-import { type JudgeOptions, type RowVerdict, scenarioVerdict } from "../verdicts.ts";
+import { OutcomeCollector } from "../judging/outcomes.ts";
+import { type JudgeOptions, type RowVerdict, scenarioVerdict } from "../judging/verdicts.ts";
 import { Formatter, type IFormatterOptions } from "./cucumber-formatter.ts";
 
 /** What run-suite hands the formatter; a type, not an interface, so it counts as JSON. */

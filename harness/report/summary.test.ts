@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Row } from "../catalogue.ts";
-import type { ScenarioOutcome } from "../outcomes.ts";
-import { judge } from "../verdicts.ts";
+import type { Row } from "../judging/catalogue.ts";
+import type { ScenarioOutcome } from "../judging/outcomes.ts";
+import { judge } from "../judging/verdicts.ts";
 import { summaryText } from "./summary.ts";
 
 const rows: Row[] = [

@@ -6,11 +6,11 @@
  * and servers as columns, a mark per task.
  */
 
-import type { Exchange } from "../exchange.ts";
-import type { InteropDocument } from "../interop/document.ts";
-import { caseNames, EXCHANGES_MEDIA_TYPE, type ScenarioOutcome } from "../outcomes.ts";
-import { rowDocsUrl } from "../presentation.ts";
-import { caseVerdict, type Judgement, type RowResult, type RowVerdict } from "../verdicts.ts";
+import type { Exchange } from "../evidence/exchange.ts";
+import type { InteropDocument } from "../evidence/interop-document.ts";
+import { rowDocsUrl } from "../evidence/presentation.ts";
+import { caseNames, EXCHANGES_MEDIA_TYPE, type ScenarioOutcome } from "../judging/outcomes.ts";
+import { caseVerdict, type Judgement, type RowResult, type RowVerdict } from "../judging/verdicts.ts";
 import { cellCounts, pairMarks } from "./interop-cells.ts";
 
 /** The cases a person has to look at, in the summary's words. */

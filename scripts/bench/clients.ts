@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_CLIENT_RUNS_AT_ONCE } from "../../cli/option-table.ts";
-import { REPORT_FILES } from "../../harness/report-folder.ts";
+import { REPORT_FILES } from "../../harness/evidence/report-folder.ts";
 import { median } from "./stats.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;

@@ -5,7 +5,7 @@
 // through / the rate), the share of requests refused and the pace sxd settled on. The goal:
 // conformant, at most a quarter refused, within 1.3 times the least. Nothing is asserted.
 import { loadavg } from "node:os";
-import { DEFAULT_SECURITY_SAMPLES } from "../../harness/world-parameters.ts";
+import { DEFAULT_SECURITY_SAMPLES } from "../../harness/run/world-parameters.ts";
 import { type GatewayRules, gatedReference, runBehind } from "../../test/support/gateway.ts";
 import { median } from "./stats.ts";
 

@@ -11,7 +11,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPORT_FILES } from "../../harness/report-folder.ts";
+import { REPORT_FILES } from "../../harness/evidence/report-folder.ts";
 import { printComparison, type Timed, timeSxd } from "./clients.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;

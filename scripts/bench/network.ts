@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPORT_FILES } from "../../harness/report-folder.ts";
+import { REPORT_FILES } from "../../harness/evidence/report-folder.ts";
 import { type ServerName, startReference } from "../../reference/server.ts";
 import { farReference } from "../../test/support/delay-proxy.ts";
 import { watchTree } from "../../test/support/process-tree.ts";

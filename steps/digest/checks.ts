@@ -3,7 +3,7 @@
  * on an accepted one, the checks of a new challenge, and using a nonce up as the policy allows.
  */
 
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";

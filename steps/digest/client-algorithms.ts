@@ -18,7 +18,7 @@ import {
   passed,
   placeOf,
   type TaskRun,
-} from "../../harness/client/evidence.ts";
+} from "../../harness/evidence/client-evidence.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
 import { digestAnswers } from "../../lib/digest-answers.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";

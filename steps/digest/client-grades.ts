@@ -17,7 +17,7 @@ import {
   passed,
   placeOf,
   type TaskRun,
-} from "../../harness/client/evidence.ts";
+} from "../../harness/evidence/client-evidence.ts";
 import { challengesByNonce, type DigestAnswer, digestAnswers } from "../../lib/digest-answers.ts";
 import { hashA1, hashOf, parseAlgorithm, type Qop, type ResponseInput, responseDigest } from "../../lib/digest-math.ts";
 

@@ -13,7 +13,7 @@ import {
   passed,
   placeOf,
   type TaskRun,
-} from "../../harness/client/evidence.ts";
+} from "../../harness/evidence/client-evidence.ts";
 import { digestAnswers, fieldOf } from "../../lib/digest-answers.ts";
 import { answersIn, grouped, placeOfAnswer, provesSecret, SECRET_UNKNOWN, withoutAnswer } from "./client-grades.ts";
 

@@ -8,7 +8,14 @@
  * answer that sxd called stale, in that run.
  */
 
-import { type ClientUser, endOf, type Grade, notRun, passed, type TaskRun } from "../../harness/client/evidence.ts";
+import {
+  type ClientUser,
+  endOf,
+  type Grade,
+  notRun,
+  passed,
+  type TaskRun,
+} from "../../harness/evidence/client-evidence.ts";
 import { digestAnswers, issuedChallenges } from "../../lib/digest-answers.ts";
 import { answersIn, provesSecret } from "./client-grades.ts";
 

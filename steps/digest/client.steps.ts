@@ -4,7 +4,7 @@
  */
 
 import { asClaimed } from "../../harness/client/description.ts";
-import type { TaskRun } from "../../harness/client/evidence.ts";
+import type { TaskRun } from "../../harness/evidence/client-evidence.ts";
 import { chooseStaged, chooseStagedRuns, controlOf, everyRun, judged } from "../support/client-judge.ts";
 import type { ClientWorld } from "../support/client-world.ts";
 import { Given, Then } from "../support/cucumber.ts";

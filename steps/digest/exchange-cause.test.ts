@@ -2,9 +2,9 @@
 // explains it: the cases of issue 37, each beside the same exchange with the one thing right.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { BrokenRow } from "../../harness/interop/document.ts";
+import { resolveDescription } from "../../harness/description/target.ts";
+import type { BrokenRow } from "../../harness/evidence/interop-document.ts";
 import type { ServerExchange } from "../../harness/interop/judging.ts";
-import { resolveDescription } from "../../harness/target.ts";
 import { type Algorithm, hashA1, hashOf, responseDigest } from "../../lib/digest-math.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { digestStop, rightAnswers } from "./exchange-cause.ts";

@@ -2,7 +2,7 @@
 // body (RFC 2617 §3.2.3); one over the request's body, or a random one, breaks the row.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { resolveDescription } from "../../harness/target.ts";
+import { resolveDescription } from "../../harness/description/target.ts";
 import { formatParams } from "../../lib/auth-params.ts";
 import { rspauthDigest } from "../../lib/digest-math.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";

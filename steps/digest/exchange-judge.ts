@@ -7,9 +7,9 @@
  * not prove the secret (DIG-11). Where a failed task stopped, and so its blame: exchange-cause.ts.
  */
 
-import type { BrokenRow } from "../../harness/interop/document.ts";
+import { stated } from "../../harness/description/target.ts";
+import type { BrokenRow } from "../../harness/evidence/interop-document.ts";
 import type { Excused, RowBreak, ServerExchange, SidesBroken, Stop } from "../../harness/interop/judging.ts";
-import { stated } from "../../harness/target.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
 import { challengesByNonce, digestAnswers, fieldOf, issuedChallenges } from "../../lib/digest-answers.ts";
 import { hashA1, hashOf, parseAlgorithm, type Qop, rspauthDigest } from "../../lib/digest-math.ts";

@@ -5,9 +5,10 @@
  * that changes what the credentials prove and gets in fails DIG-6; a malformed one that gets
  * in, a 5xx, a dropped connection or a reply that is not HTTP fails DIG-12.
  */
-import { targetDispatcher } from "../../harness/dispatcher.ts";
-import type { FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz.ts";
-import { type TargetDescription, unstatedReason } from "../../harness/target.ts";
+
+import { type TargetDescription, unstatedReason } from "../../harness/description/target.ts";
+import type { FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz/engine.ts";
+import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
 import type { Algorithm, Formula } from "../../lib/digest-math.ts";
 import {
   type MutationBase,

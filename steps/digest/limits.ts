@@ -5,10 +5,11 @@
  * at once get (LIM-7). A login is a challenge, then the request answered with the description's
  * user; RFC 7616's formula, the strongest algorithm offered.
  */
-import { targetDispatcher } from "../../harness/dispatcher.ts";
-import type { Answered } from "../../harness/exchange.ts";
+
+import { headersFor, stated, unstatedReason } from "../../harness/description/target.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { answerOf, judged, type LimitCase, type LimitContext, UnexpectedAnswer } from "../../harness/limits/case.ts";
-import { headersFor, stated, unstatedReason } from "../../harness/target.ts";
+import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
 import { HttpClient } from "../support/http.ts";
 import { answerChallenge, authorizationOf, chooseChallenge, digestChallenges } from "./digest-client.ts";
 

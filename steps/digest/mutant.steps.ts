@@ -3,8 +3,8 @@
  * over a fresh challenge for each mutant and then mutated (lib/digest-mutants.ts), so that the
  * nonce of each mutant is as fresh as the control's was and only the mutation differs.
  */
-import type { Answered } from "../../harness/exchange.ts";
-import { TransportError } from "../../harness/step-errors.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
+import { TransportError } from "../../harness/judging/step-errors.ts";
 import { applies, type Mutation, mutate, mutationId, parseMutationId } from "../../lib/digest-mutants.ts";
 import { Given, Then, When } from "../support/cucumber.ts";
 import { fail } from "../support/expect.ts";

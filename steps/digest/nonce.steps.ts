@@ -3,7 +3,7 @@
  * policy: uses of one nonce, a nonce count used once, a lifetime sxd can wait out.
  */
 
-import { sleep } from "../../harness/rate-limits.ts";
+import { sleep } from "../../harness/wire/rate-limits.ts";
 import { Given, Then, When } from "../support/cucumber.ts";
 import { expectThat } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";

@@ -4,7 +4,7 @@
  * that answers with anything else leaves the row not run, never passed.
  */
 
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import type { SequenceSample } from "../../lib/sequencer.ts";
 import { Then, When } from "../support/cucumber.ts";
 import { expectUnpredictable, sampleAtOnce, sampled, sampleSize } from "../support/sequencer.ts";

@@ -3,8 +3,8 @@
  * client asks for the protected resource, answers the challenge, and reads what comes back.
  */
 
-import { headerOf } from "../../harness/exchange.ts";
-import { stated } from "../../harness/target.ts";
+import { stated } from "../../harness/description/target.ts";
+import { headerOf } from "../../harness/evidence/exchange.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
 import type { Qop } from "../../lib/digest-math.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";

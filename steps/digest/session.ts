@@ -5,9 +5,9 @@
  * stale nonce with the same computation (RFC 7616 §3.3).
  */
 
-import { type Answered, headerOf } from "../../harness/exchange.ts";
-import { DescriptionUnfit } from "../../harness/step-errors.ts";
-import { stated } from "../../harness/target.ts";
+import { stated } from "../../harness/description/target.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
+import { DescriptionUnfit } from "../../harness/judging/step-errors.ts";
 import type { Algorithm, Formula, Qop } from "../../lib/digest-math.ts";
 import { fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";

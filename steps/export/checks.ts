@@ -2,12 +2,13 @@
  * What the export steps keep and do beyond one request: the scenario's state (the list read,
  * the link, the export result), where and how the result is read, the outage commands.
  */
-import type { TlsSettings } from "../../harness/dispatcher.ts";
-import { type Answered, headerOf } from "../../harness/exchange.ts";
-import { probe } from "../../harness/probe.ts";
-import { sleep } from "../../harness/rate-limits.ts";
-import { DescriptionUnfit } from "../../harness/step-errors.ts";
-import type { OutageCommands } from "../../harness/target.ts";
+
+import type { OutageCommands } from "../../harness/description/target.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
+import { DescriptionUnfit } from "../../harness/judging/step-errors.ts";
+import type { TlsSettings } from "../../harness/wire/dispatcher.ts";
+import { probe } from "../../harness/wire/probe.ts";
+import { sleep } from "../../harness/wire/rate-limits.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";
 import { type CommandRun, describeRun, runCommand, succeeded } from "../support/commands.ts";
 import { expectThat, fail } from "../support/expect.ts";

@@ -8,7 +8,14 @@
  * the list does not hold fails.
  */
 
-import { describeRun, endOf, failed, type Grade, passed, type TaskRun } from "../../harness/client/evidence.ts";
+import {
+  describeRun,
+  endOf,
+  failed,
+  type Grade,
+  passed,
+  type TaskRun,
+} from "../../harness/evidence/client-evidence.ts";
 import { contactsAnywhere, countOccurrences } from "../../lib/contacts.ts";
 
 const CONTACT_LIST = /^\/user\/[^/;?]+\/contacts(?:\?|$)/;

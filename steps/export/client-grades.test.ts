@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { TaskRun } from "../../harness/client/evidence.ts";
+import type { TaskRun } from "../../harness/evidence/client-evidence.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { gradeLinkAsServed, gradeSeeOther } from "./client-grades.ts";
 

@@ -4,7 +4,7 @@
  * served: each contact list the client read names it, and the POST must go to that href.
  */
 
-import { endOf, failed, type Grade, notRun, passed, type TaskRun } from "../../harness/client/evidence.ts";
+import { endOf, failed, type Grade, notRun, passed, type TaskRun } from "../../harness/evidence/client-evidence.ts";
 import { listLinks } from "../../lib/contacts.ts";
 import { fieldOf, urlOf } from "../../lib/digest-answers.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";

@@ -2,8 +2,8 @@
 // exchange with that reply right, which breaks nothing.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { resolveDescription } from "../../harness/description/target.ts";
 import type { ServerExchange } from "../../harness/interop/judging.ts";
-import { resolveDescription } from "../../harness/target.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { judgeServerExchange } from "./exchange-judge.ts";
 

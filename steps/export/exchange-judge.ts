@@ -5,6 +5,8 @@
  * a failed export stopped (no export POST, the POST refused, the contacts missing after a 303)
  * and the rows that explain it: stopOf.
  */
+
+import { stated } from "../../harness/description/target.ts";
 import {
   brokenAmong,
   type RowBreak,
@@ -13,7 +15,6 @@ import {
   type Stop,
 } from "../../harness/interop/judging.ts";
 import { sameOriginNames } from "../../harness/interop/origins.ts";
-import { stated } from "../../harness/target.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";

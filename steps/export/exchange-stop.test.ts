@@ -2,9 +2,9 @@
 // EXP-4 only for a POST of the link as served, and where a failed export stopped.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { BrokenRow } from "../../harness/interop/document.ts";
+import { resolveDescription } from "../../harness/description/target.ts";
+import type { BrokenRow } from "../../harness/evidence/interop-document.ts";
 import type { ServerExchange } from "../../harness/interop/judging.ts";
-import { resolveDescription } from "../../harness/target.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { judgeServerExchange, stopOf } from "./exchange-judge.ts";
 

@@ -5,7 +5,7 @@
  * which is the control of the next forgery. A forged POST that exports, or that makes the
  * messaging server import for the other user, fails the row with its exchange.
  */
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { type Forgery, type ForgeryKind, forgeriesOf, shownBy } from "../../lib/token-forgeries.ts";
 import { Then, When } from "../support/cucumber.ts";
 import { expectThat } from "../support/expect.ts";

@@ -3,7 +3,7 @@
  * steps/support/peer.ts). Against a target with both servers they check nothing: sxd sees no
  * backend request there, and the row stands on what the messaging server shows.
  */
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { Then } from "../support/cucumber.ts";
 import { fail } from "../support/expect.ts";
 import { asExchange, backendRequests, tokenPresented } from "../support/peer.ts";

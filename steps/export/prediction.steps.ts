@@ -6,7 +6,7 @@
  * one whose token changes now and then, not on each read, is judged on the tokens that
  * differ only where they show a counter or a clock and nothing else.
  */
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { judgeSequence, type SequenceSample } from "../../lib/sequencer.ts";
 import { Then, When } from "../support/cucumber.ts";
 import { fail } from "../support/expect.ts";

@@ -4,8 +4,9 @@
  * and what the messaging server holds afterwards. Addresses, the user, the relation and
  * the upload come from the target description; nothing here knows the reference's choices.
  */
-import { headerOf } from "../../harness/exchange.ts";
-import { stated } from "../../harness/target.ts";
+
+import { stated } from "../../harness/description/target.ts";
+import { headerOf } from "../../harness/evidence/exchange.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";
 import { mayStartBeside } from "../support/alone.ts";
 import { Given, setParallelCanAssign, Then, When } from "../support/cucumber.ts";

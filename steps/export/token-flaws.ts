@@ -8,7 +8,7 @@
  *   const flawed = flawedLink("a random token", { href, user: "alice" });
  *   // { url: "http://m/user/alice/import;t=5f0c…" }
  */
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";
 import { fail } from "../support/expect.ts";
 import { forgedLike, forgedTail, randomToken } from "../support/tokens.ts";

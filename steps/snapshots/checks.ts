@@ -2,7 +2,7 @@
  * What the snapshot steps do and check, in support code so each step reads like its line of
  * the feature: updating to the next version, reading links and versions, walking the chain.
  */
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { type EntryLink, type EntryView, linksByRel, sameUri } from "../support/atom.ts";
 import { expectThat, fail } from "../support/expect.ts";

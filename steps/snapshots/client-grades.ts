@@ -4,7 +4,7 @@
  * every PUT the client sent to it, each against the client's latest read before it.
  */
 
-import { endOf, failed, type Grade, notRun, passed, type TaskRun } from "../../harness/client/evidence.ts";
+import { endOf, failed, type Grade, notRun, passed, type TaskRun } from "../../harness/evidence/client-evidence.ts";
 import { readAtomEntry } from "../../lib/atom.ts";
 import { fieldOf } from "../../lib/digest-answers.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";

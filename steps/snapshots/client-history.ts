@@ -5,7 +5,7 @@
  * built by the client, one past the end of the chain included, is not.
  */
 
-import { endOf, failed, type Grade, notRun, passed, type TaskRun } from "../../harness/client/evidence.ts";
+import { endOf, failed, type Grade, notRun, passed, type TaskRun } from "../../harness/evidence/client-evidence.ts";
 import { readAtomEntry } from "../../lib/atom.ts";
 import { urlOf } from "../../lib/digest-answers.ts";
 import { entryPath } from "./client-grades.ts";

@@ -5,7 +5,7 @@
  * expanded; any expansion, any read of the named file, any request to sxd's address, or a
  * reply far slower than the plain one's fails it.
  */
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { Given, Then, When } from "../support/cucumber.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";

@@ -3,9 +3,10 @@
  * and showed afterwards in, the row it broke out, if any. SNAP-11, SNAP-12, SNAP-14 and
  * SNAP-15 (updates sent at once with one read's date).
  */
-import { loadRows } from "../../harness/catalogue.ts";
-import type { Answered } from "../../harness/exchange.ts";
-import type { FuzzFailure } from "../../harness/fuzz.ts";
+
+import type { Answered } from "../../harness/evidence/exchange.ts";
+import type { FuzzFailure } from "../../harness/fuzz/engine.ts";
+import { loadRows } from "../../harness/judging/catalogue.ts";
 import { EXPANSION } from "../../lib/entry-mutants.ts";
 
 /** The row where the catalogue has it; without it, what the older rows say about the same input. */

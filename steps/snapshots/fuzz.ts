@@ -11,10 +11,10 @@
  * version whose Last-Modified is the one a client has just read.
  */
 import { randomBytes } from "node:crypto";
-import { targetDispatcher } from "../../harness/dispatcher.ts";
-import { type Answered, headerOf } from "../../harness/exchange.ts";
-import type { FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz.ts";
-import { headersFor, type TargetDescription } from "../../harness/target.ts";
+import { headersFor, type TargetDescription } from "../../harness/description/target.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
+import type { FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz/engine.ts";
+import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
 import {
   type EntryMutation,
   entryMutationId,

@@ -4,10 +4,11 @@
  * deleted at the end whatever happened. Every reply is read by the rules of `sxd limits`
  * (harness/limits/case.ts): a stated limit ends the series, a 5xx or no answer is a finding.
  */
-import { targetDispatcher } from "../../harness/dispatcher.ts";
-import { type Answered, headerOf } from "../../harness/exchange.ts";
+
+import { headersFor } from "../../harness/description/target.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
 import { answerOf, judged, type LimitContext } from "../../harness/limits/case.ts";
-import { headersFor } from "../../harness/target.ts";
+import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { HttpClient } from "../support/http.ts";
 import { entryBody, isSuccess, newScratch, putScratch, type ScratchResource, versionNumbered } from "./snapshots.ts";

@@ -5,9 +5,10 @@
  * that keeps differences and replays them does not. Each case works on resources it makes under
  * snapshots.collection, and deletes them.
  */
+
+import { unstatedReason } from "../../harness/description/target.ts";
 import type { LimitCase, LimitContext } from "../../harness/limits/case.ts";
 import { pointOf } from "../../harness/limits/growth.ts";
-import { unstatedReason } from "../../harness/target.ts";
 import { LimitChains, REQUESTS_PER_VERSION } from "./limit-chains.ts";
 import { type ScratchResource, snapshotUrl } from "./snapshots.ts";
 

@@ -3,7 +3,7 @@
  * one read, or of a read each, one after the other or at once; at most one per date gets in,
  * and every one that does is kept in the chain. What is sent and judged is in races.ts.
  */
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { Then, When } from "../support/cucumber.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";

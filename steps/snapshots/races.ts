@@ -8,9 +8,9 @@
  *   const problem = raceProblem(sent); // two got in with one date: one of them is lost
  *   const why = notTried(sent, rate);  // sxd held one back: the updates did not leave together
  */
-import type { Answered } from "../../harness/exchange.ts";
-import { headerOf } from "../../harness/exchange.ts";
-import { sleep } from "../../harness/rate-limits.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
+import { headerOf } from "../../harness/evidence/exchange.ts";
+import { sleep } from "../../harness/wire/rate-limits.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import type { SxdWorld } from "../support/world.ts";

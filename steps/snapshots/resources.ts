@@ -3,11 +3,11 @@
  * description names in snapshots.resources, claimed so that no two scenarios update it at once.
  */
 
-import { type Answered, type Exchange, headerOf } from "../../harness/exchange.ts";
-import { sleep } from "../../harness/rate-limits.ts";
-import { DescriptionUnfit, doesNotFit } from "../../harness/step-errors.ts";
-import type { FixedResource } from "../../harness/target.ts";
-import type { WorldParameters } from "../../harness/world-parameters.ts";
+import type { FixedResource } from "../../harness/description/target.ts";
+import { type Answered, type Exchange, headerOf } from "../../harness/evidence/exchange.ts";
+import { DescriptionUnfit, doesNotFit } from "../../harness/judging/step-errors.ts";
+import type { WorldParameters } from "../../harness/run/world-parameters.ts";
+import { sleep } from "../../harness/wire/rate-limits.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { linksByRel, readEntry, sameUri } from "../support/atom.ts";
 import { tryClaim } from "../support/claims.ts";

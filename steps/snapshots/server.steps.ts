@@ -2,7 +2,7 @@
  * Steps for snapshots on update: a resource, its versions, the snapshots that keep them and
  * the links between them. Every scenario works on a resource of its own (see support/snapshots.ts).
  */
-import { headerOf } from "../../harness/exchange.ts";
+import { headerOf } from "../../harness/evidence/exchange.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { linksByRel } from "../support/atom.ts";
 import { type DataTable, Given, Then, When } from "../support/cucumber.ts";

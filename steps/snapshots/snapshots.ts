@@ -15,9 +15,9 @@
  * the reason a scenario is not run (docs/test.md says so).
  */
 import { randomBytes } from "node:crypto";
-import { type Answered, headerOf } from "../../harness/exchange.ts";
-import { sleep } from "../../harness/rate-limits.ts";
-import type { TargetDescription } from "../../harness/target.ts";
+import type { TargetDescription } from "../../harness/description/target.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
+import { sleep } from "../../harness/wire/rate-limits.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { escapeXml } from "../../lib/xml.ts";

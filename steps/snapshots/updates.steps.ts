@@ -2,8 +2,9 @@
  * Steps of updating and creating (SNAP-2, SNAP-11, SNAP-12, SNAP-13): a stale or defective
  * update counts as refused only where the same update without the defect then gets in.
  */
-import { sleep } from "../../harness/rate-limits.ts";
-import { CLOCK_STEP } from "../../harness/scenarios.ts";
+
+import { CLOCK_STEP } from "../../harness/judging/scenarios.ts";
+import { sleep } from "../../harness/wire/rate-limits.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { linksByRel, sameUri } from "../support/atom.ts";
 import { AfterAll, Before, BeforeAll, Given, Then, When } from "../support/cucumber.ts";

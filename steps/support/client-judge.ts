@@ -3,10 +3,17 @@
  * condition, its run and control), attaching what the client did, and turning a grade into the
  * scenario's outcome. Each grade's reason is attached, passed or not.
  */
-import { endOf, type Grade, NOT_SUPPORTED, type StagedCondition, type TaskRun } from "../../harness/client/evidence.ts";
+
 import { clientOutput, runExchanges } from "../../harness/client/transcript.ts";
-import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
-import { ConformanceFailure } from "../../harness/step-errors.ts";
+import {
+  endOf,
+  type Grade,
+  NOT_SUPPORTED,
+  type StagedCondition,
+  type TaskRun,
+} from "../../harness/evidence/client-evidence.ts";
+import { EXCHANGES_MEDIA_TYPE } from "../../harness/judging/outcomes.ts";
+import { ConformanceFailure } from "../../harness/judging/step-errors.ts";
 import type { ClientWorld } from "./client-world.ts";
 
 function evidence(world: ClientWorld, run: TaskRun): void {

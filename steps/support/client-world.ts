@@ -4,8 +4,8 @@
  * scenario only reads what the client did.
  */
 
-import type { TaskRun } from "../../harness/client/evidence.ts";
 import type { ClientParameters } from "../../harness/client/run.ts";
+import type { TaskRun } from "../../harness/evidence/client-evidence.ts";
 import { setWorldConstructor } from "./cucumber.ts";
 import { VerdictWorld } from "./verdict-world.ts";
 

@@ -2,7 +2,7 @@
  * Steps every behaviour shares: the status, the media type and the error body of the
  * last reply. Phrased as the spec phrases replies.
  */
-import { headerOf } from "../../harness/exchange.ts";
+import { headerOf } from "../../harness/evidence/exchange.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
 import { defineParameterType, Then } from "./cucumber.ts";
 import { expectErrorBody } from "./error-body.ts";

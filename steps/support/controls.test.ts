@@ -9,9 +9,9 @@ import { relative } from "node:path";
 import { test } from "node:test";
 import { generateMessages } from "@cucumber/gherkin";
 import { IdGenerator, SourceMediaType } from "@cucumber/messages";
-import { readTags } from "../../harness/catalogue.ts";
+import { readTags } from "../../harness/judging/catalogue.ts";
+import { featureFiles } from "../../harness/judging/scenarios.ts";
 import { PACKAGE_ROOT } from "../../harness/package.ts";
-import { featureFiles } from "../../harness/scenarios.ts";
 import { CONTROLLED_CASES } from "./controls.ts";
 
 interface Pickled {

@@ -2,7 +2,7 @@
  * The error body the spec gives every refusal: `application/xml;charset=UTF-8`, a root
  * `error` with a non-empty `message` child, in whatever namespace the server writes it.
  */
-import { type Answered, headerOf } from "../../harness/exchange.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
 import { childElement, parseXml } from "../../lib/xml.ts";
 import { expectThat, fail } from "./expect.ts";

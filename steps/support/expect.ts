@@ -2,9 +2,9 @@
  * Assertions that speak to a server author: what the row expects, what came, and the
  * exchange it came in. No stack trace: the message is the whole story.
  */
-import type { Answered } from "../../harness/exchange.ts";
-import { ConformanceFailure } from "../../harness/step-errors.ts";
-import { excerpt, formatExchange } from "../../harness/transcript.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
+import { excerpt, formatExchange } from "../../harness/evidence/transcript.ts";
+import { ConformanceFailure } from "../../harness/judging/step-errors.ts";
 
 export function fail(expected: string, got: string, exchange?: Answered): never {
   const where = exchange ? `\nin the exchange:\n${indent(formatExchange(exchange))}` : "";

@@ -1,10 +1,10 @@
 /** After every scenario: clean up, attach the transcript, and name the rows a failure breaks. */
 
-import { readTags, rowsById } from "../../harness/catalogue.ts";
-import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
-import { scenarioLabel } from "../../harness/scenarios.ts";
-import { scenarioNeeds, unstatedReason } from "../../harness/target.ts";
-import { formatExchange, recordable } from "../../harness/transcript.ts";
+import { scenarioNeeds, unstatedReason } from "../../harness/description/target.ts";
+import { formatExchange, recordable } from "../../harness/evidence/transcript.ts";
+import { readTags, rowsById } from "../../harness/judging/catalogue.ts";
+import { EXCHANGES_MEDIA_TYPE } from "../../harness/judging/outcomes.ts";
+import { scenarioLabel } from "../../harness/judging/scenarios.ts";
 import { After, Before, setDefaultTimeout } from "./cucumber.ts";
 import { addSentBackendRequests } from "./peer.ts";
 import type { SxdWorld } from "./world.ts";

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Agent } from "undici";
-import { RateLimits } from "../../harness/rate-limits.ts";
-import { RateLimited, RequestNotSent, TransportError } from "../../harness/step-errors.ts";
-import { formatExchange, recordable } from "../../harness/transcript.ts";
+import { formatExchange, recordable } from "../../harness/evidence/transcript.ts";
+import { RateLimited, RequestNotSent, TransportError } from "../../harness/judging/step-errors.ts";
+import { RateLimits } from "../../harness/wire/rate-limits.ts";
 import { holdProcess, hostile, httpHostile, stream } from "../../test/support/hostile.ts";
 import { HttpClient } from "./http.ts";
 

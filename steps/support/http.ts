@@ -2,19 +2,20 @@
  * The suite's HTTP client: undici underneath, every exchange recorded so that a failure
  * can show exactly what was sent and what came back.
  */
-import { type TlsSettings, targetDispatcher } from "../../harness/dispatcher.ts";
-import { type Answered, type Exchange, type Headers, masked } from "../../harness/exchange.ts";
-import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/rate-limits.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../../harness/settings.ts";
-import { RateLimited, RequestNotSent, TransportError } from "../../harness/step-errors.ts";
+
+import { DEFAULT_MAX_BODY_BYTES } from "../../harness/description/settings.ts";
+import { type Answered, type Exchange, type Headers, masked } from "../../harness/evidence/exchange.ts";
+import { RateLimited, RequestNotSent, TransportError } from "../../harness/judging/step-errors.ts";
+import { type TlsSettings, targetDispatcher } from "../../harness/wire/dispatcher.ts";
+import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/wire/rate-limits.ts";
 import {
   type Discardable,
   describeTransportError,
   discard,
   formatBytes,
   replyTimeLimit,
-} from "../../harness/transport.ts";
-import { type Dispatcher, request } from "../../harness/undici.ts";
+} from "../../harness/wire/transport.ts";
+import { type Dispatcher, request } from "../../harness/wire/undici.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 
 export interface HttpClientOptions {
@@ -27,7 +28,7 @@ export interface HttpClientOptions {
    * target). Told after each one whether the target answered.
    */
   guard?: { refusal(): string | undefined; record(answered: boolean): void; stop?(reason: string): void };
-  /** Paces requests to what the target allows and decides the waits after a 429 (harness/rate-limits.ts). */
+  /** Paces requests to what the target allows and decides the waits after a 429 (harness/wire/rate-limits.ts). */
   rate?: Pick<RateLimits, "pace" | "waitBeforeRetry">;
   tls?: TlsSettings;
   /** Headers the target needs on every request to a URL (a gateway key); a scenario's own win. */

@@ -1,13 +1,14 @@
 /**
- * Where sxd plays one side of the export itself (--peer, harness/peer.ts): the rows that bind
+ * Where sxd plays one side of the export itself (--peer, harness/description/peer.ts): the rows that bind
  * only that side are not applicable; what its contacts server saw of the backend request is
  * evidence; and it stops and starts its own contacts server for an outage. Its server is
  * reached through the control address the shell gives (reference/peer.ts), because the
  * scenarios may run in other processes than the one it runs in.
  */
-import { readTags } from "../../harness/catalogue.ts";
-import type { Exchange } from "../../harness/exchange.ts";
-import { type PeerRun, playedBySxd, rowsBindingOnly } from "../../harness/peer.ts";
+
+import { type PeerRun, playedBySxd, rowsBindingOnly } from "../../harness/description/peer.ts";
+import type { Exchange } from "../../harness/evidence/exchange.ts";
+import { readTags } from "../../harness/judging/catalogue.ts";
 import { type BackendSeen, type BackendSent, presentsToken } from "../../lib/export-backend.ts";
 import { Before } from "./cucumber.ts";
 import type { SxdWorld } from "./world.ts";

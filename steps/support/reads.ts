@@ -4,7 +4,7 @@
  *
  *   await getEach(world, urls, (reply, url) => expectThat(reply.response.status === 404, …));
  */
-import type { Answered } from "../../harness/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import type { SxdWorld } from "./world.ts";
 
 /** GETs one step sends at once at most (a resource named in the description may have hundreds of snapshots). */

@@ -4,9 +4,9 @@
  * that says what it rests on, a failure that says how the values can be computed, or "not run"
  * where the sample is too small to judge.
  */
-import type { Answered } from "../../harness/exchange.ts";
-import { headerOf } from "../../harness/exchange.ts";
-import { DEFAULT_SECURITY_SAMPLES } from "../../harness/world-parameters.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
+import { headerOf } from "../../harness/evidence/exchange.ts";
+import { DEFAULT_SECURITY_SAMPLES } from "../../harness/run/world-parameters.ts";
 import { parseHttpDate } from "../../lib/http-date.ts";
 import { judgeSequence, SEQUENCER_CAVEAT, SEQUENCER_TESTS, type SequenceSample } from "../../lib/sequencer.ts";
 import { fail } from "./expect.ts";

@@ -4,12 +4,12 @@
  * of each opening its own (a round trip each over a slow network).
  */
 
-import { targetDispatcher } from "../../harness/dispatcher.ts";
-import { RateLimits } from "../../harness/rate-limits.ts";
-import { RunLimits } from "../../harness/run-limits.ts";
-import { headersFor } from "../../harness/target.ts";
-import type { Dispatcher } from "../../harness/undici.ts";
-import type { WorldParameters } from "../../harness/world-parameters.ts";
+import { headersFor } from "../../harness/description/target.ts";
+import type { WorldParameters } from "../../harness/run/world-parameters.ts";
+import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
+import { RateLimits } from "../../harness/wire/rate-limits.ts";
+import { RunLimits } from "../../harness/wire/run-limits.ts";
+import type { Dispatcher } from "../../harness/wire/undici.ts";
 import { HttpClient } from "./http.ts";
 
 /**

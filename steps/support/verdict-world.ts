@@ -3,7 +3,7 @@
  * applicable, and what a pass rests on. The server world (world.ts) and the client world
  * (client-world.ts) both extend it, so a step marks a scenario the same way on either side.
  */
-import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE, OBSERVED_MEDIA_TYPE } from "../../harness/outcomes.ts";
+import { NOT_APPLICABLE_MEDIA_TYPE, NOT_RUN_MEDIA_TYPE, OBSERVED_MEDIA_TYPE } from "../../harness/judging/outcomes.ts";
 import { World } from "./cucumber.ts";
 
 export class VerdictWorld<Parameters> extends World<Parameters> {

@@ -2,10 +2,11 @@
  * The per-scenario world: the target description, an HTTP client that records every
  * exchange, and the clean-ups that run after the scenario whatever its outcome.
  */
-import type { Answered } from "../../harness/exchange.ts";
-import type { RunLimits } from "../../harness/run-limits.ts";
-import type { TargetDescription } from "../../harness/target.ts";
-import type { WorldParameters } from "../../harness/world-parameters.ts";
+
+import type { TargetDescription } from "../../harness/description/target.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
+import type { WorldParameters } from "../../harness/run/world-parameters.ts";
+import type { RunLimits } from "../../harness/wire/run-limits.ts";
 import { AfterAll, Before, type IWorldOptions, setWorldConstructor } from "./cucumber.ts";
 import type { HttpClient } from "./http.ts";
 import { closeConnections, suiteClient } from "./suite-client.ts";

@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { TargetDescription } from "../../harness/target.ts";
+import type { TargetDescription } from "../../harness/description/target.ts";
 import { type Directive, formatParams, parseCredentials } from "../../lib/auth-params.ts";
 import {
   type Algorithm,

@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { TargetDescription } from "../../harness/target.ts";
+import type { TargetDescription } from "../../harness/description/target.ts";
 import { XML_TYPE } from "../../lib/media-type.ts";
 import { errorDocument } from "../../lib/xml.ts";
 

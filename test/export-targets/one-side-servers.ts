@@ -11,7 +11,7 @@
  * Each fault is one way such a server goes wrong, and fails the row named beside it.
  */
 import { randomBytes } from "node:crypto";
-import type { TargetDescription } from "../../harness/target.ts";
+import type { TargetDescription } from "../../harness/description/target.ts";
 import { XML_TYPE } from "../../lib/media-type.ts";
 import { contactListXml, EXPORT_REL, listen, refuse } from "./export-servers.ts";
 

@@ -24,7 +24,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { resolveDescription, type TargetDescription } from "../../harness/target.ts";
+import { resolveDescription, type TargetDescription } from "../../harness/description/target.ts";
 
 export interface CarefulRules {
   dates: "waits" | "dates ahead";

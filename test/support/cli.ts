@@ -91,7 +91,7 @@ function keeping(printed: { text: string }): Writable {
  * `sxd ...args` through the command line's own code in this process (cli/main.ts main), with
  * `env` over this process's environment: the same parsing, usage errors, output, reports and
  * exit code as an sxd process, without loading sxd, cucumber and the steps again for every run
- * (each side's steps load once a process, harness/run.ts and harness/client/run.ts). Not for
+ * (each side's steps load once a process, harness/run/run.ts and harness/client/run.ts). Not for
  * serve, for --parallel above 1 (its workers would be forked from the test process), nor for
  * what only a process shows: its launcher, its environment beyond the options, its input,
  * signals, its memory, a stack trace.

@@ -3,13 +3,13 @@
  * its three servers holds every chunk for half the round trip in each direction (and a new
  * connection for one round trip, the TCP handshake), so each request costs at least one round
  * trip. Links in replies name the proxies. For `npm run bench -- network` and the tests of the
- * concurrency a run chooses (harness/concurrency.ts).
+ * concurrency a run chooses (harness/run/concurrency.ts).
  *
  *   const far = await farReference({ rttMs: 50 });
  *   … run against far.target, with far.outageMessagingUrl …; await far.close();
  */
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { resolveDescription, type TargetDescription } from "../../harness/target.ts";
+import { resolveDescription, type TargetDescription } from "../../harness/description/target.ts";
 import { type FaultName, REFERENCE_DESCRIPTION, startReference } from "../../reference/index.ts";
 
 /** Forwards chunks (and the end) in order, each no earlier than `delay()` ms after it came. */

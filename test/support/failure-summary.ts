@@ -11,7 +11,7 @@
  *       expected status 204
  *       but got status 200
  */
-import type { SuiteRun } from "../../harness/run.ts";
+import type { SuiteRun } from "../../harness/run/run.ts";
 
 /** Where a failure message's own words end and the transcript of the exchange begins. */
 const TRANSCRIPT_OPENING = /^in the exchange/;

@@ -19,8 +19,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { request } from "undici";
-import { runConformance, type SuiteRun } from "../../harness/run.ts";
-import { resolveDescription, type TargetDescription } from "../../harness/target.ts";
+import { resolveDescription, type TargetDescription } from "../../harness/description/target.ts";
+import { runConformance, type SuiteRun } from "../../harness/run/run.ts";
 import { REFERENCE_DESCRIPTION, startReference } from "../../reference/index.ts";
 import { TEST_SECURITY_SAMPLES } from "./security-samples.ts";
 

@@ -8,7 +8,7 @@ import type {
   InteropServer,
   InteropTask,
   OwnVerdict,
-} from "../../harness/interop/document.ts";
+} from "../../harness/evidence/interop-document.ts";
 
 export function ownVerdict(failedRows: string[] = [], extra: Partial<OwnVerdict> = {}): OwnVerdict {
   return {

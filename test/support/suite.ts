@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { TestSettings } from "../../cli/options.ts";
 import { runSuite } from "../../cli/run-suite.ts";
-import type { Exchange } from "../../harness/exchange.ts";
-import { EXCHANGES_MEDIA_TYPE } from "../../harness/outcomes.ts";
-import type { SuiteRun } from "../../harness/run.ts";
-import type { TargetDescription } from "../../harness/target.ts";
+import type { TargetDescription } from "../../harness/description/target.ts";
+import type { Exchange } from "../../harness/evidence/exchange.ts";
+import { EXCHANGES_MEDIA_TYPE } from "../../harness/judging/outcomes.ts";
+import type { SuiteRun } from "../../harness/run/run.ts";
 import { TEST_SECURITY_SAMPLES } from "./security-samples.ts";
 
 export interface ReferenceRun {

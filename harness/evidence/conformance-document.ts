@@ -1,0 +1,82 @@
+/**
+ * conformance.json as data: the one document every report is built from (report/) and the
+ * docs site reads other servers' results from (docs/). Below both, so neither imports the other.
+ */
+import { readFileSync } from "node:fs";
+import type { PeerSide } from "../description/peer.ts";
+import type { Side } from "../judging/catalogue.ts";
+import type { Overall, RowVerdict } from "../judging/verdicts.ts";
+import type { ClientEvidence } from "./client-evidence.ts";
+import type { Exchange } from "./exchange.ts";
+
+export interface ConformanceDocument {
+  suite: { name: string; version: string };
+  target: { baseUrl: string; contactsUrl?: string; messagingUrl?: string };
+  /** The server sxd played itself (--peer); its URL is the target's of that side. */
+  peer?: PeerSide;
+  date: string;
+  strict: boolean;
+  overall: Overall;
+  /** Set when a signal stopped the run: the scenarios not started are not run. */
+  interrupted?: string;
+  warnings?: string[];
+  /** A client run (`sxd test-client`): the command and each run of a task, with what it sent. */
+  client?: ClientEvidence;
+  rows: Array<{
+    id: string;
+    level: string;
+    rule: string;
+    verdict: RowVerdict;
+    reason?: string;
+    scenarios: Array<{
+      name: string;
+      location: string;
+      status: string;
+      message?: string;
+      /** What the scenario saw that its rule leaves open or sxd staged (outcomes.ts OBSERVED_MEDIA_TYPE). */
+      observed?: string[];
+      exchanges: Exchange[];
+    }>;
+  }>;
+}
+
+export function readConformance(path: string): ConformanceDocument {
+  const doc = JSON.parse(readFileSync(path, "utf8")) as ConformanceDocument;
+  const whole =
+    doc !== null &&
+    typeof doc === "object" &&
+    typeof doc.target?.baseUrl === "string" &&
+    typeof doc.overall === "string" &&
+    Array.isArray(doc.rows) &&
+    doc.rows.every((row) => typeof row?.id === "string" && Array.isArray(row.scenarios));
+  if (!whole) throw new Error(`${path} is not a conformance.json of sxd`);
+  return doc;
+}
+
+/** A client run's target, as harness/client/run.ts names it: `client: <command>` (or where it was recorded). */
+export const CLIENT_TARGET = "client: ";
+
+/** Whom a run judged: a client (`sxd test-client`) or a server (`sxd test`). */
+export function documentSide(doc: ConformanceDocument): Side {
+  return doc.client !== undefined || doc.target.baseUrl.startsWith(CLIENT_TARGET) ? "client" : "server";
+}
+
+/** What a run judged, for a column heading: the client's command, or the server's base URL. */
+export function documentSubject(doc: ConformanceDocument): string {
+  if (documentSide(doc) === "server") return doc.target.baseUrl;
+  return doc.client?.command ?? doc.client?.recorded ?? doc.target.baseUrl.slice(CLIENT_TARGET.length);
+}
+
+/** A run's verdict on one row, with its reason. */
+export interface Cell {
+  verdict: string;
+  reason?: string;
+}
+
+/** A run's verdict on a row; undefined where the run judges the other side; "not run" where it left the row out. */
+export function verdictOn(doc: ConformanceDocument, id: string, side: Side): Cell | undefined {
+  if (documentSide(doc) !== side) return undefined;
+  const judged = doc.rows.find((r) => r.id === id);
+  if (!judged || judged.scenarios.length === 0) return { verdict: "not run", reason: "not part of this run" };
+  return { verdict: judged.verdict, reason: judged.reason };
+}

@@ -1,0 +1,53 @@
+/**
+ * What every run does once its scenarios ran, whichever side and wherever the exchanges came
+ * from (sxd's requests to a server, a client's to sxd's servers, a recording): judge the rows
+ * of its side, write every report into the run's staging folder, put them in place together,
+ * and print the summary. One pipeline, so both sides' reports and verdicts cannot drift apart.
+ */
+import { join } from "node:path";
+import type { Writable } from "node:stream";
+import { UsageError } from "../errors.ts";
+import { publishReports, REPORT_FILES } from "../evidence/report-folder.ts";
+import { loadRows, type Side } from "../judging/catalogue.ts";
+import type { ScenarioOutcome } from "../judging/outcomes.ts";
+import { type Judgement, type JudgeOptions, judge } from "../judging/verdicts.ts";
+import type { ReportInput } from "../report/conformance-json.ts";
+import { writeReports } from "../report/index.ts";
+import { type RateSummary, summaryText } from "../report/summary.ts";
+
+/** cucumber's own reports of the run, written into its staging folder beside sxd's. */
+export function cucumberReports(staging: string): Array<[string, string]> {
+  return [
+    ["html", join(staging, REPORT_FILES.cucumberHtml)],
+    ["message", join(staging, REPORT_FILES.messages)],
+  ];
+}
+
+export interface Finishing {
+  side: Side;
+  outcomes: ScenarioOutcome[];
+  judging: JudgeOptions;
+  /** What the reports say besides the verdicts (written into `report.reportDir`, the staging folder). */
+  report: Omit<ReportInput, "judgement">;
+  /** Where the reports go once all are written, and how the summary names it. */
+  reportDir: string;
+  shownReportDir: string;
+  rateLimited?: RateSummary;
+  /** Lines the summary ends with, given the verdicts (who played which part, a uniform reply, warnings). */
+  notes?: (judgement: Judgement) => string[];
+}
+
+export function finishRun(finishing: Finishing, stdout: Writable): Judgement {
+  const { outcomes, report } = finishing;
+  if (outcomes.length === 0)
+    throw new UsageError(finishing.side === "client" ? "no client scenario ran" : "no scenario ran");
+  const judgement = judge(loadRows(finishing.side), outcomes, finishing.judging);
+  writeReports({ ...report, judgement });
+  publishReports(report.reportDir, finishing.reportDir);
+  const summary = summaryText(judgement, report.target.baseUrl, finishing.shownReportDir, {
+    rateLimited: finishing.rateLimited,
+    docsUrl: report.docsUrl,
+  });
+  stdout.write(summary + (finishing.notes?.(judgement) ?? []).map((line) => `${line}\n`).join(""));
+  return judgement;
+}
