@@ -32,14 +32,27 @@ const CUCUMBER_PRIVATE_DOOR = "harness/run/cucumber-private.ts";
 const MAX_LINES = 300;
 
 /**
- * Folders built from the same things that must not lean on each other (hurl's report/html,
- * report/junit), and the behaviours' folders of steps/: what two behaviours share goes below
- * both, in steps/support/.
+ * harness/'s rooms, a stage a folder, by floor, lowest first: a room imports only the rooms of
+ * lower floors (two rooms of one floor never import each other), and the ground, the few files
+ * at harness/'s top, imports no room. limits/ (the `sxd limits` engine) stands beside report/
+ * and docs/: it measures through wire/ and keeps its evidence; the run may show what it found.
  */
-const SIBLINGS: ReadonlyArray<readonly [string, string]> = [
-  ["harness/report", "harness/docs"],
-  ...BEHAVIOURS.flatMap((a, i) => BEHAVIOURS.slice(i + 1).map((b) => [`steps/${a}`, `steps/${b}`] as const)),
+const FLOORS: ReadonlyArray<readonly string[]> = [
+  ["judging"],
+  ["description"],
+  ["evidence", "wire"],
+  ["report", "docs", "fuzz", "limits"],
+  ["run"],
+  ["client"],
+  ["interop"],
 ];
+const ROOMS = FLOORS.flat();
+const GROUND = ["harness/errors.ts", "harness/io.ts", "harness/package.ts"];
+
+/** The behaviours' folders of steps/ must not lean on each other: what two share goes below both, in steps/support/. */
+const SIBLINGS: ReadonlyArray<readonly [string, string]> = BEHAVIOURS.flatMap((a, i) =>
+  BEHAVIOURS.slice(i + 1).map((b) => [`steps/${a}`, `steps/${b}`] as const),
+);
 
 /** A row of the catalogue, as code names it. */
 const ROW_ID = /\b(?:C?DIG|C?EXP|C?SNAP)-\d+\b/;
@@ -131,13 +144,74 @@ test("a test beside its code imports what its part may, and the shared support i
   assert.deepEqual(wrong, []);
 });
 
-test("the report formats and the docs site do not import each other", () => {
+test("the behaviours' folders of steps/ do not import each other", () => {
   const inside = (file: string, folder: string) => file.startsWith(`${folder}/`);
   const wrong = [...imports, ...testImports]
     .filter(({ from, to }) =>
       SIBLINGS.some(([a, b]) => (inside(from, a) && inside(to, b)) || (inside(from, b) && inside(to, a))),
     )
-    .map(({ from, to, line }) => `${from}:${line} imports ${to}: what both need goes below both (harness/)`);
+    .map(({ from, to, line }) => `${from}:${line} imports ${to}: what both need goes below both (steps/support/)`);
+  assert.deepEqual(wrong, []);
+});
+
+/** A file's room of harness/, "ground" for a file at its top; undefined outside harness/. */
+function roomOf(file: string): string | undefined {
+  const [top, room, ...rest] = file.split("/");
+  if (top !== "harness") return undefined;
+  return rest.length === 0 ? "ground" : room;
+}
+
+/** The ground is floor 0, the lowest room's floor 1. */
+function floorOf(room: string): number {
+  return room === "ground" ? 0 : FLOORS.findIndex((floor) => floor.includes(room)) + 1;
+}
+
+test("every room of harness/ imports only the rooms of lower floors, and the ground no room (tests beside them too)", () => {
+  const wrong: string[] = [];
+  for (const { from, to, line } of [...imports, ...testImports]) {
+    const source = roomOf(from);
+    const target = roomOf(to);
+    if (!source || !target || source === target || floorOf(target) < floorOf(source)) continue;
+    wrong.push(
+      `${from}:${line} imports ${to}: ${source}/ stands on floor ${floorOf(source)}, ${target}/ on ${floorOf(target)}`,
+    );
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test("harness/ holds its rooms, and at its top the ground alone", () => {
+  const entries = readdirSync(join(ROOT, "harness"), { withFileTypes: true });
+  assert.deepEqual(
+    entries.filter((entry) => entry.isDirectory() && !ROOMS.includes(entry.name)).map((entry) => entry.name),
+    [],
+    "a folder of harness/ that is no room of FLOORS",
+  );
+  assert.deepEqual(
+    entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => `harness/${entry.name}`)
+      .sort(),
+    GROUND,
+  );
+});
+
+test("every room opens with its README.md: what it holds, and the rooms below it that it may use", () => {
+  const wrong: string[] = [];
+  for (const room of ROOMS) {
+    const folder = join(ROOT, "harness", room);
+    if (!readdirSync(join(ROOT, "harness")).includes(room)) continue;
+    const below = FLOORS.slice(0, floorOf(room) - 1)
+      .reverse()
+      .flat()
+      .map((r) => `${r}/, `)
+      .join("");
+    const mayUse = `May use: ${below}the ground (harness/*.ts), lib/.`;
+    const readme = readdirSync(folder).includes("README.md") ? readFileSync(join(folder, "README.md"), "utf8") : "";
+    const [heading, , holds] = readme.split("\n");
+    if (heading !== `# harness/${room}/` || !holds)
+      wrong.push(`harness/${room}/README.md: "# harness/${room}/", then what it holds`);
+    if (!readme.split("\n").includes(mayUse)) wrong.push(`harness/${room}/README.md: "${mayUse}"`);
+  }
   assert.deepEqual(wrong, []);
 });
 
