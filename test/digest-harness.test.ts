@@ -26,7 +26,8 @@ async function digestRun(digest: object, tags: string, faults: string[] = []): P
   writeFileSync(config, JSON.stringify({ digest }));
   const args = ["--config", config, "--tags", tags, "--report-dir", dir, "--timeout", "5000"];
   const run = await sxdHere(["test", ...args, ...faults.flatMap((fault) => ["--reference-fault", fault])]);
-  assert.ok(run.code === 0 || run.code === 1, `exit ${run.code}: ${run.stderr}`);
+  // 3: incomplete, where the one scenario a tag picks is not run (a lifetime longer than sxd waits).
+  assert.ok(run.code !== null && [0, 1, 3].includes(run.code), `exit ${run.code}: ${run.stderr}`);
   const report = JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as { rows: ReportRow[] };
   return new Map(report.rows.map((row) => [row.id, row]));
 }
