@@ -4,7 +4,7 @@
 // one whose ETags never match (the spec asks for If-Unmodified-Since only).
 // Each is the reference behind a small proxy that changes what the test is about.
 import assert from "node:assert/strict";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { type FixedResource, resolveDescription, type TargetDescription } from "../harness/description/target.ts";
@@ -26,7 +26,10 @@ interface ProxyRules {
 
 const ERROR_TYPE = "application/xml;charset=UTF-8";
 
-/** The reference's base server behind a proxy that applies the rules and rewrites its links. */
+/**
+ * The reference's base server behind a proxy that applies the rules and rewrites its links;
+ * `updates` holds the headers of every PUT it was sent.
+ */
 async function proxiedReference(rules: ProxyRules) {
   const reference = await startReference({
     host: "127.0.0.1",
@@ -35,7 +38,9 @@ async function proxiedReference(rules: ProxyRules) {
   });
   const upstream = reference.urls.base;
   let url = "";
+  const updates: IncomingHttpHeaders[] = [];
   const proxy = createServer((request, response) => {
+    if (request.method === "PUT") updates.push(request.headers);
     forward(request, response, { upstream, url }, rules).catch(() => response.destroy());
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
@@ -43,6 +48,7 @@ async function proxiedReference(rules: ProxyRules) {
   return {
     url,
     upstream,
+    updates,
     close: async () => {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
@@ -204,13 +210,19 @@ test("on a server whose ETags never match, the chains are built with If-Unmodifi
   }
 });
 
-test("sxd interop sets up its history entry there too: a refused If-Match is sent again with the date alone", async () => {
+test("sxd interop sets up its history entry there too, with If-Unmodified-Since alone: no update sends If-Match", async () => {
   const server = await proxiedReference({ etagsNeverMatch: true });
   try {
     const prepared = await prepareSubject("history", describe(server.url), 5000);
     assert.ok(prepared.ok, prepared.ok ? "" : prepared.problem);
     const read = await fetch(`${prepared.subject.url}/s2`);
     assert.equal(read.status, 200, "three versions: two snapshots");
+    const updates = server.updates.filter((headers) => headers["if-none-match"] === undefined);
+    assert.ok(updates.length >= 2, `${updates.length} updates`);
+    for (const headers of updates) {
+      assert.equal(headers["if-match"], undefined);
+      assert.match(headers["if-unmodified-since"] ?? "", /GMT$/);
+    }
   } finally {
     await server.close();
   }

@@ -61,16 +61,16 @@ function entry(id: string, title: string): string {
 
 /**
  * An entry whose versions carry these titles, oldest first: its URL, or why it could not be
- * made. Each update carries the date read (If-Unmodified-Since), and If-Match where a strong
- * ETag was served. A 412 may be the server's one-second dates (a second update within the
- * second of the last) or its ETags: the update is read and sent again once the server's clock
- * has passed that second, with the date alone from then on, as the spec asks.
+ * made. Each update carries what the spec asks of one and nothing more: the Last-Modified
+ * read, as If-Unmodified-Since (an ETag is no part of the spec, and a server may refuse an
+ * If-Match). A 412 is then the server's one-second dates (a second update within the second
+ * of the last): the update is read and sent again once the server's clock has passed that
+ * second.
  */
 async function makeEntry(target: TargetDescription, titles: readonly string[], timeoutMs: number) {
   const named = target.snapshots.resources?.[0]?.path;
   const url = `${target.baseUrl}${named ?? `${target.snapshots.collection}sxd-interop-${randomUUID()}`}`;
   const id = `urn:uuid:${randomUUID()}`;
-  let ifMatch = true;
   for (const [index, title] of titles.entries()) {
     for (let attempt = 1; ; attempt++) {
       const conditions: Record<string, string> = {};
@@ -79,9 +79,7 @@ async function makeEntry(target: TargetDescription, titles: readonly string[], t
         const read = await send(target, "GET", url, timeoutMs);
         if (read.status !== 200)
           return { problem: `sxd could not read the entry it wrote (GET ${url}: ${read.status})` };
-        const etag = read.headers.get("etag");
         const modified = read.headers.get("last-modified");
-        if (ifMatch && etag && !etag.startsWith("W/")) conditions["if-match"] = etag;
         if (modified) conditions["if-unmodified-since"] = modified;
       }
       const put = await send(target, "PUT", url, timeoutMs, {
@@ -92,7 +90,6 @@ async function makeEntry(target: TargetDescription, titles: readonly string[], t
       const since = conditions["if-unmodified-since"];
       if (put.status !== 412 || since === undefined || attempt >= UPDATE_ATTEMPTS)
         return { problem: `sxd could not write the entry (PUT ${url}: ${put.status})` };
-      if (conditions["if-match"] !== undefined) ifMatch = false;
       await untilSecondAfter(target, url, since, timeoutMs);
     }
   }
