@@ -117,6 +117,18 @@ describe("the suite's digest client", () => {
     assert.equal(authenticationInfoProblems(info(rspauthDigest(spec.input, "")), answer, "<reply/>").length, 1);
   });
 
+  it("takes auth-int's rspauth over the reply's bytes where they are not UTF-8", () => {
+    const [challenge] = rfcChallenges();
+    const answer = answerChallenge(challenge, "SHA-256", REQUEST, { ...CREDENTIALS, qop: "auth-int" });
+    const info = (rspauth: string) => `rspauth="${rspauth}", qop=auth-int, cnonce="${CREDENTIALS.cnonce}", nc=00000001`;
+    const bytes = Buffer.from([0x3c, 0x61, 0xff, 0xfe, 0x2f, 0x3e]);
+    const overBytes = rspauthDigest(answer.input, bytes);
+    assert.deepEqual(authenticationInfoProblems(info(overBytes), answer, bytes), []);
+    // The text sxd shows of them (U+FFFD for each bad byte) hashes to something else.
+    assert.notEqual(rspauthDigest(answer.input, bytes.toString("utf8")), overBytes);
+    assert.equal(authenticationInfoProblems(info(overBytes), answer, bytes.toString("utf8")).length, 1);
+  });
+
   it("writes the RFC 2069 form when asked, without nc and cnonce", () => {
     const [challenge] = rfcChallenges();
     const answer = answerChallenge(challenge, "MD5", REQUEST, { ...CREDENTIALS, qop: null });

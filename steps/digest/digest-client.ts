@@ -170,7 +170,7 @@ export function authorizationOf(directives: readonly Directive[]): string {
 export function authenticationInfoProblems(
   field: string | undefined,
   answer: DigestAnswer,
-  replyBody: string,
+  replyBody: string | Buffer,
 ): string[] {
   if (field === undefined) return ["no Authentication-Info header"];
   const parsed = parseParamList(field);

@@ -10,7 +10,7 @@ import { formatExchange, recordable } from "../../harness/evidence/transcript.ts
 import { RateLimited, RequestNotSent, TransportError } from "../../harness/judging/step-errors.ts";
 import { RateLimits } from "../../harness/wire/rate-limits.ts";
 import { holdProcess, hostile, httpHostile, stream } from "../../test/support/hostile.ts";
-import { HttpClient } from "./http.ts";
+import { bodyAsSent, HttpClient } from "./http.ts";
 
 const KIB = 1024;
 
@@ -208,6 +208,23 @@ test("closing a client ends its request still waiting on a shared dispatcher, an
   } finally {
     await dispatcher.destroy();
     server.closeAllConnections();
+    server.close();
+  }
+});
+
+test("a reply body that is not UTF-8 keeps its bytes for what hashes it; a UTF-8 one is its text", async () => {
+  const bytes = Buffer.from([0x3c, 0x61, 0xff, 0x2f, 0x3e]);
+  const server = createServer((request, response) => response.end(request.url === "/bytes" ? bytes : "<é/>"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = new HttpClient({ timeoutMs: 5000 });
+  try {
+    const raw = await client.send("GET", `${base}/bytes`);
+    assert.deepEqual(bodyAsSent(raw.response), bytes);
+    assert.equal(raw.response.body, bytes.toString("utf8"), "the text shows U+FFFD where the bytes were not UTF-8");
+    assert.equal(bodyAsSent((await client.send("GET", `${base}/text`)).response), "<é/>");
+  } finally {
+    await client.close();
     server.close();
   }
 });
