@@ -1,6 +1,6 @@
 // Runs every *.test.ts of the project with node's test runner (Node 20's --test takes no globs).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,7 +64,15 @@ const environment = {
 // Four test processes at once on two cores: their files wait on servers, clients and gateways.
 // Each test process keeps its coverage, and the processes it starts collect none
 // (test/support/coverage-scope.ts says why).
-const groups = mkdtempSync(join(tmpdir(), "sxd-tests-"));
+// Everything a run makes lies in one folder of its own, removed when the run ends, passed or
+// failed: the entries below, and the temporary folder the tests and every process they start
+// are given (TMPDIR), so a run leaves nothing in the machine's. It says how much the tests left
+// there themselves, so a test that forgets to clean up shows.
+const scratch = mkdtempSync(join(tmpdir(), "sxd-tests-"));
+const groups = join(scratch, "entries");
+const testsTmp = join(scratch, "tmp");
+mkdirSync(groups);
+mkdirSync(testsTmp);
 const result = spawnSync(
   process.execPath,
   [
@@ -78,10 +86,12 @@ const result = spawnSync(
   ],
   {
     stdio: "inherit",
-    env: environment,
+    env: { ...environment, TMPDIR: testsTmp },
   },
 );
-rmSync(groups, { recursive: true, force: true });
+const left = readdirSync(testsTmp);
+if (left.length > 0) console.log(`run-tests: the tests left ${left.length} entries in their temporary folder (removed)`);
+rmSync(scratch, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 
 /**
