@@ -90,7 +90,8 @@ const result = spawnSync(
   },
 );
 const left = readdirSync(testsTmp);
-if (left.length > 0) console.log(`run-tests: the tests left ${left.length} entries in their temporary folder (removed)`);
+if (left.length > 0)
+  console.log(`run-tests: the tests left ${left.length} entries in their temporary folder (removed)`);
 rmSync(scratch, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 
