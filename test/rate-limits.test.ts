@@ -100,20 +100,16 @@ test("behind a gateway that the messaging server's own request to the contacts s
 test("a login lockout (429 without Retry-After for 2 s after five failed logins) changes no row's verdict", {
   timeout: 300_000,
 }, async () => {
-  // DIG-6's wrong digests are the failed logins; the rows after them meet the lockout.
+  // DIG-6's wrong digests are the failed logins; the rows after them meet the lockout. Without a
+  // lockout the reference passes all three (test/reference-conformance): so must it with one.
   const tags = "@DIG-6 or @DIG-9 or @SNAP-3";
   const unlimited = { perSecond: Number.POSITIVE_INFINITY, burst: Number.POSITIVE_INFINITY };
   const verdicts = (run: GatedRun) => Object.fromEntries(run.judgement.rows.map((row) => [row.row.id, row.verdict]));
-  let without: GatedRun | undefined;
-  await behind(unlimited, async (gateway) => {
-    without = await runBehind(gateway, { tags });
-    figures("no lockout", without, gateway);
-  });
   await behind({ ...unlimited, lockout: { failedLogins: 5, seconds: 2 } }, async (gateway) => {
     const run = await runBehind(gateway, { tags });
     figures(`lockout (${gateway.lockedOut} refused in it)`, run, gateway);
     assert.ok(gateway.lockedOut > 0, "the lockout refused some requests, or this test proves nothing");
-    assert.deepEqual(verdicts(run), verdicts(without as GatedRun), run.output);
+    assert.deepEqual(verdicts(run), { "DIG-6": "passed", "DIG-9": "passed", "SNAP-3": "passed" }, run.output);
     assert.equal(run.judgement.overall, "conformant", run.output);
     assert.equal(run.exitCode, 0);
   });
