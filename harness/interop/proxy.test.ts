@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createServer, request, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
 import type { RecordedRequest } from "../../lib/recording.ts";
+import { holdProcess } from "../../test/support/hostile.ts";
 import { type RecordingProxy, startRecordingProxy } from "./proxy.ts";
 import { unseenOrigins } from "./unseen.ts";
 
@@ -50,7 +51,11 @@ before(async () => {
     if (req.url === "/big") res.end("x".repeat(LIMIT + 1));
     else if (req.url === "/hang")
       req.resume(); // never answers
-    else res.end(`ok ${req.headers.host}`);
+    else if (req.url === "/then-held") {
+      // Answers, then holds the process (the proxy's too) past the proxy's limit.
+      res.end("answered");
+      holdProcess(350);
+    } else res.end(`ok ${req.headers.host}`);
   });
   server = main.made;
   serverUrl = main.url;
@@ -95,6 +100,10 @@ describe("the interop proxy", () => {
     const reply = await send("/hang");
     assert.equal(reply.status, 502);
     assert.match(reply.body, /no whole reply within 300 ms/);
+  });
+
+  it("a reply that arrived counts, though the process was held up past the limit before reading it", async () => {
+    assert.deepEqual(await send("/then-held"), { status: 200, body: "answered" });
   });
 
   it("a request body over the limit is refused with 413", async () => {

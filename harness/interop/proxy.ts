@@ -20,6 +20,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import type { Fields, RecordedRequest } from "../../lib/recording.ts";
+import { replyTimeLimit } from "../wire/transport.ts";
 import type { ServerUrls } from "./servers.ts";
 
 type ServerName = RecordedRequest["server"];
@@ -225,17 +226,18 @@ function exchange(
       setHost: false,
       agent: false,
     });
-    const timer = setTimeout(
-      () => outgoing.destroy(new Error(`no whole reply within ${limits.timeoutMs} ms`)),
-      limits.timeoutMs,
-    );
+    // A reply that has arrived within the limit counts, though this process was held up past it.
+    const limit = replyTimeLimit(limits.timeoutMs);
+    const passed = () => outgoing.destroy(new Error(`no whole reply within ${limits.timeoutMs} ms`));
+    limit.addEventListener("abort", passed);
+    const settled = () => limit.removeEventListener("abort", passed);
     outgoing.on("error", (error) => {
-      clearTimeout(timer);
+      settled();
       reject(error);
     });
     outgoing.on("response", (incoming) => {
       readBounded(incoming, limits.maxBodyBytes).then((read) => {
-        clearTimeout(timer);
+        settled();
         if (!read.ok) return reject(new Error(`the reply body is over ${limits.maxBodyBytes} bytes`));
         resolve({
           status: incoming.statusCode ?? 502,
