@@ -4,6 +4,8 @@
  * the client steps grade them (steps/<behaviour>/client*); this type is the one both speak.
  */
 
+import type { KeptBody } from "./body.ts";
+
 export type Fields = Record<string, string | string[]>;
 
 export interface RecordedRequest {
@@ -18,7 +20,8 @@ export interface RecordedRequest {
   body: string;
   /** ISO time the request arrived. */
   at: string;
-  reply: { status: number; headers: Fields; body: string };
+  /** Its body as text, and its bytes where they are not UTF-8 (body.ts). */
+  reply: { status: number; headers: Fields } & KeptBody;
   /** Set where one of sxd's servers sent it, not the client (the messaging server fetching contacts). */
   bySxd?: true;
   /**

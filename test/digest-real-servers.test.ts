@@ -206,10 +206,17 @@ describe("rspauth with qop auth-int", () => {
     assertVerdict(rows, "DIG-11", "passed");
   });
 
-  it("a reply body that is not UTF-8 gets auth-int's rspauth checked over its bytes, and passes DIG-11", async (t) => {
+  it("a reply body that is not UTF-8 is hashed as its bytes: rspauth over them passes DIG-11", async (t) => {
     const rows = await verdictsOf(t, "latin-1-reply", {}, RSPAUTH_ROWS);
     assertOnlyFaulty(rows);
     assertVerdict(rows, "DIG-11", "passed");
+  });
+
+  it("a reply body that is not UTF-8, rspauth over its text read as UTF-8 rather than its bytes: DIG-11", async (t) => {
+    const rows = await verdictsOf(t, "latin-1-reply-rspauth-over-text", {}, RSPAUTH_ROWS);
+    assertOnlyFaulty(rows, "DIG-11");
+    // It offers auth-int alone: the plain login's grant is auth-int's too.
+    assertFailedCases(rows, "DIG-11", ["proves the server knows the secret", "With qop auth-int"]);
   });
 
   it("a server computing auth-int's rspauth over the request's body gets DIG-11, which says so", async (t) => {

@@ -3,13 +3,15 @@
  * did. How a person reads one is transcript.ts; how a failure to get a reply is told is
  * transport.ts.
  */
+import type { KeptBody } from "../../lib/body.ts";
+
 export type Headers = Record<string, string>;
 
-export interface RecordedResponse {
+/** The body as text, and its bytes where they are not UTF-8 (lib/body.ts). */
+export interface RecordedResponse extends KeptBody {
   status: number;
   /** Lower-case names; repeated headers keep every value. */
   headers: Record<string, string[]>;
-  body: string;
 }
 
 export interface Exchange {

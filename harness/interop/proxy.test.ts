@@ -7,12 +7,15 @@
 import assert from "node:assert/strict";
 import { createServer, request, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
+import { bodyBytes } from "../../lib/body.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { holdProcess } from "../../test/support/hostile.ts";
 import { type RecordingProxy, startRecordingProxy } from "./proxy.ts";
 import { unseenOrigins } from "./unseen.ts";
 
 const LIMIT = 1000;
+/** A body in ISO-8859-1: its è is no UTF-8. */
+const LATIN_1 = Buffer.from("<city>Genève</city>", "latin1");
 let server: Server;
 let outside: Server;
 let outsideHits = 0;
@@ -51,6 +54,7 @@ before(async () => {
     if (req.url === "/big") res.end("x".repeat(LIMIT + 1));
     else if (req.url === "/hang")
       req.resume(); // never answers
+    else if (req.url === "/latin-1") res.end(LATIN_1);
     else if (req.url === "/then-held") {
       // Answers, then holds the process (the proxy's too) past the proxy's limit.
       res.end("answered");
@@ -104,6 +108,14 @@ describe("the interop proxy", () => {
 
   it("a reply that arrived counts, though the process was held up past the limit before reading it", async () => {
     assert.deepEqual(await send("/then-held"), { status: 200, body: "answered" });
+  });
+
+  it("a reply body that is not UTF-8 is recorded with its bytes as well as its text", async () => {
+    proxy.take();
+    await send("/latin-1");
+    const [recorded] = proxy.take();
+    assert.equal(recorded?.reply.body, "<city>Gen\uFFFDve</city>");
+    assert.deepEqual(bodyBytes(recorded?.reply ?? { body: "" }), LATIN_1);
   });
 
   it("a request body over the limit is refused with 413", async () => {

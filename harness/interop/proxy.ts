@@ -19,6 +19,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
+import { keptBody } from "../../lib/body.ts";
 import type { Fields, RecordedRequest } from "../../lib/recording.ts";
 import { replyTimeLimit } from "../wire/transport.ts";
 import type { ServerUrls } from "./servers.ts";
@@ -161,7 +162,7 @@ async function passOn(
     );
     res.writeHead(reply.status, reply.statusMessage, sent);
     res.end(reply.body);
-    return { ...base, reply: { status: reply.status, headers: reply.headers, body: reply.body.toString("utf8") } };
+    return { ...base, reply: { status: reply.status, headers: reply.headers, ...keptBody(reply.body) } };
   } catch (error) {
     return answer(502, `no reply from ${origin.origin}: ${(error as Error).message}`);
   }

@@ -1,9 +1,11 @@
 // DIG-11 in the digest judge of `sxd interop`: with qop=auth-int, rspauth hashes the reply's
-// body (RFC 2617 §3.2.3); one over the request's body, or a random one, breaks the row.
+// body (RFC 2617 §3.2.3), its bytes as sent, UTF-8 or not; one over the request's body, or a
+// random one, breaks the row.
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { resolveDescription } from "../../harness/description/target.ts";
 import { formatParams } from "../../lib/auth-params.ts";
+import { type KeptBody, keptBody } from "../../lib/body.ts";
 import { rspauthDigest } from "../../lib/digest-math.ts";
 import type { RecordedRequest } from "../../lib/recording.ts";
 import { answerChallenge, authorizationOf, digestChallenges } from "./digest-client.ts";
@@ -17,13 +19,21 @@ const target = described.value;
 const CHALLENGE = 'Digest realm="r", qop="auth, auth-int", algorithm=SHA-256, nonce="n0nce"';
 const SENT = "<note>sent</note>";
 const REPLY = "<protected><user>alice</user></protected>";
+/** A grant's body in ISO-8859-1: its è is no UTF-8. */
+const LATIN_1_REPLY = Buffer.from("<protected><city>Genève</city></protected>", "latin1");
 
 function recorded(method: string, headers: Record<string, string>, body: string, reply: RecordedRequest["reply"]) {
   return { server: "base", method, target: "/protected", headers, body, at: "", reply } as const;
 }
 
-/** A challenge, then a POST with qop=auth-int granted with the rspauth `rspauthOf` computes. */
-function exchange(rspauthOf: (answer: ReturnType<typeof answerChallenge>) => string) {
+/**
+ * A challenge, then a POST with qop=auth-int granted with the rspauth `rspauthOf` computes, the
+ * grant's body recorded as the interop proxy keeps it.
+ */
+function exchange(
+  rspauthOf: (answer: ReturnType<typeof answerChallenge>) => string,
+  replyBody: KeptBody = { body: REPLY },
+) {
   const challenge = digestChallenges(CHALLENGE);
   if (!challenge.ok || !challenge.value[0]) throw new Error("the test's challenge does not parse");
   const answer = answerChallenge(
@@ -38,7 +48,7 @@ function exchange(rspauthOf: (answer: ReturnType<typeof answerChallenge>) => str
     recorded("POST", { authorization: authorizationOf(answer.directives) }, SENT, {
       status: 200,
       headers: { "content-type": "application/xml;charset=UTF-8", "authentication-info": formatParams(info) },
-      body: REPLY,
+      ...replyBody,
     }),
   ];
   const broken = judgeServerExchange({
@@ -58,4 +68,13 @@ it("DIG-11: auth-int's rspauth over the reply's body breaks nothing; over the re
   );
   assert.equal(exchange((answer) => rspauthDigest(answer.input, SENT)).length, 1);
   assert.equal(exchange(() => "0".repeat(64)).length, 1);
+});
+
+it("DIG-11 on a reply body that is not UTF-8: rspauth over its bytes breaks nothing; over its text read as UTF-8, the row", () => {
+  const kept = keptBody(LATIN_1_REPLY);
+  assert.deepEqual(
+    exchange((answer) => rspauthDigest(answer.input, LATIN_1_REPLY), kept),
+    [],
+  );
+  assert.equal(exchange((answer) => rspauthDigest(answer.input, kept.body), kept).length, 1);
 });

@@ -11,6 +11,7 @@ import { stated } from "../../harness/description/target.ts";
 import type { BrokenRow } from "../../harness/evidence/interop-document.ts";
 import type { Excused, RowBreak, ServerExchange, SidesBroken, Stop } from "../../harness/interop/judging.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
+import { bodyBytes } from "../../lib/body.ts";
 import { challengesByNonce, digestAnswers, fieldOf, issuedChallenges } from "../../lib/digest-answers.ts";
 import { hashA1, hashOf, parseAlgorithm, type Qop, rspauthDigest } from "../../lib/digest-math.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
@@ -116,7 +117,7 @@ function expectedRspauth(
     cnonce: params.get("cnonce"),
   };
   // auth-int's rspauth covers the reply's body, not the request's (RFC 2617 §3.2.3).
-  const replyBody = request.reply.body;
+  const replyBody = bodyBytes(request.reply);
   return [rspauthDigest(input, replyBody), rspauthDigest({ ...input, formula: "spec" }, replyBody)];
 }
 

@@ -6,11 +6,11 @@
 import { stated } from "../../harness/description/target.ts";
 import { headerOf } from "../../harness/evidence/exchange.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
+import { bodyBytes } from "../../lib/body.ts";
 import type { Qop } from "../../lib/digest-math.ts";
 import { mediaTypeMatches } from "../../lib/media-type.ts";
 import { Given, Then, When } from "../support/cucumber.ts";
 import { expectThat, fail } from "../support/expect.ts";
-import { bodyAsSent } from "../support/http.ts";
 import type { SxdWorld } from "../support/world.ts";
 import { answeredNonce, challengeFormProblems, expectLogin, NEEDS_LOGIN, needLogin, newChallenges } from "./checks.ts";
 import { answerableAlgorithms, authenticationInfoProblems } from "./digest-client.ts";
@@ -111,11 +111,11 @@ Then("the Authentication-Info proves that the server knows the secret", function
   const reply = this.reply;
   const answer = state(this).answer;
   if (!answer) throw new Error("no answer was sent before in this scenario");
-  // auth-int's rspauth covers the body's bytes, which are not always UTF-8 text.
+  // auth-int's rspauth hashes the reply's body as sent: its bytes, UTF-8 or not.
   const problems = authenticationInfoProblems(
     headerOf(reply, "authentication-info"),
     answer,
-    bodyAsSent(reply.response),
+    bodyBytes(reply.response),
   );
   expectThat(
     problems.length === 0,

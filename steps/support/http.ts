@@ -4,13 +4,7 @@
  */
 
 import { DEFAULT_MAX_BODY_BYTES } from "../../harness/description/settings.ts";
-import {
-  type Answered,
-  type Exchange,
-  type Headers,
-  masked,
-  type RecordedResponse,
-} from "../../harness/evidence/exchange.ts";
+import { type Answered, type Exchange, type Headers, masked } from "../../harness/evidence/exchange.ts";
 import { RateLimited, RequestNotSent, TransportError } from "../../harness/judging/step-errors.ts";
 import { type TlsSettings, targetDispatcher } from "../../harness/wire/dispatcher.ts";
 import { isRefusal, type RateLimits, rateLimitedReason, sleep } from "../../harness/wire/rate-limits.ts";
@@ -23,6 +17,7 @@ import {
 } from "../../harness/wire/transport.ts";
 import { type Dispatcher, request } from "../../harness/wire/undici.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
+import { keptBody } from "../../lib/body.ts";
 
 export interface HttpClientOptions {
   /** Per request: connecting, the head and the whole body. */
@@ -201,9 +196,8 @@ export class HttpClient {
         signal: AbortSignal.any([replyTimeLimit(this.timeoutMs), this.closing.signal]),
       });
       const headers = normaliseHeaders(reply.headers);
-      const bytes = await readCapped(reply.body, headers["content-length"]?.[0], this.maxBodyBytes);
-      exchange.response = { status: reply.statusCode, headers, body: bytes.toString("utf8") };
-      if (notUtf8(bytes)) BYTES_OF.set(exchange.response, bytes);
+      const body = await readCapped(reply.body, headers["content-length"]?.[0], this.maxBodyBytes);
+      exchange.response = { status: reply.statusCode, headers, ...keptBody(body) };
       this.options.guard?.record(true);
       return exchange as Answered;
     } catch (error) {
@@ -257,14 +251,6 @@ async function readCapped(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
-}
-
-/** The bytes of a reply body that is not UTF-8, which its text (with U+FFFD) no longer holds. */
-const BYTES_OF = new WeakMap<RecordedResponse, Buffer>();
-
-/** A reply's body as the target sent it: its text, or its bytes where they are not UTF-8 (a digest covers the bytes). */
-export function bodyAsSent(response: RecordedResponse): string | Buffer {
-  return BYTES_OF.get(response) ?? response.body;
 }
 
 function normaliseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string[]> {

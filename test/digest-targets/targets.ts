@@ -84,6 +84,9 @@ function agedNonces(): Nonces {
   };
 }
 
+/** A grant's body in ISO-8859-1: its è is no UTF-8. */
+const LATIN_1_GRANT = Buffer.from("<account><user>carol</user><city>Gen\u00e8ve</city></account>", "latin1");
+
 export const TARGETS = {
   correct: {
     behaviour: "nothing wrong: RFC 7616 as written, with nonces usable until an nc repeats; the others' base",
@@ -143,9 +146,16 @@ export const TARGETS = {
   },
   "latin-1-reply": {
     behaviour: "offers qop=auth-int alone and grants with a body in ISO-8859-1, its rspauth over those bytes",
+    quirks: () => ({ qops: ["auth-int"], granted: LATIN_1_GRANT }),
+  },
+  "latin-1-reply-rspauth-over-text": {
+    behaviour:
+      "as latin-1-reply, but its auth-int rspauth hashes the body read as UTF-8 (U+FFFD for each byte that is not), not the bytes it sent",
     quirks: () => ({
       qops: ["auth-int"],
-      granted: Buffer.from("<account><user>carol</user><city>Gen\u00e8ve</city></account>", "latin1"),
+      granted: LATIN_1_GRANT,
+      rspauth: (input: ResponseInput, _requestBody: Buffer, replyBody: Buffer) =>
+        rspauthDigest(input, replyBody.toString("utf8")),
     }),
   },
   "short-lived-nonces": {
