@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -13,7 +13,21 @@ test("a claimed key cannot be claimed again until it is released", () => {
   assert.equal(tryClaim("http://h/notes/1", root), undefined);
   assert.ok(tryClaim("http://h/notes/2", root), "another key is free");
   release();
-  assert.ok(tryClaim("http://h/notes/1", root));
+  const again = tryClaim("http://h/notes/1", root);
+  assert.ok(again);
+  assert.equal(readdirSync(root).length, 2);
+});
+
+test("the last release removes the claims' folder: a run leaves nothing behind", () => {
+  const root = join(mkdtempSync(join(tmpdir(), "sxd-claims-test-")), "claims");
+  const first = tryClaim("http://h/notes/1", root);
+  const second = tryClaim("http://h/notes/2", root);
+  assert.ok(first && second);
+  first();
+  assert.equal(readdirSync(root).length, 1, "a claim still held keeps the folder");
+  second();
+  assert.equal(existsSync(root), false);
+  assert.ok(tryClaim("http://h/notes/1", root), "a later claim makes it again");
 });
 
 test("a claim left by a process that has died is taken over", () => {

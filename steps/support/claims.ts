@@ -9,27 +9,45 @@
  *   if (release) try { … } finally { release(); }
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(tmpdir(), "sxd-claims");
 
-/** Claims the key; returns the release, or undefined when another live process holds it. */
+/**
+ * Claims the key; returns the release, or undefined when another live process holds it. The
+ * last release removes the root too, so that a run leaves nothing in the temporary folder.
+ */
 export function tryClaim(key: string, root = ROOT): (() => void) | undefined {
-  mkdirSync(root, { recursive: true });
   const dir = join(root, createHash("sha256").update(key).digest("hex").slice(0, 32));
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
+      mkdirSync(root, { recursive: true });
       mkdirSync(dir);
       writeFileSync(join(dir, "pid"), String(process.pid));
-      return () => rmSync(dir, { recursive: true, force: true });
+      return () => {
+        rmSync(dir, { recursive: true, force: true });
+        removeIfEmpty(root);
+      };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !abandoned(dir)) return undefined;
+      const code = (error as NodeJS.ErrnoException).code;
+      // Another process's last release removed the root between its making and the claim's.
+      if (code === "ENOENT") continue;
+      if (code !== "EEXIST" || !abandoned(dir)) return undefined;
       rmSync(dir, { recursive: true, force: true });
     }
   }
   return undefined;
+}
+
+/** Removes the folder where it is empty; one that holds another process's claim stays. */
+function removeIfEmpty(folder: string): void {
+  try {
+    rmdirSync(folder);
+  } catch {
+    // Not empty (another claim), or already removed by another release.
+  }
 }
 
 /** The claim's process is gone; a claim whose pid is not written yet is still being made. */
