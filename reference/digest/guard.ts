@@ -16,7 +16,6 @@ import {
   rspauthDigest,
 } from "../../lib/digest-math.ts";
 import { sameText } from "../../lib/same-text.ts";
-import { ScannedNonceLog } from "./logged-nonces.ts";
 import type { DigestPolicy } from "./policy.ts";
 import type { Nonces } from "./predictable-nonces.ts";
 import { demoUsers, type UserStore } from "./users.ts";
@@ -116,7 +115,7 @@ export function judge(settings: GuardSettings, attempt: Attempt): Verdict | Prom
   const outOfScope = scopeMismatch(settings, attempt, credentials);
   if (outOfScope) return outOfScope;
   // The fault that keeps a log of every nonce (sxd limits, LIM-4) reads it before anything else.
-  if (!(settings.nonces instanceof ScannedNonceLog)) return judgeIssued(settings, attempt, credentials, true);
+  if (settings.nonces.logged === undefined) return judgeIssued(settings, attempt, credentials, true);
   return settings.nonces.logged(field("nonce")).then((logged) => judgeIssued(settings, attempt, credentials, logged));
 }
 

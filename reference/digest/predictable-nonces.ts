@@ -12,7 +12,13 @@ import type { NonceOrigin, NonceStore, NonceUse } from "./nonces.ts";
 export type NonceForm = "mac" | "counter" | "hashed-counter";
 
 /** What the guard asks of the nonces it hands out and checks. */
-export type Nonces = Pick<NonceStore, "issue" | "origin" | "timestampCurrent" | "use" | "successorDue">;
+export type Nonces = Pick<NonceStore, "issue" | "origin" | "timestampCurrent" | "use" | "successorDue"> & {
+  /**
+   * Where the nonces are kept as a log read from storage (logged-nonces.ts, a fault of LIM-4):
+   * whether it holds this one, read before anything else of a login. Absent: nothing to read.
+   */
+  logged?(nonce: string): Promise<boolean>;
+};
 
 const CAPACITY = 10_000;
 
