@@ -8,8 +8,9 @@ import { UsageError, valueOrUsageError } from "../harness/errors.ts";
 import { loadLimitRows } from "../harness/judging/catalogue.ts";
 import { GROWTH_ORDER, type Growth } from "../harness/limits/growth.ts";
 import { plainGetFails } from "../harness/limits/health.ts";
-import { limitsSummary, writeLimitsReports } from "../harness/limits/report.ts";
+import { limitsDocument } from "../harness/limits/report.ts";
 import { type LimitsSettings, runLimits } from "../harness/limits/run.ts";
+import { limitsSummary, writeLimitsReports } from "../harness/report/limits.ts";
 import type { RunningReference } from "../reference/index.ts";
 import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
@@ -61,8 +62,9 @@ export async function runLimitsCommand(argv: string[], io: CommandIo): Promise<n
     );
     const run = await runLimits(settings);
     const reportDir = withDefault("limits", "report-dir", described.run.reportDir);
-    const written = writeLimitsReports(reportDir, run, target);
-    io.stdout.write(limitsSummary(run));
+    const doc = limitsDocument(run, target);
+    const written = writeLimitsReports(reportDir, doc);
+    io.stdout.write(limitsSummary(doc));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
     return exitCodeOf(run.cases, failOn);
   } finally {

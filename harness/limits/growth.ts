@@ -7,6 +7,8 @@
  *   growthOf(points); // { growth: "linear", exponent: 0.5, ratio: 9.2 }
  */
 
+import { formatRatio } from "../evidence/limits-document.ts";
+
 export type Growth = "flat" | "linear" | "faster" | "unclear";
 
 /** One size of a series: what each repeat cost, their median and spread (the middle half, p25 to p75). */
@@ -109,10 +111,6 @@ export function growthOf(points: readonly Point[]): Fit | undefined {
   const growth = exponent > FASTER_EXPONENT ? "faster" : "linear";
   const bound = growth === "faster" ? `above ${FASTER_EXPONENT}` : `up to ${FASTER_EXPONENT}`;
   return { growth, exponent, ratio, why: `${numbers}: exponent ${bound}` };
-}
-
-export function formatRatio(ratio: number): string {
-  return Number.isFinite(ratio) ? `×${ratio < 10 ? ratio.toFixed(2) : ratio.toFixed(0)}` : "×∞";
 }
 
 /** The growths in order, for a gate: `linear` fails on linear and faster. */

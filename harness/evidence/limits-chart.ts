@@ -6,13 +6,12 @@
  *   chartSvg({ title: "GET s1", x: "N (versions)", y: "ms", points });
  */
 import { escapeXml } from "../../lib/xml.ts";
-import type { Point } from "./growth.ts";
 
 export interface ChartInput {
   title: string;
   x: string;
   y: string;
-  points: ReadonlyArray<Pick<Point, "size" | "median" | "repeats">>;
+  points: ReadonlyArray<{ size: number; median: number; repeats: readonly number[] }>;
 }
 
 const WIDTH = 360;
