@@ -15,11 +15,12 @@ import type { RunResults } from "../harness/docs/results.ts";
 import { buildSite } from "../harness/docs/site.ts";
 import { UsageError } from "../harness/errors.ts";
 import { readConformance } from "../harness/evidence/conformance-document.ts";
+import type { LimitsDocument } from "../harness/evidence/limits-document.ts";
 import { REPORT_FILES } from "../harness/evidence/report-folder.ts";
-import { loadRows } from "../harness/judging/catalogue.ts";
+import { loadLimitRows, loadRows } from "../harness/judging/catalogue.ts";
 import { PACKAGE_ROOT } from "../harness/package.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
-import { recordExampleClientRun, recordReferenceRun } from "./docs-recording.ts";
+import { measureReferenceLimits, recordExampleClientRun, recordReferenceRun } from "./docs-recording.ts";
 import { commandHelp } from "./help.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 
@@ -38,23 +39,29 @@ export async function runDocs(argv: string[], stdout: NodeJS.WritableStream): Pr
     stdout.write(commandHelp("docs"));
     return 0;
   }
-  const build = await buildDocs(withDefault("docs", "out", given.text("out")), given.list("results"));
+  const build = await buildDocs(
+    withDefault("docs", "out", given.text("out")),
+    given.list("results"),
+    given.text("limits"),
+  );
   stdout.write(
     `wrote ${build.outDir}/index.html: ${build.files} files, ${Math.round(build.bytes / 1024)} KiB, in ${build.seconds.toFixed(1)} s\n`,
   );
   return 0;
 }
 
-export async function buildDocs(outDir: string, resultFiles: string[]): Promise<DocsBuild> {
+export async function buildDocs(outDir: string, resultFiles: string[], limitsFile?: string): Promise<DocsBuild> {
   const started = performance.now();
-  const given = resultFiles.map((file) => resultsFile(file, outDir));
-  const results = given.flatMap((r) => (r.kind === "conformance" ? [r.results] : []));
-  const interop = given.flatMap((r) => (r.kind === "interop" ? [r.results] : []));
+  const read = resultFiles.map((file) => resultsFile(file, outDir));
+  const results = read.flatMap((r) => (r.kind === "conformance" ? [r.results] : []));
+  const interop = read.flatMap((r) => (r.kind === "interop" ? [r.results] : []));
+  const given = { limits: limitsFile === undefined ? undefined : limitsOf(limitsFile) };
   const features = [...loadDocFeatures(PACKAGE_ROOT, "server"), ...loadDocFeatures(PACKAGE_ROOT, "client")];
   const reportDir = mkdtempSync(join(tmpdir(), "sxd-docs-"));
   try {
     const reference = await recordReferenceRun(join(reportDir, "server"));
     const client = await recordExampleClientRun(join(reportDir, "client"));
+    const measured = given.limits ?? (await measureReferenceLimits(join(reportDir, "limits")));
     const secrets = [...new Set([REFERENCE_DESCRIPTION.digest.password, client.secret])];
     const recorded = new Map([...recordedRuns(reference, secrets), ...recordedRuns(client.doc, secrets)]);
     const missing = missingExchanges(features, recorded);
@@ -62,7 +69,8 @@ export async function buildDocs(outDir: string, resultFiles: string[]): Promise<
       throw new UsageError(`no recorded exchange for ${missing.length} scenario(s):\n  ${missing.join("\n  ")}`);
     }
     const rows = [...loadRows("server"), ...loadRows("client")];
-    const files = buildSite({ rows, features, recorded, results, interop });
+    const limits = { rows: loadLimitRows(), measured };
+    const files = buildSite({ rows, features, recorded, results, interop, limits });
     const leaked = [...files].find(([, content]) => secrets.some((secret) => content.includes(secret)));
     if (leaked) throw new Error(`${leaked[0]} would show the digest secret`);
     mkdirSync(outDir, { recursive: true });
@@ -71,6 +79,17 @@ export async function buildDocs(outDir: string, resultFiles: string[]): Promise<
     return { outDir, files: files.size, bytes, seconds: (performance.now() - started) / 1000 };
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
+  }
+}
+
+/** --limits: a limits.json of sxd limits. */
+function limitsOf(file: string): LimitsDocument {
+  try {
+    const doc = JSON.parse(readFileSync(file, "utf8")) as LimitsDocument;
+    if (doc.tool !== "sxd limits" || !Array.isArray(doc.cases)) throw new Error("not a limits.json of sxd limits");
+    return doc;
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }
 }
 

@@ -136,14 +136,16 @@ Writes limits.json, limits.html (a chart per case) and summary.md into the repor
 2 usage error or an unreachable target.`,
   },
   docs: {
-    usage: `Usage: sxd docs [--out DIR] [--results ${F.conformanceJson} ...]`,
+    usage: `Usage: sxd docs [--out DIR] [--results ${F.conformanceJson} ...] [--limits ${F.limitsJson}]`,
     about: `Writes the interface's documentation as a static site (open DIR/index.html from disk, or
 publish the folder as it is): every rule with its level, the server's rules and then the
 client's, the scenarios that check each in plain words, and a real exchange. To record them it
 runs the suite against the bundled reference (server rules) and the example client
 (examples/clients/node) against sxd's servers (client rules). --results adds a column per run
 from its ${F.conformanceJson}, linked to the ${F.conformanceHtml} beside it: a server's (sxd test)
-shows on the server rules, a client's (sxd test-client) on the client rules.`,
+shows on the server rules, a client's (sxd test-client) on the client rules. A page of its own
+shows the LIM cases (sxd limits) with what was measured of the bundled reference as the site was
+built, or of the target of the ${F.limitsJson} given.`,
   },
 };
 

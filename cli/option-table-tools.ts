@@ -108,4 +108,11 @@ export const TOOL_OPTIONS = [
     multiple: true,
     help: "a conformance.json of another server's or client's run, or an interop.json of sxd interop (repeatable)",
   },
+  {
+    name: "limits",
+    commands: ["docs"],
+    type: "string",
+    arg: "FILE",
+    help: "a limits.json of sxd limits, whose measurements the page of LIM cases shows (default: the bundled reference's, measured as the site is built at a tenth of the catalogue's sizes)",
+  },
 ] as const satisfies readonly OptionSpec[];

@@ -13,8 +13,9 @@ import { buildDocs } from "../cli/docs.ts";
 import { loadDocFeatures, runLocations } from "../harness/docs/features.ts";
 import { UsageError } from "../harness/errors.ts";
 import type { ConformanceDocument } from "../harness/evidence/conformance-document.ts";
+import type { LimitsDocument } from "../harness/evidence/limits-document.ts";
 import { behaviourOf } from "../harness/evidence/presentation.ts";
-import { loadRows, type Row } from "../harness/judging/catalogue.ts";
+import { loadLimitRows, loadRows, type Row } from "../harness/judging/catalogue.ts";
 import { PACKAGE_ROOT } from "../harness/package.ts";
 import { REFERENCE_DESCRIPTION } from "../reference/index.ts";
 import { sampleInterop } from "./support/interop-document.ts";
@@ -62,11 +63,65 @@ function interopRun(doc: object): string {
   return join(dir, "interop.json");
 }
 
-const built = buildDocs(siteDir, [
-  otherRun("other", serverRows, "DIG-4"),
-  otherRun("other-client", clientRows, "CDIG-2", CLIENT_COMMAND),
-  interopRun(sampleInterop()),
-]);
+/**
+ * A limits.json of another server (--limits): LIM-1 measured at three sizes and growing, LIM-5
+ * not run. Given, so that this build measures no reference (test/package.test.ts builds the site
+ * as a user does, measuring it).
+ */
+function limitsRun(): string {
+  const points = [10, 100, 1000].map((size, i) => ({
+    size,
+    median: 2 ** i,
+    spread: 0.1,
+    repeats: [2 ** i * 0.9, 2 ** i, 2 ** i * 1.1],
+  }));
+  const series = { name: "GET s1", unit: "ms", points, exponent: 0.301, ratio: 4, growth: "linear", why: "x" };
+  const doc: LimitsDocument = {
+    tool: "sxd limits",
+    version: "0",
+    target: "http://limits.example:8080",
+    startedAt: "2026-01-01T00:00:00Z",
+    elapsedMs: 9000,
+    repeats: 3,
+    deadlineSeconds: 600,
+    memory: "not observed",
+    cases: [
+      {
+        id: "LIM-1",
+        measures: "m",
+        size: { name: "N", unit: "versions" },
+        sizes: [10, 100, 1000],
+        status: "measured",
+        growth: "linear",
+        lowered: [],
+        series: [series],
+      },
+      {
+        id: "LIM-5",
+        measures: "m",
+        size: { name: "N", unit: "contacts" },
+        sizes: [],
+        status: "not run",
+        reason: "export.longLists is not stated",
+        lowered: [],
+        series: [],
+      },
+    ],
+  };
+  const file = join(work, "limits.json");
+  writeFileSync(file, JSON.stringify(doc));
+  return file;
+}
+
+const built = buildDocs(
+  siteDir,
+  [
+    otherRun("other", serverRows, "DIG-4"),
+    otherRun("other-client", clientRows, "CDIG-2", CLIENT_COMMAND),
+    interopRun(sampleInterop()),
+  ],
+  limitsRun(),
+);
 
 /** The part of a page that is one row's section. */
 function section(html: string, id: string): string {
@@ -176,6 +231,20 @@ test("an interop.json given with --results: the pairs under the rows they broke,
   assert.match(page("index.html"), /<td class="score">1 of 4 \(25%\)<\/td>/);
 });
 
+test("the page of LIM cases: every case of the catalogue, and what the limits.json given measured, with its charts", async () => {
+  await built;
+  const limits = page("lim-cases.html");
+  for (const row of loadLimitRows()) assert.match(limits, new RegExp(`<section class="limit" id="${row.id}">`));
+  assert.match(limits, /what <code>sxd limits<\/code> measured of http:\/\/limits\.example:8080/);
+  const lim1 = limits.slice(limits.indexOf('id="LIM-1"'), limits.indexOf('id="LIM-2"'));
+  assert.match(lim1, /<b>Measured:<\/b> linear/);
+  assert.equal([...lim1.matchAll(/<circle /g)].length, 9, "a point per repeat");
+  assert.match(lim1, /N \(versions\), log scale/);
+  assert.match(limits, /<b>Measured:<\/b> not run: export\.longLists is not stated/);
+  const lim2 = limits.slice(limits.indexOf('id="LIM-2"'), limits.indexOf('id="LIM-3"'));
+  assert.doesNotMatch(lim2, /Measured:/, "a case the run did not report shows no measurement");
+});
+
 test("a results file that cannot be read is a usage error, before the suite runs", async () => {
   await assert.rejects(
     buildDocs(join(work, "never"), [interopRun({ ...sampleInterop(), version: 2 })]),
@@ -184,6 +253,10 @@ test("a results file that cannot be read is a usage error, before the suite runs
   await assert.rejects(
     buildDocs(join(work, "never"), [join(work, "missing.json")]),
     (error) => error instanceof UsageError && /cannot read .*missing\.json/.test(error.message),
+  );
+  await assert.rejects(
+    buildDocs(join(work, "never"), [], join(work, "missing-limits.json")),
+    (error) => error instanceof UsageError && /cannot read .*missing-limits\.json/.test(error.message),
   );
   assert.ok(!existsSync(join(work, "never")));
 });
@@ -237,10 +310,36 @@ test("the site in Chromium: search, level filter, no console error, no request o
     assert.deepEqual(problems, []);
     axeRunning = true;
     assert.deepEqual(await seriousFindings(tab), []);
+    axeRunning = false;
+
+    // The charts at 1280 px: within the page's width, and no two labels of a chart overlap.
+    await tab.setViewportSize({ width: 1280, height: 900 });
+    await tab.goto(`file://${siteDir}/lim-cases.html`);
+    const layout = await tab.evaluate(CHART_LAYOUT);
+    assert.deepEqual(layout, { charts: 1, overlaps: [], wider: false });
+    assert.deepEqual(problems, []);
+    axeRunning = true;
+    assert.deepEqual(await seriousFindings(tab), []);
   } finally {
     await browser.close();
   }
 });
+
+/**
+ * Run in the page (a string: this project's types have no DOM): its charts, the pairs of labels
+ * of one chart that overlap, and whether the page is wider than the window.
+ */
+const CHART_LAYOUT = `(() => {
+  const overlaps = [];
+  for (const svg of document.querySelectorAll("svg")) {
+    const boxes = [...svg.querySelectorAll("text")].map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1))
+        if (a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom)
+          overlaps.push(a.text + " / " + b.text);
+  }
+  return { charts: document.querySelectorAll("svg").length, overlaps, wider: document.documentElement.scrollWidth > window.innerWidth };
+})()`;
 
 /** axe-core's serious and critical findings on the page, one line each. */
 async function seriousFindings(tab: Page): Promise<string[]> {

@@ -76,6 +76,12 @@ test("npx sxd docs builds the site from the installed features, script, style sh
   const clientDigest = readFileSync(join(out, "client-digest.html"), "utf8");
   assert.match(clientDigest, /id="CDIG-2"[\s\S]*What the example client sent to sxd's servers/);
   assert.ok(existsSync(join(out, "index.html")));
+  // The LIM cases with the bundled reference measured as the site was built.
+  const limits = readFileSync(join(out, "lim-cases.html"), "utf8");
+  assert.match(limits, /what <code>sxd limits<\/code> measured of http:\/\/127\.0\.0\.1:\d+/);
+  const lim1 = limits.slice(limits.indexOf('id="LIM-1"'), limits.indexOf('id="LIM-2"'));
+  assert.match(lim1, /<b>Measured:<\/b> [a-z]+/);
+  assert.match(lim1, /<svg [^>]*aria-label="GET s1: ms against N \(versions\)"/);
 });
 
 test("npx sxd serve starts the reference servers, which answer", async () => {

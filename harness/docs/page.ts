@@ -1,4 +1,7 @@
-/** The frame every page of the site shares: head, navigation between behaviours, the filters. */
+/**
+ * The frame every page of the site shares: head, navigation between behaviours and to the LIM
+ * cases, the filters (on the pages of rules).
+ */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import { BEHAVIOURS } from "../evidence/presentation.ts";
 
@@ -6,9 +9,11 @@ export function pageHtml(options: {
   title: string;
   current: string;
   withBehaviourFilter: boolean;
+  /** False on a page with no rules to filter (the LIM cases): no form, no script. */
+  withFilters?: boolean;
   body: string;
 }): string {
-  const nav = [{ slug: "index", title: "All rules" }, ...BEHAVIOURS]
+  const nav = [{ slug: "index", title: "All rules" }, ...BEHAVIOURS, { slug: "lim-cases", title: "Limits (LIM)" }]
     .map((b) => {
       const current = b.slug === options.current ? ' aria-current="page"' : "";
       return `<a href="${b.slug}.html"${current}>${escapeHtml(b.title)}</a>`;
@@ -17,6 +22,7 @@ export function pageHtml(options: {
   const behaviourFilter = options.withBehaviourFilter
     ? `<fieldset><legend>Behaviour</legend>${BEHAVIOURS.map((b) => checkbox("behaviour", b.slug, b.title)).join("")}</fieldset>`
     : "";
+  const filters = options.withFilters === false ? "" : filtersForm(behaviourFilter);
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -26,16 +32,19 @@ export function pageHtml(options: {
 <header><nav aria-label="Behaviours">${nav}</nav></header>
 <main>
 <h1>${escapeHtml(options.title)}</h1>
-<form id="filters" role="search" aria-label="Filter the rules">
+${filters}${options.body}
+</main>
+${options.withFilters === false ? "" : '<script src="site.js"></script>\n'}</body></html>
+`;
+}
+
+function filtersForm(behaviourFilter: string): string {
+  return `<form id="filters" role="search" aria-label="Filter the rules">
 <fieldset><legend>Level</legend>${["must", "should", "may"].map((l) => checkbox("level", l, l.toUpperCase())).join("")}</fieldset>
 ${behaviourFilter}
 <span class="search"><label for="search">Search rules and steps</label> <input id="search" type="search" autocomplete="off"></span>
 <p id="shown" aria-live="polite"></p>
 </form>
-${options.body}
-</main>
-<script src="site.js"></script>
-</body></html>
 `;
 }
 

@@ -5,7 +5,8 @@
  */
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import { exchangeHtml } from "../evidence/exchange-html.ts";
-import { type Row, type Side, sideOf } from "../judging/catalogue.ts";
+import type { LimitsDocument } from "../evidence/limits-document.ts";
+import { type LimitRow, type Row, type Side, sideOf } from "../judging/catalogue.ts";
 import { type DocFeature, type DocScenario, type DocStep, runLocations } from "./features.ts";
 import { type InteropResults, rowInteropHtml } from "./interop-results.ts";
 import type { RecordedRun } from "./recorded.ts";
@@ -22,6 +23,8 @@ export interface SiteInput {
   results: RunResults[];
   /** Interop runs (--results interop.json): the implementations' standing and the pairs under each row. */
   interop?: InteropResults[];
+  /** The LIM cases of the catalogue, and what sxd limits measured of them (the bundled reference, or --limits). */
+  limits?: { rows: LimitRow[]; measured: LimitsDocument | undefined };
 }
 
 /** Who made a recorded run, by the side of the row it shows under. */

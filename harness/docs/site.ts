@@ -1,12 +1,14 @@
 /**
  * The spec as a site: an index of every rule and one page per behaviour, the server's and then
- * the client's, each rule with its scenarios and a real exchange, plus the style sheet and the
- * filter script. Pure: the caller gathers the inputs (harness/docs/*) and writes the files.
+ * the client's, each rule with its scenarios and a real exchange, a page of the LIM cases with
+ * what sxd limits measured, plus the style sheet and the filter script. Pure: the caller gathers the inputs (harness/docs/*) and writes the files.
  */
 import { readFileSync } from "node:fs";
 import { escapeXml as escapeHtml } from "../../lib/xml.ts";
+import { CHART_CSS } from "../evidence/limits-chart.ts";
 import { BEHAVIOURS, type Behaviour, behaviourOf } from "../evidence/presentation.ts";
 import { interopScoresHtml } from "./interop-results.ts";
+import { limitsPageBody } from "./limits.ts";
 import { pageHtml } from "./page.ts";
 import { indexCellHtml, runHeading } from "./results.ts";
 import { rowSectionHtml, type SiteInput, searchText } from "./row-section.ts";
@@ -29,7 +31,17 @@ export function buildSite(input: SiteInput): Map<string, string> {
       pageHtml({ title: behaviour.title, current: behaviour.slug, withBehaviourFilter: false, body }),
     );
   }
-  files.set("site.css", asset("site.css"));
+  files.set(
+    "lim-cases.html",
+    pageHtml({
+      title: "Limits, measured",
+      current: "lim-cases",
+      withBehaviourFilter: false,
+      withFilters: false,
+      body: limitsPageBody(input.limits?.rows ?? [], input.limits?.measured),
+    }),
+  );
+  files.set("site.css", `${asset("site.css")}\n${CHART_CSS}\n`);
   files.set("site.js", asset("browser.js"));
   return files;
 }

@@ -54,7 +54,8 @@ export function chartSvg({ title, x, y, points }: ChartInput): string {
   for (const tick of sx.ticks) {
     const at = sx.at(tick).toFixed(1);
     parts.push(`<line x1="${at}" x2="${at}" y1="${MARGIN.top}" y2="${bottom}" class="grid"/>`);
-    parts.push(`<text x="${at}" y="${bottom + 14}" text-anchor="middle">${tickLabel(tick)}</text>`);
+    // Low enough to clear the lowest cost's label, which sits on the plot's bottom edge.
+    parts.push(`<text x="${at}" y="${bottom + 17}" text-anchor="middle">${tickLabel(tick)}</text>`);
   }
   for (const tick of sy.ticks) {
     const at = sy.at(tick).toFixed(1);
