@@ -33,6 +33,7 @@ interface CaseDocument {
   growth?: string;
   reason?: string;
   limit?: { size: number; said: string };
+  observed?: Array<{ size: number; said: string }>;
   series: Array<{ name: string; growth?: string; points: Array<{ size: number; repeats: number[] }> }>;
   memory?: { unit: string; points: unknown[] };
 }
@@ -60,6 +61,10 @@ test("the bundled reference: no case grows, no finding, exit 0; the reports hold
     assert.ok(!growing(measured?.growth), `${id} classed ${measured?.growth}: ${JSON.stringify(measured?.series)}`);
     assert.ok(measured?.memory, `${id}: the bundled reference's memory is read`);
   }
+  // A nonce issued before the flood still gets in, or is refused as stale: never the user asked again.
+  const late = cases.get("LIM-4")?.observed ?? [];
+  assert.equal(late.length, 3);
+  for (const { said } of late) assert.match(said, /still gets in|refused as stale/);
   assert.equal(cases.get("LIM-5")?.status, "not run");
   assert.match(cases.get("LIM-5")?.reason ?? "", /does not measure the export/);
   // The reference refuses an entry over its limit with 413: the series ends there, naming it.

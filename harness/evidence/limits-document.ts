@@ -28,6 +28,7 @@ export interface CaseDocument {
   growth?: string;
   limit?: { size: number; said: string };
   lowered: Array<{ size: number; reason: string }>;
+  observed?: Array<{ size: number; said: string }>;
   finding?: { message: string; exchange?: string };
   series: SeriesDocument[];
   memory?: SeriesDocument;
@@ -72,8 +73,17 @@ export function caseHeadline(c: CaseDocument): string {
   const parts = [c.growth ?? "no class (fewer than two sizes measured)"];
   if (c.limit) parts.push(`limit at ${c.size.name} = ${c.limit.size}: ${c.limit.said}`);
   for (const l of c.lowered) parts.push(`${c.size.name} = ${l.size} not measured: ${l.reason}`);
+  for (const [said, sizes] of observedBySaying(c.observed ?? []))
+    parts.push(`at ${c.size.name} = ${sizes.join(", ")}: ${said}`);
   if (c.finding) parts.push(`FINDING: ${c.finding.message}`);
   return parts.join("; ");
+}
+
+/** The sizes at which a case saw the same thing, by what it saw. */
+export function observedBySaying(observed: ReadonlyArray<{ size: number; said: string }>): Map<string, number[]> {
+  const by = new Map<string, number[]>();
+  for (const { size, said } of observed) by.set(said, [...(by.get(said) ?? []), size]);
+  return by;
 }
 
 /** A case's charts, one per series and memory beside them, each with its numbers under it. */

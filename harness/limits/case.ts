@@ -44,6 +44,12 @@ export interface LimitCase {
   prepare(size: number, repeats: number): Promise<void>;
   /** One repeat at a prepared size: each series' cost by its name. */
   measure(size: number, repeat: number): Promise<Record<string, number>>;
+  /**
+   * What the case sees at a size beside its costs, in words, asked once the size is prepared and
+   * (unless interleaved) measured, where the memory is read: LIM-4's nonce issued before the
+   * flood, still let in or refused.
+   */
+  observe?(size: number): Promise<string>;
   /** Deletes every resource the case made, whatever happened before. */
   cleanup(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type LimitCase, LimitFinding, LimitReached } from "./case.ts";
+import { type LimitCase, LimitFinding, LimitReached, UnexpectedAnswer } from "./case.ts";
 import { measureLimits } from "./measure.ts";
 
 /** A case of costs given by size; `fails` throws at a size; every cleanup counted. */
@@ -85,4 +85,19 @@ test("sizes that would pass the deadline are lowered and named", async () => {
     result.lowered.some((l) => l.size === 1000 && /deadline/.test(l.reason)),
     JSON.stringify(result.lowered),
   );
+});
+
+test("what a case observes at each size is kept by size; an answer it did not expect is what it saw", async () => {
+  const seen = fakeCase(() => 1);
+  seen.observe = async (size) => {
+    if (size === 1000) throw new UnexpectedAnswer("the late answer answered 409");
+    return size === 10 ? "an old one gets in" : "an old one is stale";
+  };
+  const [result] = await measureLimits([seen], plan());
+  assert.deepEqual(result.observed, [
+    { size: 10, said: "an old one gets in" },
+    { size: 100, said: "an old one is stale" },
+    { size: 1000, said: "the late answer answered 409" },
+  ]);
+  assert.equal(result.growth, "flat", "an observation is no cost");
 });

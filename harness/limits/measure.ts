@@ -7,6 +7,7 @@
  *   const result = await measureLimits(cases, { repeats: 7, deadlineAt, sizesOf, ... });
  */
 import type { Exchange } from "../evidence/exchange.ts";
+import { observedBySaying } from "../evidence/limits-document.ts";
 import { RequestNotSent } from "../judging/step-errors.ts";
 import { type LimitCase, LimitFinding, LimitReached, type SeriesSpec, UnexpectedAnswer } from "./case.ts";
 import { type Fit, type Growth, growthOf, type Point, pointOf } from "./growth.ts";
@@ -31,6 +32,8 @@ export interface CaseResult {
   limit?: { size: number; said: string };
   /** Sizes not measured, and why (the deadline, an unexpected answer). */
   lowered: Array<{ size: number; reason: string }>;
+  /** What the case saw at each size beside its costs (LimitCase.observe). */
+  observed: Array<{ size: number; said: string }>;
   finding?: { message: string; exchange?: Exchange };
   /** The class of the case: its worst series' beyond what the case expects. */
   growth?: Growth;
@@ -67,6 +70,7 @@ export async function measureLimits(cases: readonly LimitCase[], plan: LimitsPla
       sizes: plan.sizesOf(limitCase),
       series: limitCase.series.map((spec) => ({ ...spec, points: [] })),
       lowered: [],
+      observed: [],
     };
     results.push(result);
     result.notRun = down ?? limitCase.notRun();
@@ -137,6 +141,7 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
         plan.pace.ms += plan.now() - started;
       }
       sampleMemory(size);
+      if (limitCase.observe) result.observed.push({ size, said: await observed(limitCase.observe, size) });
     }
     if (limitCase.interleaved) await turnAbout([...costs.keys()], repeats, measureAt, result, costs);
   } catch (error) {
@@ -187,6 +192,17 @@ async function turnAbout(
   }
 }
 
+/** What a case saw at a size; an answer it did not expect, or the deadline, is what it saw. */
+async function observed(observe: (size: number) => Promise<string>, size: number): Promise<string> {
+  try {
+    return await observe(size);
+  } catch (error) {
+    if (error instanceof UnexpectedAnswer || error instanceof LimitReached || error instanceof RequestNotSent)
+      return error.message;
+    throw error;
+  }
+}
+
 /** A refusal, an unexpected answer or the deadline ends the series at `size`: noted, and true. */
 function stopsSeries(error: unknown, size: number, result: CaseResult): boolean {
   if (error instanceof LimitReached) result.limit = { size, said: error.message };
@@ -232,6 +248,9 @@ export function caseLine(result: CaseResult): string {
   const extra = [
     result.limit && `limit at ${result.limit.size}: ${result.limit.said}`,
     ...result.lowered.map((l) => `${result.size.name} = ${l.size} not measured: ${l.reason}`),
+    ...[...observedBySaying(result.observed)].map(
+      ([said, sizes]) => `at ${result.size.name} = ${sizes.join(", ")}: ${said}`,
+    ),
     result.finding && `FINDING: ${result.finding.message}`,
   ].filter(Boolean);
   return `${result.id}: ${result.growth ?? "no class"}${series ? ` — ${series}` : ""}${extra.length ? `; ${extra.join("; ")}` : ""}`;

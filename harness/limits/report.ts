@@ -46,6 +46,7 @@ function caseDocument(result: CaseResult): CaseDocument {
     ...(result.growth ? { growth: result.growth } : {}),
     ...(result.limit ? { limit: result.limit } : {}),
     lowered: result.lowered,
+    ...(result.observed.length > 0 ? { observed: result.observed } : {}),
     ...(result.finding
       ? {
           finding: {

@@ -1,7 +1,9 @@
 /**
  * The digest LIM cases (ROWS.md, LIM): what a challenge and a login cost after K challenges
  * nobody answered (LIM-4: a server that logs every nonce it issues and scans the log grows with
- * K, one whose nonces carry their own proof does not), and how many logins a second C clients
+ * K, one whose nonces carry their own proof does not), whether a nonce issued before them still
+ * gets in (or is refused with stale=true, as good: the client asks again without its user), and
+ * how many logins a second C clients
  * at once get (LIM-7). A login is a challenge, then the request answered with the description's
  * user; RFC 7616's formula, the strongest algorithm offered.
  */
@@ -15,6 +17,8 @@ import { answerChallenge, authorizationOf, chooseChallenge, digestChallenges } f
 
 /** Challenges sent at once while the log is filled. */
 const FLOOD_AT_ONCE = 8;
+/** Challenges taken before the flood, one answered after each size: a nonce is answered once. */
+const OLD_NONCES = 8;
 
 export function limitCases(context: LimitContext): LimitCase[] {
   return [nonceLog(context), loginsAtOnce(context)];
@@ -58,15 +62,35 @@ class Digests {
 
   /** The answer to a challenge: the time of the answered request, which must get in. */
   async answer(challengeReply: Answered): Promise<number> {
+    const started = performance.now();
+    await this.send("the answered request", { authorization: this.authorization(challengeReply) }, 200);
+    return performance.now() - started;
+  }
+
+  /**
+   * A challenge taken long ago, answered now: "got in", "stale" (401 with stale=true, as good:
+   * a client asks again without its user) or "refused" (a 401 without it: the user is asked).
+   */
+  async answerLate(challengeReply: Answered): Promise<"got in" | "stale" | "refused"> {
+    const authorization = this.authorization(challengeReply);
+    const reply = await this.send("the late answer", { authorization }, 200).catch((error) => {
+      if (!(error instanceof UnexpectedAnswer) || !/answered 401/.test(error.message)) throw error;
+      return undefined;
+    });
+    if (reply !== undefined) return "got in";
+    const refusal = this.client.exchanges.at(-1)?.response?.headers["www-authenticate"]?.join(", ");
+    const again = digestChallenges(refusal);
+    return again.ok && again.value.some((c) => c.stale) ? "stale" : "refused";
+  }
+
+  private authorization(challengeReply: Answered): string {
     const { username, password } = stated(this.context.target, "digest");
     const challenges = digestChallenges(challengeReply.response.headers["www-authenticate"]?.join(", "));
     const chosen = challenges.ok ? chooseChallenge(challenges.value) : undefined;
     if (chosen === undefined) throw new UnexpectedAnswer("the 401 carries no Digest challenge sxd can answer (DIG-1)");
     const uri = new URL(this.url).pathname;
     const answer = answerChallenge(chosen.challenge, chosen.algorithm, { method: "GET", uri }, { username, password });
-    const started = performance.now();
-    await this.send("the answered request", { authorization: authorizationOf(answer.directives) }, 200);
-    return performance.now() - started;
+    return authorizationOf(answer.directives);
   }
 
   async login(): Promise<number> {
@@ -91,6 +115,8 @@ function nonceLog(context: LimitContext): LimitCase {
     return digests;
   };
   let sent = 0;
+  // Challenges taken before any flood, each answered once after a size (OLD_NONCES sizes at most).
+  const old: Answered[] = [];
   return {
     id: "LIM-4",
     size: { name: "K", unit: "unanswered challenges" },
@@ -101,9 +127,10 @@ function nonceLog(context: LimitContext): LimitCase {
     ],
     interleaved: false,
     notRun: () => notRun(context),
-    requests: (k, repeats) => Math.max(0, k - sent) + repeats * 3,
+    requests: (k, repeats) => Math.max(0, k - sent) + repeats * 3 + 1,
     async prepare(k) {
       const d = open();
+      if (sent === 0) for (let i = 0; i < OLD_NONCES; i++) old.push((await d.challenge()).reply);
       const flood = async () => {
         while (sent < k) {
           sent++;
@@ -116,6 +143,14 @@ function nonceLog(context: LimitContext): LimitCase {
       const d = open();
       const { reply, ms } = await d.challenge();
       return { challenge: ms, login: await d.answer(reply) };
+    },
+    async observe() {
+      const taken = old.shift();
+      if (taken === undefined) return "no nonce from before the flood left to answer";
+      const late = await open().answerLate(taken);
+      if (late === "got in") return "a nonce issued before them still gets in";
+      if (late === "stale") return "a nonce issued before them is refused as stale (stale=true): the client asks again";
+      return "a nonce issued before them is refused without stale=true: the client's user is asked again";
     },
     cleanup: async () => digests?.close(),
   };
