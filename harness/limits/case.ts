@@ -41,6 +41,12 @@ export interface LimitCase {
   notRun(): string | undefined;
   /** About how many requests preparing and measuring a size take, for the deadline's planning. */
   requests(size: number, repeats: number): number;
+  /**
+   * The requests of one repeat's measure alone, where preparing a size makes what each repeat
+   * spends (LIM-3 builds a chain per repeat to delete); by default, the share of requests() that
+   * grows with the repeats.
+   */
+  repeatRequests?(size: number): number;
   prepare(size: number, repeats: number): Promise<void>;
   /** One repeat at a prepared size: each series' cost by its name. */
   measure(size: number, repeat: number): Promise<Record<string, number>>;

@@ -78,13 +78,32 @@ test("a stated limit ends the series there and is no finding; a finding is kept 
   assert.equal(crashing.cleaned, 1, "cleaned up after the finding");
 });
 
-test("sizes that would pass the deadline are lowered and named", async () => {
-  // A request takes about 1 ms: 10 and 100 things fit in 400 ms, 1000 would not.
+test("a size that would pass the deadline is lowered to what fits, measured there, and named", async () => {
+  // A request takes about 1 ms: 10 and 100 things fit in 400 ms, 1000 would not; a few hundred do.
   const [result] = await measureLimits([fakeCase(() => 1)], plan(400));
-  assert.ok(
-    result.lowered.some((l) => l.size === 1000 && /deadline/.test(l.reason)),
-    JSON.stringify(result.lowered),
+  const sizes = result.series[0].points.map((p) => p.size);
+  assert.deepEqual(sizes.slice(0, 2), [10, 100]);
+  const lowered = sizes[2];
+  assert.ok(lowered >= 150 && lowered < 1000, `measured at ${sizes}`);
+  assert.deepEqual(result.lowered.length, 1);
+  assert.match(result.lowered[0].reason, new RegExp(`^lowered to ${lowered}, about \\d+ s: past the deadline$`));
+  assert.equal(result.lowered[0].size, 1000);
+});
+
+test("a size that cannot fit even half again above the one before is not measured, and named", async () => {
+  // Past 10 things, each takes a thousand requests: 15 (the least step above 10) would not fit.
+  const steep = fakeCase(() => 1);
+  steep.requests = (size) => (size <= 10 ? size : size * 1000);
+  const [result] = await measureLimits([steep], plan(400));
+  assert.deepEqual(
+    result.series[0].points.map((p) => p.size),
+    [10],
   );
+  assert.deepEqual(
+    result.lowered.map((l) => l.size),
+    [100, 1000],
+  );
+  assert.match(result.lowered[0].reason, /^about \d+ s: past the deadline$/);
 });
 
 test("what a case observes at each size is kept by size; an answer it did not expect is what it saw", async () => {

@@ -119,14 +119,28 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
   };
   const sizes = [...result.sizes].sort((a, b) => a - b);
   try {
-    for (const [i, size] of sizes.entries()) {
-      const requests = limitCase.requests(size, limitCase.interleaved ? 0 : repeats);
-      const guess = limitCase.requests(size, repeats) * msPerRequest(plan.pace);
-      if (plan.now() + guess > plan.caseDeadline) {
-        for (const skipped of sizes.slice(i))
-          result.lowered.push({ size: skipped, reason: `about ${Math.ceil(guess / 1000)} s: past the deadline` });
-        break;
+    // Requests of the repeats still to come at the sizes prepared (turn about, after them all).
+    let pending = 0;
+    for (const [i, asked] of sizes.entries()) {
+      const guessAt = (size: number) => limitCase.requests(size, repeats) * msPerRequest(plan.pace);
+      const left = plan.caseDeadline - plan.now() - pending * msPerRequest(plan.pace);
+      let size = asked;
+      if (guessAt(asked) > left) {
+        const fits = largestFitting(guessAt, sizes[i - 1] ?? 0, asked, left);
+        const over = `about ${Math.ceil(guessAt(asked) / 1000)} s: past the deadline`;
+        if (fits === undefined) {
+          for (const skipped of sizes.slice(i)) result.lowered.push({ size: skipped, reason: over });
+          break;
+        }
+        result.lowered.push({ size: asked, reason: `lowered to ${fits}, ${over}` });
+        for (const skipped of sizes.slice(i + 1)) result.lowered.push({ size: skipped, reason: over });
+        size = fits;
       }
+      // Interleaved, the repeats come after every size is prepared: their requests are pending.
+      const all = limitCase.requests(size, repeats);
+      const later = limitCase.interleaved ? repeats * repeatRequests(limitCase, size, repeats) : 0;
+      const requests = all - later;
+      pending += later;
       const started = plan.now();
       try {
         await limitCase.prepare(size, repeats);
@@ -142,6 +156,7 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
       }
       sampleMemory(size);
       if (limitCase.observe) result.observed.push({ size, said: await observed(limitCase.observe, size) });
+      if (size !== asked) break;
     }
     if (limitCase.interleaved) await turnAbout([...costs.keys()], repeats, measureAt, result, costs);
   } catch (error) {
@@ -192,6 +207,25 @@ async function turnAbout(
   }
 }
 
+/**
+ * The largest size above the one before (by half again at least, or the fit learns nothing new)
+ * whose guessed time fits in what is left; undefined where none does.
+ */
+function largestFitting(guessAt: (size: number) => number, before: number, asked: number, left: number) {
+  const least = Math.max(before + 1, Math.ceil(before * LEAST_STEP));
+  if (least >= asked || guessAt(least) > left) return undefined;
+  let [fits, over] = [least, asked];
+  while (over - fits > 1) {
+    const middle = Math.floor((fits + over) / 2);
+    if (guessAt(middle) <= left) fits = middle;
+    else over = middle;
+  }
+  return fits;
+}
+
+/** A lowered size is at least this times the one before it. */
+const LEAST_STEP = 1.5;
+
 /** What a case saw at a size; an answer it did not expect, or the deadline, is what it saw. */
 async function observed(observe: (size: number) => Promise<string>, size: number): Promise<string> {
   try {
@@ -210,6 +244,13 @@ function stopsSeries(error: unknown, size: number, result: CaseResult): boolean 
   else if (error instanceof RequestNotSent) result.lowered.push({ size, reason: error.message });
   else return false;
   return true;
+}
+
+/** The requests of one repeat's measure: the case's own count, else the share of requests() that grows with the repeats. */
+function repeatRequests(limitCase: LimitCase, size: number, repeats: number): number {
+  return (
+    limitCase.repeatRequests?.(size) ?? (limitCase.requests(size, repeats) - limitCase.requests(size, 0)) / repeats
+  );
 }
 
 interface Pace {

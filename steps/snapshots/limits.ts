@@ -110,6 +110,8 @@ function deleting(context: LimitContext): LimitCase {
     interleaved: true,
     notRun: () => notRun(context),
     requests: (n, repeats) => repeats * ((n + 1) * REQUESTS_PER_VERSION + 3),
+    // The DELETE and the two reads after it: each repeat's chain is built as the size is prepared.
+    repeatRequests: () => 3,
     async prepare(n, repeats) {
       const made: ScratchResource[] = [];
       bySize.set(n, made);
