@@ -1,10 +1,11 @@
 /**
  * What the export steps keep and do beyond one request: the scenario's state (the list read,
- * the link, the export result), where and how the result is read, the outage commands.
+ * the link, the export result), the list and its link read, the outage commands. Where and how
+ * the result is read is result.ts.
  */
 
 import type { OutageCommands } from "../../harness/description/target.ts";
-import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
+import type { Answered } from "../../harness/evidence/exchange.ts";
 import { DescriptionUnfit } from "../../harness/judging/step-errors.ts";
 import type { TlsSettings } from "../../harness/wire/dispatcher.ts";
 import { probe } from "../../harness/wire/probe.ts";
@@ -13,15 +14,7 @@ import { isAbsoluteUri } from "../../lib/uri.ts";
 import { type CommandRun, describeRun, runCommand, succeeded } from "../support/commands.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import {
-  type ContactList,
-  contactsAnywhere,
-  countOccurrences,
-  describeMissing,
-  findExportLink,
-  type ListLink,
-  readContactList,
-} from "./contact-list.ts";
+import { type ContactList, findExportLink, type ListLink, readContactList } from "./contact-list.ts";
 
 export interface ExportState {
   contactsUrl: string;
@@ -207,86 +200,4 @@ export function exported(status: number): boolean {
 
 export function onOutageServer(state: ExportState, url: string): string {
   return `${state.outage?.messagingUrl ?? state.messagingUrl}${url.slice(state.messagingUrl.length)}`;
-}
-
-/** Where the export result is read; `stated` when the target description names it. */
-export type ResultAddress = { url: string; stated: boolean } | { problem: string; stated: false };
-
-/**
- * The description's export.result on `messagingUrl`, else the spec's address: where no
- * 303 was answered in the scenario, there is no Location to follow.
- */
-export function resultAddress(
-  world: SxdWorld,
-  state: ExportState,
-  messagingUrl = state.messagingUrl,
-  user = state.user,
-): ResultAddress {
-  const stated = world.target.export.result;
-  if (stated === false) return { problem: "the target description states it cannot be read", stated: false };
-  if (stated !== undefined && stated !== "location") {
-    return { url: `${messagingUrl}${stated.replaceAll("{user}", encodeURIComponent(user))}`, stated: true };
-  }
-  return { url: resultUri(state, user, messagingUrl), stated: false };
-}
-
-/** The Location of the export reply, resolved against the request (RFC 9110 §10.2.2). */
-export function locationOf(state: ExportState): ResultAddress {
-  const reply = state.exportReply;
-  const location = reply && headerOf(reply, "location");
-  if (!reply || location === undefined) return { problem: "the export reply has no Location", stated: false };
-  try {
-    return { url: new URL(location, reply.url).href, stated: false };
-  } catch {
-    return { problem: `Location ${location} is not a URI reference`, stated: false };
-  }
-}
-
-/** GET on the export result: a 204 or 4xx holds nothing, a 2xx is read as a document of contacts. */
-export async function readResult(world: SxdWorld, address: ResultAddress): Promise<ResultReading> {
-  if ("problem" in address) return { kind: "unreadable", reason: address.problem };
-  const exchange = await world.http.send("GET", address.url, { headers: { accept: "application/xml, */*" } });
-  const status = exchange.response.status;
-  if (status === 204 || (status >= 400 && status <= 499)) return { kind: "nothing", exchange };
-  if (status < 200 || status > 299) return { kind: "unreadable", reason: `status ${status}`, exchange };
-  const held = contactsAnywhere(exchange.response.body);
-  if (held.ok) return { kind: "held", contacts: held.value, exchange };
-  const type = headerOf(exchange, "content-type") ?? "no Content-Type";
-  return { kind: "unreadable", reason: `status ${status} with ${type} and ${held.error}`, exchange };
-}
-
-export function expectMissingNone(
-  reading: ResultReading & { kind: "held" },
-  contacts: string[],
-  expected: string,
-): void {
-  const missing = [...countOccurrences(contacts, reading.contacts)].filter(([, n]) => n === 0).map(([c]) => c);
-  if (missing.length === 0) return;
-  fail(
-    expected,
-    `${missing.length} of ${contacts.length} missing, e.g. ${describeMissing(missing[0], reading.contacts)}`,
-    reading.exchange,
-  );
-}
-
-export async function heldContacts(world: SxdWorld, url: string): Promise<ResultReading & { kind: "held" }> {
-  const reading = await readResult(world, { url, stated: false });
-  if (reading.kind === "held") return reading;
-  const got = reading.kind === "nothing" ? `status ${reading.exchange.response.status}` : reading.reason;
-  fail(`GET ${url} (the export result) to answer 200 with the contacts it holds`, got, reading.exchange);
-}
-
-/** Nothing of `contacts` at `url`: a 204 or 4xx holds nothing, a 200 is read as a document of contacts. */
-export async function expectNoneHeld(world: SxdWorld, url: string, contacts: string[]): Promise<void> {
-  const reading = await readResult(world, { url, stated: false });
-  if (reading.kind === "nothing") return;
-  const expected = `GET ${url} to show no imported contacts (a 4xx, or a 200 XML document without them)`;
-  if (reading.kind === "unreadable") fail(expected, `${reading.reason}, which cannot be judged`, reading.exchange);
-  const found = contacts.filter((contact) => reading.contacts.includes(contact));
-  expectThat(
-    found.length === 0,
-    `nothing imported at ${url}`,
-    `${found.length} contacts of the list, e.g. ${found[0]}`,
-    reading.exchange,
-  );
 }

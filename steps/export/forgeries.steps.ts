@@ -10,7 +10,8 @@ import { type Forgery, type ForgeryKind, forgeriesOf, shownBy } from "../../lib/
 import { Then, When } from "../support/cucumber.ts";
 import { expectThat } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { type ExportState, exported, type ResultReading, readResult, resultAddress, stateOf } from "./checks.ts";
+import { type ExportState, exported, type ResultReading, stateOf } from "./checks.ts";
+import { readResult, resultAddress } from "./result.ts";
 import { linkAfterControl, unflawedStillExports, withToken } from "./token-flaws.ts";
 
 /** The forgeries by the names the feature gives them. */

@@ -13,13 +13,12 @@ import {
   linkOf,
   onOutageServer,
   type ResultReading,
-  readResult,
-  resultAddress,
   stateOf,
   states,
   stopContactsServer,
   uploadList,
 } from "./checks.ts";
+import { readResult, resultAddress } from "./result.ts";
 
 Given(
   "a messaging server whose contacts server cannot be reached",

@@ -14,22 +14,18 @@ import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
 import {
   contactListOf,
-  expectMissingNone,
   exportLinkOf,
   fetchList,
-  heldContacts,
   linkOf,
   listOf,
-  locationOf,
   readListForScenario,
-  readResult,
-  resultAddress,
   resultUri,
   STATED_UNREADABLE,
   stateOf,
   states,
 } from "./checks.ts";
 import { countOccurrences, importToken } from "./contact-list.ts";
+import { expectMissingNone, heldContacts, locationOf, readResult, resultAddress } from "./result.ts";
 
 setParallelCanAssign(mayStartBeside);
 

@@ -7,7 +7,8 @@
 import { Given, Then, When } from "../support/cucumber.ts";
 import { expectThat } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { expectNoneHeld, exported, linkOf, listOf, resultUri, stateOf } from "./checks.ts";
+import { exported, linkOf, listOf, resultUri, stateOf } from "./checks.ts";
+import { expectNoneHeld } from "./result.ts";
 import { type FlawedPost, flawedLink, linkAfterControl, TOKEN_FLAWS, unflawedStillExports } from "./token-flaws.ts";
 
 Given("the same POST with the export link as served exports", async function (this: SxdWorld) {
