@@ -175,7 +175,11 @@ export function linkOf(state: ExportState): ListLink & { href: string } {
   return state.link;
 }
 
-export function exportLinkOf(world: SxdWorld, state: ExportState, exchange: Answered): ListLink & { href: string } {
+export function exportLinkOf(
+  world: Pick<SxdWorld, "target">,
+  state: ExportState,
+  exchange: Answered,
+): ListLink & { href: string } {
   const rel = world.target.export.rel;
   const links = contactListOf(exchange).links;
   const link = findExportLink(links, state.messagingUrl, rel);

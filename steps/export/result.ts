@@ -3,10 +3,10 @@
  * export.result, the 303's Location, the spec's address), reading it, and what it must hold.
  */
 
-import { headerOf } from "../../harness/evidence/exchange.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { type ExportState, type ResultReading, resultUri } from "./checks.ts";
+import { type ExportState, type ResultReading, resultUri, STATED_UNREADABLE } from "./checks.ts";
 import { contactsAnywhere, countOccurrences, describeMissing } from "./contact-list.ts";
 
 /** Where the export result is read; `stated` when the target description names it. */
@@ -17,7 +17,7 @@ export type ResultAddress = { url: string; stated: boolean } | { problem: string
  * 303 was answered in the scenario, there is no Location to follow.
  */
 export function resultAddress(
-  world: SxdWorld,
+  world: Pick<SxdWorld, "target">,
   state: ExportState,
   messagingUrl = state.messagingUrl,
   user = state.user,
@@ -43,7 +43,7 @@ export function locationOf(state: ExportState): ResultAddress {
 }
 
 /** GET on the export result: a 204 or 4xx holds nothing, a 2xx is read as a document of contacts. */
-export async function readResult(world: SxdWorld, address: ResultAddress): Promise<ResultReading> {
+export async function readResult(world: Pick<SxdWorld, "http">, address: ResultAddress): Promise<ResultReading> {
   if ("problem" in address) return { kind: "unreadable", reason: address.problem };
   const exchange = await world.http.send("GET", address.url, { headers: { accept: "application/xml, */*" } });
   const status = exchange.response.status;
@@ -60,13 +60,55 @@ export function expectMissingNone(
   contacts: string[],
   expected: string,
 ): void {
+  const missing = missingOf(reading, contacts);
+  if (missing !== undefined) fail(expected, missing, reading.exchange);
+}
+
+/** How many of `contacts` the reading lacks, with the first; undefined where it holds them all. */
+function missingOf(reading: ResultReading & { kind: "held" }, contacts: string[]): string | undefined {
   const missing = [...countOccurrences(contacts, reading.contacts)].filter(([, n]) => n === 0).map(([c]) => c);
-  if (missing.length === 0) return;
-  fail(
-    expected,
-    `${missing.length} of ${contacts.length} missing, e.g. ${describeMissing(missing[0], reading.contacts)}`,
-    reading.exchange,
-  );
+  if (missing.length === 0) return undefined;
+  return `${missing.length} of ${contacts.length} missing, e.g. ${describeMissing(missing[0], reading.contacts)}`;
+}
+
+/** What the messaging server showed of the list after an export (EXP-5's check, LIM-5's). */
+export type AllHeld =
+  | { kind: "all held"; exchange: Answered }
+  /** A contact missing, or nothing readable where the description states the result is. */
+  | { kind: "missing"; expected: string; got: string; exchange?: Answered }
+  /** Nothing to judge: the description says the result cannot be read, or the Location shows no contacts. */
+  | { kind: "unreadable"; reason: string; exchange?: Answered };
+
+/**
+ * Reads what the messaging server holds after the export of `state.exportReply`: at the
+ * description's export.result, else at the 303's Location, and checks every one of `contacts` is there.
+ */
+export async function checkAllHeld(
+  world: Pick<SxdWorld, "http" | "target">,
+  state: ExportState,
+  contacts: string[],
+): Promise<AllHeld> {
+  const stated = world.target.export.result;
+  if (stated === false) return { kind: "unreadable", reason: STATED_UNREADABLE };
+  const address = stated !== undefined && stated !== "location" ? resultAddress(world, state) : locationOf(state);
+  const reading = await readResult(world, address);
+  if (reading.kind === "held") {
+    const missing = missingOf(reading, contacts);
+    if (missing === undefined) return { kind: "all held", exchange: reading.exchange };
+    const expected = `the export result at ${reading.exchange.url} to hold every contact of the list`;
+    return { kind: "missing", expected, got: missing, exchange: reading.exchange };
+  }
+  const got =
+    reading.kind === "nothing" ? `status ${reading.exchange.response.status}, which holds nothing` : reading.reason;
+  if (address.stated) {
+    const expected = `the export result at ${address.url} (export.result) to hold every contact of the list`;
+    return { kind: "missing", expected, got, exchange: reading.exchange };
+  }
+  return {
+    kind: "unreadable",
+    reason: `the export result cannot be read at ${"url" in address ? address.url : "the 303's Location"} (${got}): state export.result to say where the messaging server shows it`,
+    exchange: reading.exchange,
+  };
 }
 
 export async function heldContacts(world: SxdWorld, url: string): Promise<ResultReading & { kind: "held" }> {

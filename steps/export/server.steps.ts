@@ -25,7 +25,7 @@ import {
   states,
 } from "./checks.ts";
 import { countOccurrences, importToken } from "./contact-list.ts";
-import { expectMissingNone, heldContacts, locationOf, readResult, resultAddress } from "./result.ts";
+import { checkAllHeld, expectMissingNone, heldContacts, locationOf, resultAddress } from "./result.ts";
 
 setParallelCanAssign(mayStartBeside);
 
@@ -190,31 +190,10 @@ Then(
         "the user's contact list is empty, so no contact can be seen to arrive: name a user with contacts in export.user",
       );
     }
-    const stated = this.target.export.result;
-    if (stated === false)
-      return this.notRun("the target description states that the export result cannot be read (export.result: false)");
-    const address = stated !== undefined && stated !== "location" ? resultAddress(this, state) : locationOf(state);
-    const reading = await readResult(this, address);
-    if (reading.kind === "held") {
-      expectMissingNone(
-        reading,
-        contacts,
-        `the export result at ${reading.exchange.url} to hold every contact of the list`,
-      );
-      return undefined;
-    }
-    const got =
-      reading.kind === "nothing" ? `status ${reading.exchange.response.status}, which holds nothing` : reading.reason;
-    if (address.stated) {
-      fail(
-        `the export result at ${address.url} (export.result) to hold every contact of the list`,
-        got,
-        reading.exchange,
-      );
-    }
-    return this.notRun(
-      `the export result cannot be read at ${"url" in address ? address.url : "the 303's Location"} (${got}): state export.result to say where the messaging server shows it`,
-    );
+    const check = await checkAllHeld(this, state, contacts);
+    if (check.kind === "unreadable") return this.notRun(check.reason);
+    if (check.kind === "missing") fail(check.expected, check.got, check.exchange);
+    return undefined;
   },
 );
 
