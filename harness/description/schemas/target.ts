@@ -153,6 +153,19 @@ const EXPORT = known({
     ),
   ),
   backend: Type.Optional(refTo("backend", BACKEND)),
+  longLists: Type.Optional(
+    Type.Array(
+      known({
+        user: ref("text", "A user of the contacts server."),
+        contacts: ref("count", "How many contacts its list holds."),
+      }),
+      {
+        minItems: 1,
+        description:
+          "Users whose contact lists are long, each with its list's length: sxd limits measures the export of each (LIM-5), the length its size. Absent: LIM-5 is not run.",
+      },
+    ),
+  ),
 });
 
 const HEADERS = known(
