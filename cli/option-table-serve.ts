@@ -138,6 +138,13 @@ export const SERVE_OPTIONS = [
     help: 'JSON fixture of the contacts server: { "alice": [ {...}, ... ] }',
   },
   {
+    name: "long-lists",
+    commands: ["serve"],
+    type: "string",
+    arg: "N,N,..",
+    help: "beside the fixture's users, a user long-<N> for each N whose list holds N generated contacts (for sxd limits, LIM-5)",
+  },
+  {
     name: "backend-path",
     commands: ["serve"],
     type: "string",

@@ -7,6 +7,7 @@ import {
   DEMO_USER,
   FAULTS,
   type FaultInfo,
+  longListsDescribed,
   REALM,
   referenceMode,
   SERVER_NAMES,
@@ -46,6 +47,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     if (url !== undefined && !isHttpUrl(url)) throw new UsageError(`--${flag} must be an http(s) URL, got "${url}"`);
   }
   const servers = (positionals.length > 0 ? positionals : SERVER_NAMES) as ServerName[];
+  const longLists = lengthsOf(value("long-lists"));
   const reference = await startReference({
     host: withDefault("serve", "host", value("host")),
     ports: {
@@ -67,6 +69,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     },
     maxConnections: number("max-connections"),
     contactsFile: value("contacts"),
+    longLists,
     backend: backendOf(value("backend-path"), {
       method: value("backend-method"),
       tokenHeader: value("backend-token-header"),
@@ -90,6 +93,12 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       : `demo user ${DEMO_USER.username} / ${DEMO_USER.password}`;
     io.stdout.write(`digest: ${reference.urls.base}/protected, realm ${REALM}, ${who}\n`);
   }
+  if (longLists && servers.includes("contacts"))
+    io.stdout.write(
+      `long contact lists: ${longListsDescribed(longLists)
+        .map((l) => l.user)
+        .join(", ")}\n`,
+    );
   if (faults.length > 0) io.stdout.write(`faults: ${faults.join(", ")}\n`);
   const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once("SIGINT", done);
@@ -106,6 +115,15 @@ function noncePolicy(text: string | undefined): NoncePolicy | undefined {
     throw new UsageError(`--nonce-policy must be one-time, unlimited or a number of uses, got "${text}"`);
   }
   return { uses };
+}
+
+/** --long-lists: comma-separated whole numbers above 0, none repeated. */
+function lengthsOf(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  const lengths = text.split(",").map((n) => n.trim());
+  if (lengths.some((n) => !/^[1-9]\d*$/.test(n)) || new Set(lengths).size !== lengths.length)
+    throw new UsageError(`--long-lists takes comma-separated whole numbers above 0 without repeats, got "${text}"`);
+  return lengths.map(Number);
 }
 
 /** Comma-separated names out of `known`, in the order given; none repeated. */

@@ -40,6 +40,11 @@ export interface ReferenceContext {
    * servers take these names whatever characters they hold.
    */
   exportUsers?: ExportUsers;
+  /**
+   * Export: beside the fixture's users, a user `long-<N>` for each N here whose list holds N
+   * generated contacts, for measuring how an export's cost grows with its list (sxd limits, LIM-5).
+   */
+  longLists?: readonly number[];
   /** Export: the relation of the export link; default the variant's (export/choices.ts). */
   exportRel?: string;
   /** Export: how long the messaging server waits for the contacts server (default 3000 ms). */

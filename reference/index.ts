@@ -11,6 +11,7 @@ import type { Result } from "../lib/result.ts";
 import type { Variant } from "./context.ts";
 import { DEFAULT_LIFETIME_MS } from "./digest/nonces.ts";
 import { DEFAULT_NONCE_POLICY, DEMO_USER, PROTECTED_PATH, REALM } from "./digest/routes.ts";
+import { longListUser } from "./export/contact-list.ts";
 import { type FaultName, isFaultName } from "./faults.ts";
 import { COLLECTION } from "./snapshots/chain.ts";
 
@@ -46,6 +47,14 @@ export const REFERENCE_DESCRIPTION = {
   },
   export: { user: "alice", otherUser: "bob", upload: { method: "POST", path: "/user/{user}/contacts" } },
 };
+
+/** The lengths of the long contact lists the bundled reference makes for `sxd limits` (LIM-5). */
+export const LONG_LISTS: readonly number[] = [10, 100, 1000];
+
+/** The description's export.longLists of a reference started with these `longLists`. */
+export function longListsDescribed(lengths: readonly number[]): Array<{ user: string; contacts: number }> {
+  return lengths.map((contacts) => ({ user: longListUser(contacts), contacts }));
+}
 
 /** Checks fault names and a variant as a user typed them; the error names the first unknown one. */
 export function referenceMode(

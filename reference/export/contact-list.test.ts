@@ -6,9 +6,20 @@ import {
   contactFeedDocument,
   contactListDocument,
   contactsOfList,
+  longListsFixture,
   parseFixture,
   serializeElement,
 } from "./contact-list.ts";
+
+describe("long lists (sxd limits, LIM-5)", () => {
+  it("holds a list of each length asked for, every contact a different one, valid as a fixture", () => {
+    const lists = longListsFixture([3, 250]);
+    assert.deepEqual(Object.keys(lists), ["long-3", "long-250"]);
+    assert.equal(new Set(lists["long-250"].map(contactElement)).size, 250);
+    assert.equal(lists["long-3"].length, 3);
+    assert.ok(parseFixture(JSON.stringify(lists), "generated").ok);
+  });
+});
 
 describe("contacts fixture", () => {
   it("accepts users with lists of text fields", () => {

@@ -40,6 +40,22 @@ export function parseFixture(text: string, where: string): Result<ContactsFixtur
   return { ok: true, value: data as ContactsFixture };
 }
 
+/** The user whose list holds `length` generated contacts (ReferenceContext.longLists). */
+export function longListUser(length: number): string {
+  return `long-${length}`;
+}
+
+/** A list of each length, under longListUser's name: contacts alike but for their number. */
+export function longListsFixture(lengths: readonly number[]): ContactsFixture {
+  const list = (length: number) =>
+    Array.from({ length }, (_, i) => ({
+      name: `Contact ${i + 1} of ${length}`,
+      email: `contact-${i + 1}@long-${length}.example.org`,
+      phone: `+1 555 ${String(i).padStart(4, "0")}`,
+    }));
+  return Object.fromEntries(lengths.map((length) => [longListUser(length), list(length)]));
+}
+
 export function contactElement(contact: Record<string, string>): string {
   const fields = Object.entries(contact).map(([name, value]) => `<${name}>${escapeXml(value)}</${name}>`);
   return `<contact>${fields.join("")}</contact>`;

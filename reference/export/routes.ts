@@ -38,6 +38,7 @@ import {
   contactFeedDocument,
   contactListDocument,
   contactsOfList,
+  longListsFixture,
   parseFixture,
   USER_NAME,
 } from "./contact-list.ts";
@@ -82,13 +83,13 @@ export function loadContactsFixture(file = DEFAULT_CONTACTS_FILE): ContactsFixtu
 }
 
 /**
- * The lists the contacts server serves: the fixture's or, where a description names the users
- * (exportUsers), the fixture's first two lists under those names.
+ * The lists the contacts server serves: the fixture's and the long lists asked for or, where a
+ * description names the users (exportUsers), the fixture's first two lists under those names.
  */
 function servedLists(context: ReferenceContext): ContactsFixture {
   const fixture = loadContactsFixture(context.contactsFile);
   const named = context.exportUsers;
-  if (!named) return fixture;
+  if (!named) return { ...fixture, ...longListsFixture(context.longLists ?? []) };
   const [first = [], second = []] = Object.values(fixture);
   return { ...(named.otherUser === undefined ? {} : { [named.otherUser]: second }), [named.user]: first };
 }
