@@ -109,6 +109,12 @@ export const exportFaults = {
     description:
       "when the contacts server cannot be reached the messaging server answers 502 but empties what it held for the user",
   },
+  "exp-import-compares-each-held": {
+    breaks: [],
+    grows: ["LIM-5"],
+    description:
+      "an import compares each contact fetched with every one imported before it, each read back from storage: its time grows with the square of the list's length",
+  },
   "exp-upload-ignored": {
     breaks: ["EXP-9"],
     description: "the upload endpoint accepts contacts and drops them",
@@ -140,6 +146,8 @@ export interface ExportPolicy {
   fetchesContacts: boolean;
   /** What an import does with the fetched contacts: replace the user's copy, add to it, or forget them. */
   importStores: "replace" | "append" | "nothing";
+  /** Whether an import compares each contact with every one before it, read back from storage (import-store.ts). */
+  importComparesEachHeld: boolean;
   /** When the contacts server cannot be reached: the status's error body, a bare status, or 303 as if all went well. */
   outageReply: "error-body" | "bare-status" | "see-other";
   /** When the contacts server cannot be reached, the user's copy is emptied. */
@@ -179,6 +187,7 @@ export function exportPolicy(active: ReadonlySet<string>): ExportPolicy {
     checksTokenTail: !on("exp-token-tail-unchecked"),
     fetchesContacts: !on("exp-contacts-not-fetched"),
     importStores: on("exp-import-stores-nothing") ? "nothing" : on("exp-duplicate-on-repeat") ? "append" : "replace",
+    importComparesEachHeld: on("exp-import-compares-each-held"),
     outageReply: on("exp-outage-no-error-body") ? "bare-status" : on("exp-outage-303") ? "see-other" : "error-body",
     outageDropsCopy: on("exp-outage-drops-copy"),
     requiresBody: on("exp-body-required"),

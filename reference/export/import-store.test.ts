@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
-import { BACKEND_TRIES, ContactStore, type Fetcher, fetchContacts } from "./import-store.ts";
+import {
+  BACKEND_TRIES,
+  CONTACT_READ_MS,
+  ContactStore,
+  compareEachWithEarlier,
+  type Fetcher,
+  fetchContacts,
+} from "./import-store.ts";
 
 const LIST = '<contacts xmlns:atom="http://www.w3.org/2005/Atom"><contact><name>A</name></contact></contacts>';
 
@@ -217,5 +224,14 @@ describe("ContactStore", () => {
     store.replace("alice", given);
     given.push("b");
     assert.deepEqual(store.get("alice"), ["a"]);
+  });
+});
+
+describe("compareEachWithEarlier (the fault exp-import-compares-each-held)", () => {
+  it("counts the contacts that repeat an earlier one, and waits a storage read for each comparison", async () => {
+    const started = performance.now();
+    assert.equal(await compareEachWithEarlier(["a", "b", "a", "c", "b"]), 2);
+    // 0 + 1 + 1 (the third repeats the first: found at once) + 3 + 2 comparisons
+    assert.ok(performance.now() - started >= 7 * CONTACT_READ_MS);
   });
 });

@@ -57,6 +57,36 @@ export class ContactStore {
   }
 }
 
+/**
+ * What reading one imported contact back from storage takes, for the fault
+ * `exp-import-compares-each-held` only. A wait, like the snapshot faults' storage reads
+ * (snapshots/history-walk.ts): the growth is large per contact and costs no processor time, so
+ * a busy machine's scheduler does not hide it.
+ */
+export const CONTACT_READ_MS = 0.5;
+
+/**
+ * An import as a server takes it that finds duplicates by comparing each contact fetched with
+ * every one imported before it, each read back from storage: the reads grow with the square of
+ * the list's length. The reference never does (a replace is one assignment); only the fault.
+ * Returns how many contacts repeat an earlier one.
+ */
+export async function compareEachWithEarlier(contacts: readonly string[]): Promise<number> {
+  let reads = 0;
+  let repeated = 0;
+  for (const [i, contact] of contacts.entries()) {
+    for (let earlier = 0; earlier < i; earlier++) {
+      reads++;
+      if (contacts[earlier] === contact) {
+        repeated++;
+        break;
+      }
+    }
+  }
+  await sleep(reads * CONTACT_READ_MS);
+  return repeated;
+}
+
 function sizeOf(contacts: readonly string[]): number {
   return contacts.reduce((sum, contact) => sum + Buffer.byteLength(contact), 0);
 }

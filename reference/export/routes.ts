@@ -43,7 +43,7 @@ import {
   USER_NAME,
 } from "./contact-list.ts";
 import { type ExportPolicy, exportPolicy } from "./faults.ts";
-import { ContactStore, fetchContacts } from "./import-store.ts";
+import { ContactStore, compareEachWithEarlier, fetchContacts } from "./import-store.ts";
 import { expectedToken, TOKEN_LIFETIME_SECONDS, type TokenCheck } from "./token.ts";
 import { checkToken, issueToken, type TokenSetting } from "./token-schemes.ts";
 
@@ -182,6 +182,7 @@ export function messagingRoutes(context: ReferenceContext): Route {
       // The upload's limits hold for an import too: past them, 507 and nothing stored.
       const refused = fetched.ok ? store.refusal(user, fetched.contacts) : undefined;
       if (refused !== undefined) throw new HttpError(507, refused);
+      if (fetched.ok && policy.importComparesEachHeld) await compareEachWithEarlier(fetched.contacts);
       if (!fetched.ok && context.tokenCheckedByContactsServer) refusedByContacts(fetched.backendStatus);
       if (!fetched.ok) {
         if (policy.outageDropsCopy) store.replace(user, []);
