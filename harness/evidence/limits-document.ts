@@ -30,6 +30,8 @@ export interface CaseDocument {
   lowered: Array<{ size: number; reason: string }>;
   observed?: Array<{ size: number; said: string }>;
   finding?: { message: string; exchange?: string };
+  /** What the case could not check or delete. */
+  notes?: string[];
   series: SeriesDocument[];
   memory?: SeriesDocument;
 }
@@ -71,11 +73,15 @@ export function seriesLine(series: SeriesDocument): string {
 export function caseHeadline(c: CaseDocument): string {
   if (c.status === "not run") return `not run: ${c.reason}`;
   const parts = [c.growth ?? "no class (fewer than two sizes measured)"];
+  // A flat case whose operation handles every item still says how that grew.
+  for (const s of c.series)
+    if (s.expected === "linear" && s.growth === "linear") parts.push(`${s.name} linear, as expected`);
   if (c.limit) parts.push(`limit at ${c.size.name} = ${c.limit.size}: ${c.limit.said}`);
   for (const l of c.lowered) parts.push(`${c.size.name} = ${l.size} not measured: ${l.reason}`);
   for (const [said, sizes] of observedBySaying(c.observed ?? []))
     parts.push(`at ${c.size.name} = ${sizes.join(", ")}: ${said}`);
   if (c.finding) parts.push(`FINDING: ${c.finding.message}`);
+  parts.push(...(c.notes ?? []));
   return parts.join("; ");
 }
 

@@ -30,6 +30,11 @@ export interface LimitCase {
   defaultSizes: readonly number[];
   /** The smallest size the case means anything at (a chain of one version has no s1). */
   smallestSize?: number;
+  /**
+   * Where the sizes are what the target already holds (lists the description names), not what
+   * the case makes: a factor (--sizes 0.1) keeps those up to the factor times the largest.
+   */
+  sizesHeld?: boolean;
   series: readonly SeriesSpec[];
   /**
    * Where sizes are measured turn about, a repeat of each size in turn, so a busy moment of
@@ -58,6 +63,8 @@ export interface LimitCase {
   observe?(size: number): Promise<string>;
   /** Deletes every resource the case made, whatever happened before. */
   cleanup(): Promise<void>;
+  /** What the case could not check or could not delete, said beside its numbers; asked after cleanup. */
+  notes?(): string[];
 }
 
 /** What a case is given: the target, and how to send to it as every sxd run does. */
@@ -109,12 +116,8 @@ export function judged(reply: Answered, what: string, expected: (status: number)
   throw new UnexpectedAnswer(`${what} answered ${status}${said ? ` "${said}"` : ""}`);
 }
 
-/** A send that got no reply (reset, hang, refused connection) as the finding it is. */
-export async function answerOf(
-  send: () => Promise<Answered>,
-  exchanges: readonly Exchange[],
-  what: string,
-): Promise<Answered> {
+/** A send (or sends) that got no reply (reset, hang, refused connection) as the finding it is. */
+export async function answerOf<T>(send: () => Promise<T>, exchanges: readonly Exchange[], what: string): Promise<T> {
   try {
     return await send();
   } catch (error) {

@@ -35,6 +35,8 @@ export interface CaseResult {
   /** What the case saw at each size beside its costs (LimitCase.observe). */
   observed: Array<{ size: number; said: string }>;
   finding?: { message: string; exchange?: Exchange };
+  /** What the case could not check or delete (LimitCase.notes). */
+  notes?: string[];
   /** The class of the case: its worst series' beyond what the case expects. */
   growth?: Growth;
 }
@@ -165,6 +167,8 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
   } finally {
     await limitCase.cleanup().catch(() => undefined);
   }
+  const notes = limitCase.notes?.() ?? [];
+  if (notes.length > 0) result.notes = notes;
   for (const series of result.series) {
     series.points = [...costs.entries()]
       .filter(([, repeated]) => repeated.length > 0)
@@ -293,6 +297,7 @@ export function caseLine(result: CaseResult): string {
       ([said, sizes]) => `at ${result.size.name} = ${sizes.join(", ")}: ${said}`,
     ),
     result.finding && `FINDING: ${result.finding.message}`,
+    ...(result.notes ?? []),
   ].filter(Boolean);
   return `${result.id}: ${result.growth ?? "no class"}${series ? ` — ${series}` : ""}${extra.length ? `; ${extra.join("; ")}` : ""}`;
 }

@@ -55,6 +55,7 @@ function caseDocument(result: CaseResult): CaseDocument {
           },
         }
       : {}),
+    ...(result.notes ? { notes: result.notes } : {}),
     series: result.series.map(seriesDocument),
     ...(result.memory ? { memory: seriesDocument(result.memory) } : {}),
   };

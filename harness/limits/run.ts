@@ -48,10 +48,21 @@ export async function loadLimitCases(context: LimitContext): Promise<LimitCase[]
   return cases.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
 }
 
-/** A case's sizes: as given for it, else its defaults times the factor (each at least 1, none twice). */
-export function sizesFor(limitCase: LimitCase, sizes: LimitsSettings["sizes"]): number[] {
+/**
+ * A case's sizes: as given for it, else its defaults times the factor (each at least 1, none
+ * twice); where the target holds the sizes, those the factor times the largest reaches (at least the smallest).
+ */
+export function sizesFor(
+  limitCase: Pick<LimitCase, "id" | "defaultSizes" | "smallestSize" | "sizesHeld">,
+  sizes: LimitsSettings["sizes"],
+): number[] {
   const given = sizes.byCase.get(limitCase.id);
   if (given) return given;
+  if (limitCase.sizesHeld) {
+    const reached = Math.max(...limitCase.defaultSizes) * sizes.factor;
+    const kept = limitCase.defaultSizes.filter((size) => size <= reached);
+    return kept.length > 0 ? kept : limitCase.defaultSizes.slice(0, 1);
+  }
   const smallest = limitCase.smallestSize ?? 1;
   return [...new Set(limitCase.defaultSizes.map((size) => Math.max(smallest, Math.round(size * sizes.factor))))];
 }

@@ -62,6 +62,9 @@ const CASE = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    notes: Type.Optional(
+      Type.Array(Type.String(), { description: "What the case could not check, or left on the server." }),
+    ),
     series: Type.Array(refTo("series", SERIES)),
     memory: Type.Optional(refTo("series", SERIES)),
   },
