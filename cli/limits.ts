@@ -11,7 +11,7 @@ import { plainGetFails } from "../harness/limits/health.ts";
 import { limitsDocument } from "../harness/limits/report.ts";
 import { type LimitsSettings, runLimits } from "../harness/limits/run.ts";
 import { limitsSummary, writeLimitsReports } from "../harness/report/limits.ts";
-import type { RunningReference } from "../reference/index.ts";
+import { LONG_LISTS, longListsDescribed, type RunningReference } from "../reference/index.ts";
 import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 import { describedTarget, targetOf } from "./options.ts";
@@ -38,7 +38,15 @@ export async function runLimitsCommand(argv: string[], io: CommandIo): Promise<n
   let reference: RunningReference | undefined;
   try {
     if (target === undefined) {
-      const bundled = await startBundledReference(given.list("reference-fault"), undefined, described.layers);
+      // The reference makes the long lists LIM-5 measures (those --sizes asks for, else its own),
+      // and its description names them; the user's layers come after and win.
+      const longLists = sizes.byCase.get("LIM-5") ?? LONG_LISTS;
+      const bundled = await startBundledReference(
+        given.list("reference-fault"),
+        undefined,
+        [{ export: { longLists: longListsDescribed(longLists) } }, ...described.layers],
+        { longLists },
+      );
       reference = bundled.reference;
       target = bundled.target;
     }

@@ -118,7 +118,7 @@ export async function startBundledReference(
   faults: string[],
   variant: string | undefined,
   layers: Partial<TargetDescription>[],
-  options: Pick<ReferenceOptions, "contactsFile"> = {},
+  options: Pick<ReferenceOptions, "contactsFile" | "longLists"> = {},
 ): Promise<{
   reference: RunningReference;
   target: TargetDescription;
