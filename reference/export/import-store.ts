@@ -83,7 +83,8 @@ export async function compareEachWithEarlier(contacts: readonly string[]): Promi
       }
     }
   }
-  await sleep(reads * CONTACT_READ_MS);
+  // Not holding the process open: a wait of minutes (a long list) outlives the servers' close.
+  await sleep(reads * CONTACT_READ_MS, undefined, { ref: false });
   return repeated;
 }
 
