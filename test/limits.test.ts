@@ -150,6 +150,15 @@ test("LIM-5 runs on the lists the description names: not run without export.long
   }
 });
 
+test("LIM-5: an export that leaves contacts out is a finding, with the exchange that shows it, and exits 1", async () => {
+  const { run, cases } = await limits("LIM-5", ["--reference-fault", "exp-import-stores-nothing", "--repeats", "1"]);
+  const found = cases.get("LIM-5") as CaseDocument & { finding?: { message: string; exchange?: string } };
+  assert.equal(found.status, "finding", JSON.stringify(found));
+  assert.match(found.finding?.message ?? "", /after the export of long-6's 6 contacts: .* 6 of 6 missing/);
+  assert.match(found.finding?.exchange ?? "", /^> GET http:\/\/\S+\/user\/long-6\n/);
+  assert.equal(run.code, 1);
+});
+
 test("usage errors are one line and exit 2", async () => {
   for (const args of [
     ["--sizes", "2"],
