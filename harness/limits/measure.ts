@@ -11,6 +11,7 @@ import { observedBySaying } from "../evidence/limits-document.ts";
 import { RequestNotSent } from "../judging/step-errors.ts";
 import { type LimitCase, LimitFinding, LimitReached, type SeriesSpec, UnexpectedAnswer } from "./case.ts";
 import { type Fit, type Growth, growthOf, type Point, pointOf } from "./growth.ts";
+import { largestFitting, msPerRequest, type Pace, repeatRequests } from "./plan.ts";
 
 export interface SeriesResult extends SeriesSpec {
   points: Point[];
@@ -211,25 +212,6 @@ async function turnAbout(
   }
 }
 
-/**
- * The largest size above the one before (by half again at least, or the fit learns nothing new)
- * whose guessed time fits in what is left; undefined where none does.
- */
-function largestFitting(guessAt: (size: number) => number, before: number, asked: number, left: number) {
-  const least = Math.max(before + 1, Math.ceil(before * LEAST_STEP));
-  if (least >= asked || guessAt(least) > left) return undefined;
-  let [fits, over] = [least, asked];
-  while (over - fits > 1) {
-    const middle = Math.floor((fits + over) / 2);
-    if (guessAt(middle) <= left) fits = middle;
-    else over = middle;
-  }
-  return fits;
-}
-
-/** A lowered size is at least this times the one before it. */
-const LEAST_STEP = 1.5;
-
 /** What a case saw at a size; an answer it did not expect, or the deadline, is what it saw. */
 async function observed(observe: (size: number) => Promise<string>, size: number): Promise<string> {
   try {
@@ -248,23 +230,6 @@ function stopsSeries(error: unknown, size: number, result: CaseResult): boolean 
   else if (error instanceof RequestNotSent) result.lowered.push({ size, reason: error.message });
   else return false;
   return true;
-}
-
-/** The requests of one repeat's measure: the case's own count, else the share of requests() that grows with the repeats. */
-function repeatRequests(limitCase: LimitCase, size: number, repeats: number): number {
-  return (
-    limitCase.repeatRequests?.(size) ?? (limitCase.requests(size, repeats) - limitCase.requests(size, 0)) / repeats
-  );
-}
-
-interface Pace {
-  requests: number;
-  ms: number;
-  firstGuess: number;
-}
-
-function msPerRequest(pace: Pace): number {
-  return pace.requests === 0 ? pace.firstGuess : Math.max(0.05, pace.ms / pace.requests);
 }
 
 /**

@@ -2,14 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
-import {
-  BACKEND_TRIES,
-  CONTACT_READ_MS,
-  ContactStore,
-  compareEachWithEarlier,
-  type Fetcher,
-  fetchContacts,
-} from "./import-store.ts";
+import { BACKEND_TRIES, ContactStore, compareEachWithEarlier, type Fetcher, fetchContacts } from "./import-store.ts";
 
 const LIST = '<contacts xmlns:atom="http://www.w3.org/2005/Atom"><contact><name>A</name></contact></contacts>';
 
@@ -228,10 +221,7 @@ describe("ContactStore", () => {
 });
 
 describe("compareEachWithEarlier (the fault exp-import-compares-each-held)", () => {
-  it("counts the contacts that repeat an earlier one, and waits a storage read for each comparison", async () => {
-    const started = performance.now();
+  it("counts the contacts that repeat an earlier one", async () => {
     assert.equal(await compareEachWithEarlier(["a", "b", "a", "c", "b"]), 2);
-    // 0 + 1 + 1 (the third repeats the first: found at once) + 3 + 2 comparisons
-    assert.ok(performance.now() - started >= 7 * CONTACT_READ_MS);
   });
 });
