@@ -116,15 +116,37 @@ export function judged(reply: Answered, what: string, expected: (status: number)
   throw new UnexpectedAnswer(`${what} answered ${status}${said ? ` "${said}"` : ""}`);
 }
 
-/** A send (or sends) that got no reply (reset, hang, refused connection) as the finding it is. */
+/** Methods a client may send again after a connection closed under them (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+
+/**
+ * A send (or sends) that got no reply (reset, hang, refused connection) as the finding it is.
+ * A server may close a kept-alive connection just as a request goes out on it (RFC 9112 §9.3.1,
+ * §9.6): where the request lost is idempotent and its connection was closed or reset, the send
+ * is made once more, and only a second loss is a finding (Apache httpd's event MPM closes idle
+ * connections so under 64 logins at once).
+ */
 export async function answerOf<T>(send: () => Promise<T>, exchanges: readonly Exchange[], what: string): Promise<T> {
   try {
     return await send();
   } catch (error) {
-    const last = exchanges.at(-1);
-    if (last?.error?.startsWith("not sent")) throw error;
-    if (last?.response === undefined && last?.error !== undefined)
-      throw new LimitFinding(`${what}: no answer (${last.error})`, last);
-    throw error;
+    const lost = noAnswer(exchanges, error);
+    if (!IDEMPOTENT.has(lost.method) || !/closed|reset|hang up/i.test(lost.error)) throw finding(lost, what);
+    try {
+      return await send();
+    } catch (again) {
+      throw finding(noAnswer(exchanges, again), what);
+    }
   }
+}
+
+/** The exchange that got no reply; any other error (not sent, a step's own) is thrown on as it is. */
+function noAnswer(exchanges: readonly Exchange[], error: unknown): Exchange & { error: string } {
+  const last = exchanges.at(-1);
+  if (last?.error === undefined || last.error.startsWith("not sent") || last.response !== undefined) throw error;
+  return last as Exchange & { error: string };
+}
+
+function finding(lost: Exchange & { error: string }, what: string): LimitFinding {
+  return new LimitFinding(`${what}: no answer (${lost.error})`, lost);
 }
