@@ -326,6 +326,13 @@ const CASES: Record<string, Record<PeerSide, KeyCase>> = {
       },
     },
   },
+  "export.longLists": both({
+    says: "read by sxd limits alone (LIM-5): no server sxd plays in sxd test takes it",
+    shows: ({ target }, side) => {
+      const changed = { ...target, export: { ...target.export, longLists: [{ user: "long-10", contacts: 10 }] } };
+      assert.deepEqual(standInSettings(side, changed), standInSettings(side, target));
+    },
+  }),
   "export.outage": {
     contacts: {
       says: "not asked: sxd stops and starts its own contacts server for EXP-8, and runs no command",

@@ -56,6 +56,12 @@ const CASE = Type.Object(
     lowered: Type.Array(Type.Object({ size: Type.Number(), reason: Type.String() }, { additionalProperties: false }), {
       description: "Sizes not measured, and why.",
     }),
+    observed: Type.Optional(
+      Type.Array(Type.Object({ size: Type.Number(), said: Type.String() }, { additionalProperties: false }), {
+        description:
+          "What the case saw at a size beside its costs, in words (LIM-4: whether a nonce issued before the unanswered challenges still gets in).",
+      }),
+    ),
     finding: Type.Optional(
       Type.Object(
         { message: Type.String(), exchange: Type.Optional(text("The exchange, as a transcript.")) },
