@@ -16,20 +16,27 @@
  * with 415, and a body that is not an Atom entry (one with a DOCTYPE too) with 400.
  * `checkBeforeWait` is the fault of a "waits" server that checks If-Unmodified-Since before it
  * waits, outside its turn: updates sent at once all pass the check, wait for the same second,
- * and all get in.
+ * and all get in. `replaysDifferences` breaks no rule but costs as a server that keeps a
+ * snapshot as its difference from the next version would: reading one waits a storage read for
+ * each version after it (sxd limits, LIM-1).
  *
  *   const server = await startCarefulServer({ dates: "waits" });
  *   server.description // the base URL and the collection, for the suite
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { resolveDescription, type TargetDescription } from "../../harness/description/target.ts";
 
 export interface CarefulRules {
   dates: "waits" | "dates ahead";
   checkBeforeWait?: boolean;
+  replaysDifferences?: boolean;
 }
+
+/** What reading one difference from storage takes, where snapshots are kept as differences. */
+const DIFFERENCE_READ_MS = 2;
 
 export interface CarefulServer {
   description: TargetDescription;
@@ -79,7 +86,10 @@ export async function startCarefulServer(rules: CarefulRules): Promise<CarefulSe
     const note = notes.get(name);
     if (request.method === "GET") {
       if (!note) return reply(response, gone.has(name) ? 410 : 404, "no such note");
-      return serve(response, name, note, snapshot === undefined ? undefined : Number(snapshot));
+      const n = snapshot === undefined ? undefined : Number(snapshot);
+      if (rules.replaysDifferences && n !== undefined && n >= 1 && n <= note.snapshots.length)
+        await sleep((note.snapshots.length - n + 1) * DIFFERENCE_READ_MS);
+      return serve(response, name, note, n);
     }
     if (snapshot !== undefined) return reply(response, 405, "snapshots are read-only", { allow: "GET" });
     if (request.method === "DELETE") {
