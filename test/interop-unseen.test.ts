@@ -10,20 +10,11 @@ import { test } from "node:test";
 import type { InteropDocument } from "../harness/evidence/interop-document.ts";
 import type { RecordedRequest } from "../lib/recording.ts";
 import { EXAMPLE_CLIENT, SXD, sxd, tempDir } from "./support/cli.ts";
+import { givenConformance } from "./support/interop-runs.ts";
 
 const dir = tempDir();
 const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
-write(
-  "conformance.json",
-  JSON.stringify({
-    suite: { name: "sxd", version: "0" },
-    target: { baseUrl: "http://127.0.0.1:1" },
-    date: "2026-01-01T00:00:00Z",
-    strict: false,
-    overall: "conformant",
-    rows: [],
-  }),
-);
+write("conformance.json", givenConformance());
 write(
   "curl-export.sh",
   `[ "$SXD_TASK" = export ] || exit 127

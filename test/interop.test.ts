@@ -8,19 +8,16 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { InteropCell, InteropDocument } from "../harness/evidence/interop-document.ts";
 import { EXAMPLE_CLIENT, exampleClient, SXD, sxd, sxdHere, tempDir } from "./support/cli.ts";
+import { cellFound, givenConformance } from "./support/interop-runs.ts";
 
 const FAULTS = new URL("./fixtures/clients/faults.mjs", import.meta.url).pathname;
 const dir = tempDir();
 const write = (name: string, value: unknown) => writeFileSync(join(dir, name), JSON.stringify(value));
 // Given own verdicts keep the run to the cells: a conformance.json each, as sxd test writes one.
-write("conformance.json", {
-  suite: { name: "sxd", version: "0" },
-  target: { baseUrl: "http://127.0.0.1:1" },
-  date: "2026-01-01T00:00:00Z",
-  strict: false,
-  overall: "not conformant",
-  rows: [{ id: "DIG-14", level: "should", rule: "", verdict: "warning", scenarios: [] }],
-});
+writeFileSync(
+  join(dir, "conformance.json"),
+  givenConformance("not conformant", [{ id: "DIG-14", level: "should", rule: "", verdict: "warning", scenarios: [] }]),
+);
 write("digest.json", { digest: { path: "/protected", username: "demo", password: "sxd-demo-secret" } });
 const serve = (fault?: string) => `node ${SXD} serve base --port $SXD_PORT${fault ? ` --fault ${fault}` : ""}`;
 const server = (start: string, wait = 20) => ({ start, wait, config: "digest.json", conformance: "conformance.json" });
@@ -45,9 +42,6 @@ write("matrix.json", {
 const matrix = join(dir, "matrix.json");
 const tasks = ["--tasks", "digest-get,digest-post"];
 const read = (folder: string) => JSON.parse(readFileSync(join(dir, folder, "interop.json"), "utf8")) as InteropDocument;
-/** What a cell found, without its timings. */
-const found = (cell: InteropCell) =>
-  `${cell.client} × ${cell.server} ${cell.task}: ${cell.result} ${cell.blame} client[${cell.rows.client.map((r) => r.id)}] server[${cell.rows.server.map((r) => r.id)}]`;
 
 // The whole matrix, and a small one in two shards, at once.
 const small = ["--servers", "ref,silent", "--clients", "getonly,wrong", "--tasks", "digest-get"];
@@ -83,7 +77,7 @@ test("each cell's result and blame, rows and own verdicts, in interop.json, juni
   assert.deepEqual([wrong.result, wrong.blame], ["failed", "client"]);
   assert.ok(
     wrong.rows.client.some((r) => r.id === "CDIG-2" && r.reason.includes("not the digest")),
-    found(wrong),
+    cellFound(wrong),
   );
   assert.deepEqual(wrong.rows.server, []);
   assert.deepEqual(
@@ -150,7 +144,7 @@ test("shards 1/2 and 2/2, merged by sxd report merge, are the whole matrix; a ce
   const inSmall = (cell: InteropCell) =>
     ["ref", "silent"].includes(cell.server) && ["getonly", "wrong"].includes(cell.client) && cell.task === "digest-get";
   assert.equal(whole.code, 1);
-  assert.deepEqual(cells.map(found), read("whole").cells.filter(inSmall).map(found));
+  assert.deepEqual(cells.map(cellFound), read("whole").cells.filter(inSmall).map(cellFound));
   assert.match(readFileSync(join(dir, "merged", "summary.md"), "utf8"), /^\| getonly \| /m);
   assert.ok(readFileSync(join(dir, "merged", "interop.html"), "utf8").includes("getonly"));
   const twice = await sxd(["report", "merge", shard("s1"), shard("s1"), "--out", join(dir, "m2")]);
@@ -169,7 +163,7 @@ test("report merge takes the shards' folders as a CI keeps them, links to their 
   assert.equal(folders.code, 0, folders.stderr);
   assert.equal(glob.code, 0, glob.stderr);
   assert.match(folders.stdout, /: 4 cells of 2 shards\n$/);
-  assert.deepEqual(read("from-glob").cells.map(found), read("from-folders").cells.map(found));
+  assert.deepEqual(read("from-glob").cells.map(cellFound), read("from-folders").cells.map(cellFound));
   // Every link of the merged page opens a file in the merged folder, and each cell's page shows its exchange.
   const merged = join(dir, "from-glob");
   const html = readFileSync(join(merged, "interop.html"), "utf8");
