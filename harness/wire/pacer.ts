@@ -13,12 +13,7 @@
  * on CUBIC's curve towards that pace: steep where it is far below it (after a lockout's cuts),
  * flat near it (about a hundred requests after a single cut, where a real limit refuses again),
  * then faster and faster past it, so a refusal that was no limit costs a few hundred requests,
- * at any rate. Where the run of refusals cut more than once (nothing got in at any pace, as in a
- * lockout), the cuts after the first are undone once requests get in (RFC 4015's undo of a
- * spurious cut). Where the peak is only the first refusal's estimate (the busiest second while
- * unpaced, no pace that drew a refusal), the pace, back at it with none, probes past it in a
- * slow start (one request a second more for each request it holds back), and once it holds
- * back nothing the run sends, the run is unpaced again.
+ * at any rate.
  * Pure: the caller gives every time; harness/wire/rate-limits.ts feeds it the run's shared log.
  *
  *   const pacer = new Pacer();              // or new Pacer(20): --rate 20, paced from the start
@@ -51,8 +46,6 @@ const LET_IN = 2;
 const SENT_KEPT = 16;
 /** The longest wait of a refused request that names none. */
 const LONGEST_BACKOFF_MS = 8000;
-/** A probing pace this many times the requests of the last second holds nothing back: it ends. */
-const UNPACED_AT = 4;
 /** No slower than one request in ten seconds. */
 const MIN_RATE = 0.1;
 /** The requests of the busiest such window give the first rate. */
@@ -94,14 +87,6 @@ export class Pacer {
   /** The rates just before the last runs of refusals, and the estimate the first refusal made when unpaced. */
   private peaks: number[] = [];
   private estimate: number | undefined;
-  /**
-   * Whether the peak is the first refusal's estimate, made while unpaced, rather than a pace that
-   * drew a refusal; and whether the pace, back at it with no refusal, now probes past it.
-   */
-  private peakEstimated = false;
-  private probing = false;
-  /** Cuts since requests last got in: more than one is a run of refusals that no pace ended (a lockout). */
-  private cutsInRun = 0;
 
   /** `ceiling` (--rate): paced at it from the start, and never above it. */
   constructor(private readonly ceiling?: number) {
@@ -118,9 +103,7 @@ export class Pacer {
       // this slow, and climbing on it would only make the next cut miss. Nor does the pace
       // climb before it let requests in: a run of refusals (a lockout) would climb between its cuts.
       if (slot > asked && this.peak !== undefined && this.letIn(slot, this.roundTrip)) {
-        if (this.cutsInRun > 1) this.undoDeeperCuts();
-        this.rate = this.probing ? this.bounded(this.rate + 1) : this.climb(++this.climbed);
-        this.probing ||= this.peakEstimated && this.rate >= this.peak;
+        this.rate = this.climb(++this.climbed);
       }
       if (slot >= this.settling && this.sentSinceCut.length < SENT_KEPT) this.sentSinceCut.push(slot);
     }
@@ -128,12 +111,6 @@ export class Pacer {
     this.recent.push(slot);
     while ((this.recent[0] as number) < slot - ESTIMATE_WINDOW_MS) this.recent.shift();
     this.busiest = Math.max(this.busiest, this.recent.length);
-    // Probing past an estimated peak, the pace now holds back nothing the run sends: unpaced
-    // again (scenarios that send requests together, a race, need them to leave together).
-    if (this.probing && (this.rate as number) > UNPACED_AT * this.recent.length && this.ceiling === undefined) {
-      this.rate = undefined;
-      this.probing = false;
-    }
     return slot;
   }
 
@@ -145,16 +122,13 @@ export class Pacer {
     const seen = this.sentSinceCut.indexOf(sentAt);
     if (seen >= 0) this.sentSinceCut.splice(seen, 1);
     if (this.rate !== undefined && (asked < this.cutAt || sentAt < this.settling)) return;
-    this.probing = false;
     if (this.rate === undefined) {
       this.estimate = this.busiestRate();
       this.peak = this.estimate;
-      this.peakEstimated = true;
       this.floor = this.bounded(this.estimate * KEEP_ON_CUT);
       this.firstFloor = this.floor;
     } else if (this.peak === undefined || this.letIn(sentAt, at - sentAt)) {
       this.peak = this.rate;
-      this.peakEstimated = false;
       this.peaks = [...this.peaks, this.rate].slice(-CUTS_KEPT);
       this.floor = this.bounded(this.rate * KEEP_ON_CUT);
       this.firstFloor = this.floor;
@@ -167,7 +141,6 @@ export class Pacer {
       // this run of refusals is still the one to climb back to.
       this.floor = this.bounded(this.floor * KEEP_ON_CUT);
     }
-    this.cutsInRun = this.letIn(sentAt, at - sentAt) ? 1 : this.cutsInRun + 1;
     this.climbed = 0;
     this.rate = this.floor;
     this.sentSinceCut = [];
@@ -186,19 +159,6 @@ export class Pacer {
   private letIn(now: number, roundTrip: number): boolean {
     const second = this.sentSinceCut[LET_IN - 1];
     return second !== undefined && second < now - roundTrip;
-  }
-
-  /**
-   * Requests get in again after a run of refusals that cut the pace more than once: the cuts after
-   * the first were made while nothing got in at any pace (a lockout refuses all for a while), so
-   * they say nothing of a rate. The pace goes back to where the first cut put it, as TCP undoes a
-   * cut it finds spurious (RFC 4015), and climbs from there.
-   */
-  private undoDeeperCuts(): void {
-    this.cutsInRun = 0;
-    this.floor = Math.max(this.floor, this.firstFloor);
-    this.rate = Math.max(this.rate as number, this.floor);
-    this.climbed = 0;
   }
 
   /** Whether the pace was cut after `asked`: a slot taken then was spaced at the old pace. */
