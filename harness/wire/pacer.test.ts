@@ -27,8 +27,8 @@ interface Drive {
   takes: (at: number) => boolean;
   /** The fake time to stop at, or the requests the run makes (it ends when all got in). */
   until: { seconds: number } | { requests: number };
-  /** Time between an answer and the worker's next request. */
-  gapMs?: number;
+  /** Time between an answer and the worker's next request (given the answer's time). */
+  gapMs?: number | ((at: number) => number);
   /**
    * "one interval": of the pace, told as a first refusal; "as sxd does" (harness/wire/rate-limits.ts):
    * the pacer's doubling wait, told whether the request had been refused before.
@@ -65,7 +65,7 @@ function drive(pacer: Pacer, { workers, takes, until, gapMs = 2, retry = "one in
       accepted++;
       event.turn = undefined;
       event.attempt = 0;
-      event.at += gapMs;
+      event.at += typeof gapMs === "number" ? gapMs : gapMs(event.at);
       paces.push([event.at, pacer.current()]);
     } else {
       refused++;
@@ -183,7 +183,8 @@ for (const [workers, gapMs] of [
     const [free, locked] = [run(false), run(true)];
     assert.ok(locked.refused > 5, `the lockout refused ${locked.refused} requests, or this proves nothing`);
     const before = locked.paces.filter(([at]) => at >= LOCKOUT.from - 1000 && at < LOCKOUT.from).length;
-    const back = locked.paces.find(([at, pace]) => at >= LOCKOUT.to && (pace as number) >= 0.8 * before);
+    // Unpaced again (no pace) holds nothing back: it is back too.
+    const back = locked.paces.find(([at, pace]) => at >= LOCKOUT.to && (pace === undefined || pace >= 0.8 * before));
     assert.ok(back !== undefined && back[0] - LOCKOUT.to < 1500, `${before} a second before; back at ${back?.[0]} ms`);
     const bound = 1.5 * free.seconds + (LOCKOUT.to - LOCKOUT.from) / 1000;
     assert.ok(
@@ -194,6 +195,52 @@ for (const [workers, gapMs] of [
       (locked.pacer.settled() as number) > 0.6 * before,
       `settled on ${locked.pacer.settled()}, ${before} before`,
     );
+  });
+}
+
+/**
+ * A run that starts slowly, as the suite does (2 workers, 25 requests a second in its first
+ * second, then about 140), locked out from 1 s to 3 s, while its busiest second is still slow.
+ */
+const EARLY_LOCKOUT = { from: 1000, to: 3000 };
+const startingSlowly = (at: number) => (at < EARLY_LOCKOUT.from ? 80 : 14);
+const lockedOutEarly = (at: number) => at >= EARLY_LOCKOUT.from && at < EARLY_LOCKOUT.to;
+
+test("a lockout in a run's slow first second leaves it unpaced again soon after, and the run takes at most 1.5 times as long plus the lockout", () => {
+  const run = (takes: (at: number) => boolean) =>
+    drive(new Pacer(), { workers: 2, gapMs: startingSlowly, takes, until: { requests: 1024 }, retry: "as sxd does" });
+  const [free, locked] = [run(() => true), run((at) => !lockedOutEarly(at))];
+  assert.ok(locked.refused > 5, `the lockout refused ${locked.refused} requests, or this proves nothing`);
+  // Paced from its busiest second (25), it never refused at a pace that let requests in: that
+  // was no limit. Slow start from the cut, and unpaced once the pace is twice what sxd sends.
+  const after = locked.paces.filter(([at]) => at >= EARLY_LOCKOUT.to);
+  const unpaced = after.findIndex(([, pace]) => pace === undefined);
+  assert.ok(unpaced >= 0 && unpaced < 100, `unpaced again after ${unpaced} requests let in after the lockout`);
+  const bound = 1.5 * free.seconds + (EARLY_LOCKOUT.to - EARLY_LOCKOUT.from) / 1000;
+  assert.ok(
+    locked.seconds <= bound,
+    `${locked.seconds.toFixed(1)} s with the lockout, ${free.seconds.toFixed(1)} s without`,
+  );
+});
+
+// With 64 at once the bucket refuses in the run's first moment, and slots are taken seconds
+// ahead: slow start must not run away there either.
+for (const workers of [2, 64]) {
+  test(`a 30-a-second token bucket met right after that lockout is found, with few refusals (${workers} at once)`, () => {
+    const bucket = tokenBucket(30, 10);
+    const seconds = 300;
+    const run = drive(new Pacer(), {
+      workers,
+      gapMs: workers === 2 ? startingSlowly : 500,
+      takes: (at) => !lockedOutEarly(at) && bucket(at),
+      until: { seconds },
+      retry: "as sxd does",
+    });
+    const settled = run.pacer.settled() as number;
+    assert.ok(settled > 0.8 * 30 && settled < 1.25 * 30, `settled on ${settled.toFixed(1)} a second`);
+    assert.ok(run.accepted / seconds > 0.85 * 30, `${(run.accepted / seconds).toFixed(1)} a second got through`);
+    const share = run.refused / (run.accepted + run.refused);
+    assert.ok(share < (workers === 2 ? 0.02 : 0.1), `${run.refused} of ${run.accepted + run.refused} refused`);
   });
 }
 

@@ -6,14 +6,23 @@
  * before the cut, in the order they asked, or sent within one interval after it).
  *
  * A run of refusals with no request let in between (a lockout refuses everything for a while)
- * is one event, as CUBIC takes the losses of one round trip: the pace to climb back to stays the
- * last one that let requests in, the rate before the run's first cut; a request refused again in
- * it cuts nothing more (its own doubling wait spaces its retries), and the pace does not climb
- * until requests get in again. Between cuts the rate climbs with the requests the pace held back,
- * on CUBIC's curve towards that pace: steep where it is far below it (after a lockout's cuts),
- * flat near it (about a hundred requests after a single cut, where a real limit refuses again),
- * then faster and faster past it, so a refusal that was no limit costs a few hundred requests,
- * at any rate.
+ * is one event, as CUBIC takes the losses of one round trip: a request refused again in it cuts
+ * nothing more (its own doubling wait spaces its retries), and the pace does not climb until
+ * requests get in again.
+ *
+ * The busiest second before a refusal that came while unpaced is only how fast the run happened
+ * to go (a run's first seconds are slow), no evidence of a limit: from such a cut the pace is in
+ * slow start, as TCP before its first loss. Each request it holds back raises it so that it
+ * doubles with every second's worth of requests (or follows CUBIC's curve back to that busiest
+ * second, where that is steeper), and once the pace is twice what sxd sends in a second, it holds
+ * nothing back: sxd goes unpaced again. The first refusal at a pace that let requests in ends slow
+ * start: a limit, taken as the rate before the last doubling (a token bucket's burst lets slow
+ * start run past the limit for a while).
+ *
+ * From a limit the rate climbs with the requests the pace held back, on CUBIC's curve towards
+ * it: steep where it is far below it (after a lockout's cuts), flat near it (about a hundred
+ * requests after a single cut, where a real limit refuses again), then faster and faster past
+ * it, so a refusal that was no limit costs a few hundred requests, at any rate.
  * Pure: the caller gives every time; harness/wire/rate-limits.ts feeds it the run's shared log.
  *
  *   const pacer = new Pacer();              // or new Pacer(20): --rate 20, paced from the start
@@ -50,6 +59,8 @@ const LONGEST_BACKOFF_MS = 8000;
 const MIN_RATE = 0.1;
 /** The requests of the busiest such window give the first rate. */
 const ESTIMATE_WINDOW_MS = 1000;
+/** In slow start, a pace this many times what sxd sends is dropped: sxd goes unpaced again. */
+const OUTPACED = 2;
 /** The cuts the settled pace is taken from. */
 const CUTS_KEPT = 4;
 
@@ -69,6 +80,12 @@ export class Pacer {
   private settling = Number.NEGATIVE_INFINITY;
   /** The rate the climb is headed for: the last that let requests in (before this run of refusals). */
   private peak: number | undefined;
+  /**
+   * Whether a refusal of the pace has shown a limit: the peak was the rate of a pace that let
+   * requests in and was then refused. Until then (the first refusal came while unpaced) the peak
+   * is only how fast the run happened to go, and the pace is in slow start.
+   */
+  private limitSeen = false;
   /** The rate the last cut left, and the requests the pace held back since. */
   private floor = 0;
   private climbed = 0;
@@ -77,9 +94,10 @@ export class Pacer {
   /**
    * The first slots taken after the last cut at its pace (from `settling` on; a paced slot is
    * later than the one before) whose requests were not refused, SENT_KEPT at most, and the round
-   * trip of the refusal that made the cut.
+   * trip of the refusal that made the cut. A slot asked for before the cut is given up by its
+   * request (`cutSince`): it was never sent.
    */
-  private sentSinceCut: number[] = [];
+  private sentSinceCut: Array<{ asked: number; slot: number }> = [];
   private roundTrip = 0;
   /** Slots of the last ESTIMATE_WINDOW_MS, and the most there have been. */
   private recent: number[] = [];
@@ -103,14 +121,19 @@ export class Pacer {
       // this slow, and climbing on it would only make the next cut miss. Nor does the pace
       // climb before it let requests in: a run of refusals (a lockout) would climb between its cuts.
       if (slot > asked && this.peak !== undefined && this.letIn(slot, this.roundTrip)) {
-        this.rate = this.climb(++this.climbed);
+        const climbed = this.climb(++this.climbed);
+        this.rate = this.limitSeen ? climbed : Math.max(climbed, this.slowStart(this.rate));
       }
-      if (slot >= this.settling && this.sentSinceCut.length < SENT_KEPT) this.sentSinceCut.push(slot);
+      if (slot >= this.settling && this.sentSinceCut.length < SENT_KEPT) this.sentSinceCut.push({ asked, slot });
     }
     this.last = slot;
     this.recent.push(slot);
     while ((this.recent[0] as number) < slot - ESTIMATE_WINDOW_MS) this.recent.shift();
     this.busiest = Math.max(this.busiest, this.recent.length);
+    if (this.slowStarting() && this.outpaced(slot)) {
+      this.rate = undefined;
+      this.peak = undefined;
+    }
     return slot;
   }
 
@@ -119,7 +142,7 @@ export class Pacer {
    * `again`: it had been refused before.
    */
   refused({ asked, sentAt }: Turn, at: number, again = false): void {
-    const seen = this.sentSinceCut.indexOf(sentAt);
+    const seen = this.sentSinceCut.findIndex(({ slot }) => slot === sentAt);
     if (seen >= 0) this.sentSinceCut.splice(seen, 1);
     if (this.rate !== undefined && (asked < this.cutAt || sentAt < this.settling)) return;
     if (this.rate === undefined) {
@@ -127,10 +150,14 @@ export class Pacer {
       this.peak = this.estimate;
       this.floor = this.bounded(this.estimate * KEEP_ON_CUT);
       this.firstFloor = this.floor;
-    } else if (this.peak === undefined || this.letIn(sentAt, at - sentAt)) {
-      this.peak = this.rate;
-      this.peaks = [...this.peaks, this.rate].slice(-CUTS_KEPT);
-      this.floor = this.bounded(this.rate * KEEP_ON_CUT);
+    } else if (this.peak === undefined || this.letIn(sentAt, at - sentAt, true)) {
+      // Slow start doubled the rate within the last window: the limit is nearer the rate before
+      // (a token bucket's burst let it run past the limit for a while).
+      const limit = this.slowStarting() ? Math.max(this.floor, this.rate / 2) : this.rate;
+      this.limitSeen = true;
+      this.peak = limit;
+      this.peaks = [...this.peaks, limit].slice(-CUTS_KEPT);
+      this.floor = this.bounded(limit * KEEP_ON_CUT);
       this.firstFloor = this.floor;
     } else if (again) {
       // A request refused again while nothing got in (a lockout): its own doubling wait spaces
@@ -154,11 +181,42 @@ export class Pacer {
 
   /**
    * Whether requests got in at the pace since the last cut, as seen at `now`: LET_IN of them were
-   * sent more than a `roundTrip` before, long enough to be refused, and were not.
+   * sent more than a `roundTrip` before, long enough to be refused, and were not. `sent`: only
+   * slots not given up count.
    */
-  private letIn(now: number, roundTrip: number): boolean {
-    const second = this.sentSinceCut[LET_IN - 1];
-    return second !== undefined && second < now - roundTrip;
+  private letIn(now: number, roundTrip: number, sent = false): boolean {
+    const slots = sent ? this.sentSinceCut.filter(({ asked }) => asked >= this.cutAt) : this.sentSinceCut;
+    const second = slots[LET_IN - 1];
+    return second !== undefined && second.slot < now - roundTrip;
+  }
+
+  /** Whether the pace is in slow start: cut by refusals, none of which showed a limit yet. */
+  private slowStarting(): boolean {
+    return this.peak !== undefined && !this.limitSeen;
+  }
+
+  /**
+   * Slow start, as TCP's before its first loss: each request the pace held back raises the rate
+   * by 2^(1/rate), so that it doubles with every second's worth of requests, from wherever the
+   * cuts left it. (Growing 16-fold a second, a pace a lockout's cuts left at a few a second came
+   * back sooner, but behind a token bucket of 2 a second half the requests were refused.)
+   */
+  private slowStart(rate: number): number {
+    return this.bounded(rate * 2 ** (ESTIMATE_WINDOW_MS / 1000 / rate));
+  }
+
+  /**
+   * Whether, in slow start, the pace has left sxd well behind: a window after the cut, with
+   * requests let in, the run took fewer than 1/OUTPACED of the pace's slots in the last window.
+   * The pace then holds nothing back, and sxd sends unpaced again.
+   */
+  private outpaced(slot: number): boolean {
+    const rate = this.rate as number;
+    return (
+      slot - this.cutAt >= ESTIMATE_WINDOW_MS &&
+      this.letIn(slot, this.roundTrip) &&
+      rate * (ESTIMATE_WINDOW_MS / 1000) >= OUTPACED * this.recent.length
+    );
   }
 
   /** Whether the pace was cut after `asked`: a slot taken then was spaced at the old pace. */
