@@ -8,11 +8,10 @@
  * user; RFC 7616's formula, the strongest algorithm offered.
  */
 
-import { headersFor, stated, unstatedReason } from "../../harness/description/target.ts";
+import { stated, unstatedReason } from "../../harness/description/target.ts";
 import type { Answered } from "../../harness/evidence/exchange.ts";
 import { answerOf, judged, type LimitCase, type LimitContext, UnexpectedAnswer } from "../../harness/limits/case.ts";
-import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
-import { HttpClient } from "../support/http.ts";
+import { LimitClient } from "../support/limit-client.ts";
 import { answerChallenge, authorizationOf, chooseChallenge, digestChallenges } from "./digest-client.ts";
 
 /** Challenges sent at once while the log is filled. */
@@ -24,22 +23,12 @@ export function limitCases(context: LimitContext): LimitCase[] {
   return [nonceLog(context), loginsAtOnce(context)];
 }
 
-/** A client of the case's: guarded (nothing after the deadline) and paced; its record kept short. */
+/** A client of the case's, logging in as the description's user. */
 class Digests {
-  private readonly dispatcher;
-  private readonly client: HttpClient;
+  private readonly limit: LimitClient;
 
   constructor(private readonly context: LimitContext) {
-    this.dispatcher = targetDispatcher(context.timeoutMs, context.tls);
-    const { target, timeoutMs, rate, guard } = context;
-    this.client = new HttpClient({
-      timeoutMs,
-      dispatcher: this.dispatcher,
-      rate,
-      guard,
-      extraHeaders: (url) => headersFor(target, url),
-      userAgent: "sxd limits",
-    });
+    this.limit = new LimitClient(context);
   }
 
   get url(): string {
@@ -47,8 +36,7 @@ class Digests {
   }
 
   private async send(what: string, headers: Record<string, string>, expected: number): Promise<Answered> {
-    const http = this.client;
-    if (http.exchanges.length > 200) http.exchanges.splice(0, http.exchanges.length - 20);
+    const http = this.limit.http;
     const reply = await answerOf(() => http.send("GET", this.url, { headers }), http.exchanges, what);
     return judged(reply, what, (status) => status === expected);
   }
@@ -78,7 +66,7 @@ class Digests {
       return undefined;
     });
     if (reply !== undefined) return "got in";
-    const refusal = this.client.exchanges.at(-1)?.response?.headers["www-authenticate"]?.join(", ");
+    const refusal = this.limit.http.exchanges.at(-1)?.response?.headers["www-authenticate"]?.join(", ");
     const again = digestChallenges(refusal);
     return again.ok && again.value.some((c) => c.stale) ? "stale" : "refused";
   }
@@ -98,8 +86,7 @@ class Digests {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
-    await this.dispatcher.close().catch(() => undefined);
+    await this.limit.close();
   }
 }
 

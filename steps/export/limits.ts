@@ -9,7 +9,6 @@
  * server, one per user named, and the report says so.
  */
 
-import { headersFor } from "../../harness/description/target.ts";
 import type { Answered } from "../../harness/evidence/exchange.ts";
 import { ConformanceFailure } from "../../harness/judging/step-errors.ts";
 import {
@@ -21,8 +20,7 @@ import {
   UnexpectedAnswer,
 } from "../../harness/limits/case.ts";
 import { pointOf } from "../../harness/limits/growth.ts";
-import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
-import { HttpClient } from "../support/http.ts";
+import { LimitClient } from "../support/limit-client.ts";
 import type { SxdWorld } from "../support/world.ts";
 import { contactListOf, type ExportState, exported, exportLinkOf } from "./checks.ts";
 import { checkAllHeld } from "./result.ts";
@@ -97,35 +95,22 @@ function exportSize(context: LimitContext): LimitCase {
   };
 }
 
-/** The case's client: guarded (nothing after the deadline) and paced, its record kept short. */
+/** The case's client, exporting as a client of the spec does. */
 class Exporter {
-  private readonly dispatcher;
-  private readonly client: HttpClient;
+  private readonly limit: LimitClient;
   /** The users whose lists an export was sent for: the messaging server may hold them now. */
   readonly exportedUsers = new Set<string>();
   /** What the export steps' helpers read and send with (checks.ts). */
   private readonly world: Pick<SxdWorld, "http" | "target">;
 
   constructor(private readonly context: LimitContext) {
-    const { target, timeoutMs, rate, guard, tls } = context;
-    this.dispatcher = targetDispatcher(timeoutMs, tls);
-    this.client = new HttpClient({
-      timeoutMs,
-      dispatcher: this.dispatcher,
-      rate,
-      guard,
-      maxBodyBytes: 64 * 1024 * 1024,
-      extraHeaders: (url) => headersFor(target, url),
-      userAgent: "sxd limits",
-    });
-    const http = () => {
-      if (this.client.exchanges.length > 200) this.client.exchanges.splice(0, this.client.exchanges.length - 20);
-      return this.client;
-    };
+    // Large enough for the longest list described, read whole.
+    const limit = new LimitClient(context, 64 * 1024 * 1024);
+    this.limit = limit;
     this.world = {
-      target,
+      target: context.target,
       get http() {
-        return http();
+        return limit.http;
       },
     };
   }
@@ -189,12 +174,11 @@ class Exporter {
   }
 
   private send<T>(send: () => Promise<T>, what: string): Promise<T> {
-    return answerOf(send, this.client.exchanges, what);
+    return answerOf(send, this.limit.http.exchanges, what);
   }
 
   async close(): Promise<void> {
-    await this.client.close();
-    await this.dispatcher.close().catch(() => undefined);
+    await this.limit.close();
   }
 }
 

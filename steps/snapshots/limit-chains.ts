@@ -5,46 +5,28 @@
  * (harness/limits/case.ts): a stated limit ends the series, a 5xx or no answer is a finding.
  */
 
-import { headersFor } from "../../harness/description/target.ts";
 import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
 import { answerOf, judged, type LimitContext } from "../../harness/limits/case.ts";
-import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
-import { HttpClient } from "../support/http.ts";
+import type { HttpClient } from "../support/http.ts";
+import { LimitClient } from "../support/limit-client.ts";
 import { entryBody, isSuccess, newScratch, putScratch, type ScratchResource, versionNumbered } from "./snapshots.ts";
 
 /** Requests one version costs: the read of its validators and the PUT. */
 export const REQUESTS_PER_VERSION = 2;
 
 export class LimitChains {
-  private readonly dispatcher;
-  private client: HttpClient;
+  private readonly limit: LimitClient;
   /** Every resource made and not known deleted: deleted by cleanup(). */
   private readonly made = new Set<string>();
 
   constructor(private readonly context: LimitContext) {
-    this.dispatcher = targetDispatcher(context.timeoutMs, context.tls);
-    this.client = this.newClient();
+    // Large enough for LIM-6's largest entry read back.
+    this.limit = new LimitClient(context, 32 * 1024 * 1024);
   }
 
-  /** Guarded: no request after the deadline, but those of cleanup(). */
-  private newClient(guarded = true): HttpClient {
-    const { target, timeoutMs, rate, guard } = this.context;
-    return new HttpClient({
-      timeoutMs,
-      dispatcher: this.dispatcher,
-      rate,
-      ...(guarded ? { guard } : {}),
-      maxBodyBytes: 32 * 1024 * 1024,
-      extraHeaders: (url) => headersFor(target, url),
-      userAgent: "sxd limits",
-    });
-  }
-
-  /** The client, its record of exchanges kept short: a case sends thousands of requests. */
   get http(): HttpClient {
-    if (this.client.exchanges.length > 200) this.client.exchanges.splice(0, this.client.exchanges.length - 20);
-    return this.client;
+    return this.limit.http;
   }
 
   /** A send judged by the rules of sxd limits: `expected` statuses pass, the rest is thrown. */
@@ -114,11 +96,11 @@ export class LimitChains {
   }
 
   async cleanup(): Promise<void> {
-    const http = this.newClient(false);
+    const http = this.limit.unguarded();
     for (const url of this.made) await http.send("DELETE", url).catch(() => undefined);
     this.made.clear();
-    await Promise.all([this.client.close(), http.close()]);
-    await this.dispatcher.close().catch(() => undefined);
+    await http.close();
+    await this.limit.close();
   }
 }
 
