@@ -109,8 +109,14 @@ const runners = [
     "pipe",
   ),
 ];
-const statuses = await Promise.all(runners);
-const result = { status: statuses.find((status) => status !== 0) ?? 0 };
+const results = await Promise.all(runners);
+const result = { status: results.map((r) => r.status).find((status) => status !== 0) ?? 0 };
+// The failures again, last: a CI log is often read from its end, and shown only there.
+const failures = results.flatMap((r) => failuresIn(r.output));
+if (failures.length > 0) {
+  console.log(`\nrun-tests: ${failures.length} failed (each with the first lines of its report):`);
+  for (const failure of failures) console.log(failure);
+}
 const left = readdirSync(testsTmp);
 if (left.length > 0)
   console.log(`run-tests: the tests left ${left.length} entries in their temporary folder (removed)`);
@@ -118,11 +124,12 @@ rmSync(scratch, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 
 /**
- * One test runner over `entries`, `concurrency` processes at once; its exit status. With "pipe",
- * its output is printed once it is done, whole, so two runners' reports do not interleave.
+ * One test runner over `entries`, `concurrency` processes at once: its exit status and its
+ * output. With "inherit", the output is printed as it comes; with "pipe", once the runner is
+ * done, whole, so two runners' reports do not interleave.
  */
 function runner(entries, concurrency, env, stdio) {
-  if (entries.length === 0) return Promise.resolve(0);
+  if (entries.length === 0) return Promise.resolve({ status: 0, output: "" });
   const child = spawn(
     process.execPath,
     [
@@ -134,17 +141,41 @@ function runner(entries, concurrency, env, stdio) {
       `--test-concurrency=${concurrency}`,
       ...entries,
     ],
-    { stdio: stdio === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"], env: { ...env, TMPDIR: testsTmp } },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...env, TMPDIR: testsTmp } },
   );
   const output = [];
-  child.stdout?.on("data", (chunk) => output.push(chunk));
-  child.stderr?.on("data", (chunk) => output.push(chunk));
+  for (const stream of [child.stdout, child.stderr])
+    stream.on("data", (chunk) => {
+      output.push(chunk);
+      if (stdio === "inherit") process.stdout.write(chunk);
+    });
   return new Promise((resolve) =>
     child.on("close", (code) => {
-      process.stdout.write(Buffer.concat(output));
-      resolve(code ?? 1);
+      const text = Buffer.concat(output).toString("utf8");
+      if (stdio !== "inherit") process.stdout.write(text);
+      resolve({ status: code ?? 1, output: text });
     }),
   );
+}
+
+/**
+ * The failed tests of a runner's TAP output, innermost first: each "not ok" line with the
+ * lines of its report up to its error's first lines (the subtests' names show where it lies).
+ */
+function failuresIn(output) {
+  const lines = output.split("\n");
+  const failures = [];
+  lines.forEach((line, index) => {
+    if (!/^\s*not ok \d+ - /.test(line)) return;
+    const report = [];
+    for (const next of lines.slice(index + 1, index + 40)) {
+      if (/^\s*\.\.\.\s*$/.test(next)) break;
+      if (/^\s*(---|duration_ms:|type:|failureType:|code:|location:)/.test(next)) continue;
+      report.push(next);
+    }
+    failures.push([line, ...report.slice(0, 12)].join("\n"));
+  });
+  return failures;
 }
 
 /**
