@@ -39,6 +39,12 @@ const COVERED_E2E = [
   "test/hostile-targets.test.ts",
   "test/reference-hardening.test.ts",
 ];
+/**
+ * SXD_TESTS_CPU=1: each process writes the CPU it and the processes it started took (Linux's
+ * /proc/self/stat: its own time and its children's that it waited for), printed at the end,
+ * the costliest first: where to look when npm test grows slow.
+ */
+const CPU_LOG = process.env.SXD_TESTS_CPU === "1" ? "cpu.log" : undefined;
 const only = process.argv.slice(2);
 const files = roots
   .flatMap((root) => readdirSync(root, { recursive: true, withFileTypes: false }).map((f) => `${root}/${f}`))
@@ -117,9 +123,12 @@ if (failures.length > 0) {
   console.log(`\nrun-tests: ${failures.length} failed (each with the first lines of its report):`);
   for (const failure of failures) console.log(failure);
 }
+if (CPU_LOG !== undefined) printCpu(join(scratch, CPU_LOG));
 const left = readdirSync(testsTmp);
 if (left.length > 0)
-  console.log(`run-tests: the tests left ${left.length} entries in their temporary folder (removed)`);
+  console.log(
+    `run-tests: the tests left ${left.length} entries in their temporary folder (removed): ${left.slice(0, 8).join(", ")}${left.length > 8 ? ", …" : ""}`,
+  );
 rmSync(scratch, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 
@@ -178,6 +187,30 @@ function failuresIn(output) {
   return failures;
 }
 
+/** The code an entry ends with under SXD_TESTS_CPU: at exit, its CPU seconds appended to the log. */
+function cpuLogger(name) {
+  const log = JSON.stringify(join(scratch, CPU_LOG));
+  return `import { appendFileSync, readFileSync } from "node:fs";
+process.on("exit", () => {
+  const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ").map(Number);
+  appendFileSync(${log}, [(f[11] + f[12]) / 100, (f[13] + f[14]) / 100, ${JSON.stringify(name)}].join(" ") + "\\n");
+});
+`;
+}
+
+function printCpu(file) {
+  const rows = readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => line.split(" "));
+  rows.sort((a, b) => Number(b[0]) + Number(b[1]) - (Number(a[0]) + Number(a[1])));
+  const total = rows.reduce((sum, [own, children]) => sum + Number(own) + Number(children), 0);
+  console.log(
+    `\nrun-tests: CPU seconds of each process (own + the processes it started), ${total.toFixed(0)} s in all:`,
+  );
+  for (const [own, children, name] of rows) console.log(`${own.padStart(7)} + ${children.padStart(7)}  ${name}`);
+}
+
 /**
  * The processes' entries, in `folder`, one file each, named in the order they are to start:
  * node's test runner starts its files in the order of their names, not in the order given.
@@ -219,7 +252,8 @@ function entries(paths, folder) {
     const more = members.length > 1 ? `+${members.length - 1}` : "";
     const name = `${String(index).padStart(3, "0")}_${members[0].replaceAll("/", "_")}${more}.test.mjs`;
     const entry = join(folder, name);
-    writeFileSync(entry, members.map((f) => `import ${JSON.stringify(resolve(f))};\n`).join(""));
+    const imports = members.map((f) => `import ${JSON.stringify(resolve(f))};\n`).join("");
+    writeFileSync(entry, imports + (CPU_LOG === undefined ? "" : cpuLogger(name)));
     return { entry, covered: covered(members[0]) };
   });
 }

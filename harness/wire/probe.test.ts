@@ -106,6 +106,30 @@ test("a reply that arrived counts, though the process was held up past the limit
   }
 });
 
+test("a server in this process held up with it past the limit, that answers after the hold: the hold is not counted against it", async () => {
+  const limitMs = 300;
+  // The hold comes before the server has read the request: without the held time left out, the
+  // limit would pass before the server could even start its answer.
+  const late = await hostile((socket) => {
+    holdProcess(limitMs + 200);
+    setTimeout(() => socket.end(PROBE_REPLY), 100);
+  });
+  try {
+    assert.equal(await probe(`${late.url}/`, limitMs), undefined);
+  } finally {
+    late.close();
+  }
+});
+
+test("a server that never answers, though the process was held up: the limit still passes, and says so", async () => {
+  const silent = await hostile(() => holdProcess(400));
+  try {
+    assert.equal(await probe(`${silent.url}/`, 200), "no complete reply within 200 ms");
+  } finally {
+    silent.close();
+  }
+});
+
 test("a server that never answers: the limit passes, and says so", async () => {
   const silent = await hostile(() => undefined);
   try {

@@ -3,6 +3,8 @@
  * dropping a body unread, a body's size in words, and a failure to get a reply told in words a
  * user can act on ("connection refused (is the server running?)", not ECONNREFUSED).
  */
+import { heldUpMs, watchHoldUps } from "./held-up.ts";
+
 export type Discardable = { on(event: "error", listener: () => void): unknown; destroy(): unknown };
 
 /** Stops reading a reply body and drops its connection; the abort is not an error to report. */
@@ -19,19 +21,41 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
+ * How far a reply's time limit may stretch while this process is held up: at most this many
+ * times the limit in all, so a target that never answers is still given up on in bounded time.
+ * The dispatcher's own timeouts are set to this much (dispatcher.ts), so the signal governs.
+ */
+export const HELD_UP_STRETCH = 3;
+
+/**
  * A signal that aborts a request once `timeoutMs` have passed (AbortSignal.timeout's place),
- * after letting a reply that has already arrived be read. When the process is held up longer
- * than the limit (a garbage collection, a busy machine), the event loop, once free, runs its
- * expired timers before it reads the sockets: the limit would pass while the reply waits in the
- * socket's buffer, and a server that did answer would be "no complete reply". The abort waits
- * for one turn of the loop's I/O (setImmediate runs after it), in which undici reads and parses
- * what came, so a reply received in time is kept. The timer does not keep the process alive.
+ * counting only time in which this process could have read the reply. When the process is held
+ * up (a garbage collection, a busy machine, its loop backed up with other scenarios' work), the
+ * reply cannot be read, and the server, when it runs in this process (the reference, a proxy),
+ * cannot even send it: a server that did answer would be "no complete reply". The time the
+ * process was held (held-up.ts) is added to the limit, up to HELD_UP_STRETCH times the limit in
+ * all. The abort then waits for one turn of the loop's I/O (setImmediate runs after it), in which
+ * undici reads and parses what came: after a hold, the loop runs its expired timers before it
+ * reads the sockets, and a reply received in time is kept. No timer keeps the process alive.
  */
 export function replyTimeLimit(timeoutMs: number): AbortSignal {
   const limit = new AbortController();
   // A TimeoutError, as AbortSignal.timeout's: describeTransportError says the limit passed.
   const passed = () => limit.abort(new DOMException(`no reply within ${timeoutMs} ms`, "TimeoutError"));
-  setTimeout(() => setImmediate(passed), timeoutMs).unref();
+  const release = watchHoldUps();
+  const started = performance.now();
+  const heldBefore = heldUpMs();
+  const check = () => {
+    const due = Math.min(timeoutMs + heldUpMs() - heldBefore, timeoutMs * HELD_UP_STRETCH);
+    const left = started + due - performance.now();
+    if (left >= 1) {
+      setTimeout(check, left).unref();
+      return;
+    }
+    release();
+    setImmediate(passed);
+  };
+  setTimeout(check, timeoutMs).unref();
   return limit.signal;
 }
 
