@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { EXAMPLE_CLIENT, sxdHere, tempDir } from "./support/cli.ts";
+import { PYTHON } from "./support/real-clients.ts";
 
 interface Report {
   rows: Array<{ id: string; verdict: string; reason?: string }>;
@@ -39,7 +40,7 @@ const BUILT_HISTORY = `[ "$SXD_TASK" = history ] || exit 127
 for version in "" /s2 /s1; do curl -sS "$SXD_URL$version" | sed -n "s#.*<title>\\(.*\\)</title>.*#\\1#p"; done`;
 
 const FOLLOWED_HISTORY = `[ "$SXD_TASK" = history ] || exit 127
-python3 -c '
+'${PYTHON}' -c '
 import os, re, urllib.request
 url = os.environ["SXD_URL"]
 while url:

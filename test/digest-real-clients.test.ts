@@ -17,6 +17,7 @@ import { promisify } from "node:util";
 import { hashA1 } from "../lib/digest-math.ts";
 import { DEMO_USER, REALM, type ReferenceOptions, type RunningReference, startReference } from "../reference/index.ts";
 import { tempDir } from "./support/cli.ts";
+import { PYTHON } from "./support/real-clients.ts";
 
 const run = promisify(execFile);
 const PASSWORD = "alice-secret";
@@ -85,7 +86,7 @@ except urllib.error.HTTPError as error:
 const python =
   (script: string): Client =>
   async (url, user, password) =>
-    (await exitOf("python3", ["-c", script, url, user, password])).stdout.trim();
+    (await exitOf(PYTHON, ["-c", script, url, user, password])).stdout.trim();
 
 /** Why a client cannot be tried here, or undefined when it can. */
 async function missing(probe: string[]): Promise<string | undefined> {
@@ -138,7 +139,7 @@ interface Case {
 }
 
 const CURL = ["curl", "--version"];
-const REQUESTS = ["python3", "-c", "import requests"];
+const REQUESTS = [PYTHON, "-c", "import requests"];
 /** The demo user, the default settings, one GET. */
 const DEMO = {
   user: DEMO_USER.username,
@@ -193,7 +194,7 @@ const cases: Case[] = [
   {
     ...DEMO,
     name: "python urllib HTTPDigestAuthHandler, --digest-algorithms MD5",
-    probe: ["python3", "--version"],
+    probe: [PYTHON, "--version"],
     client: python(URLLIB_SCRIPT),
     settings: () => ({ digestHashes: ["MD5"] }),
   },

@@ -15,7 +15,7 @@ import { execFileSync } from "node:child_process";
 export interface RealClient {
   /** The script under the client contract, as the fixtures' matrix file names it (relative to its folder). */
   script: string;
-  /** The shell command that runs the script from anywhere. */
+  /** The shell command that runs the script from anywhere (a Python script with PYTHON). */
   command: string;
   /** A command that succeeds only where the tool the client needs is installed. */
   probe: readonly string[];
@@ -23,8 +23,23 @@ export interface RealClient {
 
 const CLIENTS_FOLDER = new URL("../fixtures/interop/", import.meta.url).pathname;
 
+/**
+ * The Python interpreter `python3` starts, found once: a version manager's shim (pyenv's, on
+ * the machines these tests run on) runs a dozen shell scripts before Python at every start, a
+ * quarter of a second of CPU, and the tests start Python a few hundred times. "python3" where
+ * there is none: the probes then fail and say so.
+ */
+export const PYTHON = (() => {
+  try {
+    return execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+  } catch {
+    return "python3";
+  }
+})();
+
 function client(script: string, probe: readonly string[]): RealClient {
-  return { script: `./${script}`, command: `'${CLIENTS_FOLDER}${script}'`, probe };
+  const path = `'${CLIENTS_FOLDER}${script}'`;
+  return { script: `./${script}`, command: script.endsWith(".py") ? `'${PYTHON}' ${path}` : path, probe };
 }
 
 export const REAL_CLIENTS = {
@@ -33,11 +48,11 @@ export const REAL_CLIENTS = {
   /** GNU wget with --user and --password. */
   wget: client("clients/wget.sh", ["wget", "--version"]),
   /** Python requests' HTTPDigestAuth. */
-  requests: client("clients/python-requests.py", ["python3", "-c", "import requests"]),
+  requests: client("clients/python-requests.py", [PYTHON, "-c", "import requests"]),
   /** Python's urllib.request with HTTPDigestAuthHandler. */
-  urllib: client("clients/python-urllib.py", ["python3", "--version"]),
+  urllib: client("clients/python-urllib.py", [PYTHON, "--version"]),
   /** A client of the tests' own that counts from nc=00000000 and answers MD5 to any challenge. */
-  "nc-zero": client("clients/nc-zero.py", ["python3", "--version"]),
+  "nc-zero": client("clients/nc-zero.py", [PYTHON, "--version"]),
 } satisfies Record<string, RealClient>;
 
 export type RealClientName = keyof typeof REAL_CLIENTS;
