@@ -23,6 +23,18 @@ const CLOCK_BOUND = [
   "test/snapshots-plausible-targets.test.ts",
 ];
 /**
+ * The end-to-end files that take the most CPU (SXD_TESTS_CPU=1 below shows them: 25 to 45 s
+ * each on a quiet machine). Each starts in a process of its own, right after the CLOCK_BOUND
+ * ones, so they run side by side early and the run does not end on one of them alone.
+ */
+const HEAVY = [
+  "test/client-faults.test.ts",
+  "test/faults-digest.test.ts",
+  "test/interop-real-clients.test.ts",
+  "test/package.test.ts",
+  "test/bounded-runs.test.ts",
+];
+/**
  * The end-to-end files whose processes keep V8 coverage, beside the unit files: .c8rc.json
  * measures reference/, and these reach its fault modes, its hardening and its other shapes. A
  * process under coverage runs a third to a half slower (faults-digest: 34 s of CPU against
@@ -45,6 +57,7 @@ const COVERED_E2E = [
  * the costliest first: where to look when npm test grows slow.
  */
 const CPU_LOG = process.env.SXD_TESTS_CPU === "1" ? "cpu.log" : undefined;
+const RUN_STARTED = Date.now();
 const only = process.argv.slice(2);
 const files = roots
   .flatMap((root) => readdirSync(root, { recursive: true, withFileTypes: false }).map((f) => `${root}/${f}`))
@@ -59,11 +72,13 @@ const files = roots
   .sort((a, b) => startOrder(a) - startOrder(b));
 /**
  * 0 for the files that mostly wait (CLOCK_BOUND): started first, they wait while the cores are
- * busy with the others; 1 for the other end-to-end files of test/; 2 for the unit files.
+ * busy with the others; 1 for the HEAVY ones; 2 for the other end-to-end files of test/; 3 for
+ * the unit files.
  */
 function startOrder(file) {
   if (CLOCK_BOUND.includes(file)) return 0;
-  return file.startsWith("test/") ? 1 : 2;
+  if (HEAVY.includes(file)) return 1;
+  return file.startsWith("test/") ? 2 : 3;
 }
 if (files.length === 0) {
   console.error("run-tests: no test files found");
@@ -86,10 +101,11 @@ const environment = {
   ...(coverage === undefined ? {} : { NODE_V8_COVERAGE: coverage }),
   SXD_TESTS_BUILT_DIST: "1",
 };
-// Five test processes at once on two cores: their files wait on servers, clients and gateways.
+// Six test processes at once on two cores: their files wait on servers, clients and gateways.
 // Two runners side by side: the processes that keep coverage (the unit files and COVERED_E2E,
-// two at once, their output printed when they are done) and the others (three at once,
-// printed as they go). The processes a test starts collect none (test/support/coverage-scope.ts).
+// two at once, their output printed when they are done) and the others (four at once,
+// printed as they go). The others' runner ends last: with three, the cores were a fifth idle
+// in the minutes after the first was done, its CLOCK_BOUND files having held a slot each. The processes a test starts collect none (test/support/coverage-scope.ts).
 // Everything a run makes lies in one folder of its own, removed when the run ends, passed or
 // failed: the entries below, and the temporary folder the tests and every process they start
 // are given (TMPDIR), so a run leaves nothing in the machine's. It says how much the tests left
@@ -104,7 +120,7 @@ const made = entries(files, groups);
 const runners = [
   runner(
     made.filter((e) => !e.covered).map((e) => e.entry),
-    coverage === undefined ? 4 : 3,
+    4,
     uncovered,
     "inherit",
   ),
@@ -193,7 +209,10 @@ function cpuLogger(name) {
   return `import { appendFileSync, readFileSync } from "node:fs";
 process.on("exit", () => {
   const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ").map(Number);
-  appendFileSync(${log}, [(f[11] + f[12]) / 100, (f[13] + f[14]) / 100, ${JSON.stringify(name)}].join(" ") + "\\n");
+  const from = (performance.timeOrigin - ${RUN_STARTED}) / 1000;
+  const to = (Date.now() - ${RUN_STARTED}) / 1000;
+  const times = [(f[11] + f[12]) / 100, (f[13] + f[14]) / 100, from.toFixed(0), to.toFixed(0)];
+  appendFileSync(${log}, [...times, ${JSON.stringify(name)}].join(" ") + "\\n");
 });
 `;
 }
@@ -206,9 +225,10 @@ function printCpu(file) {
   rows.sort((a, b) => Number(b[0]) + Number(b[1]) - (Number(a[0]) + Number(a[1])));
   const total = rows.reduce((sum, [own, children]) => sum + Number(own) + Number(children), 0);
   console.log(
-    `\nrun-tests: CPU seconds of each process (own + the processes it started), ${total.toFixed(0)} s in all:`,
+    `\nrun-tests: CPU seconds of each process (own + the processes it started), and when it ran; ${total.toFixed(0)} s of CPU in all:`,
   );
-  for (const [own, children, name] of rows) console.log(`${own.padStart(7)} + ${children.padStart(7)}  ${name}`);
+  for (const [own, children, from, to, name] of rows)
+    console.log(`${own.padStart(7)} + ${children.padStart(7)}  ${from.padStart(4)} s to ${to.padStart(4)} s  ${name}`);
 }
 
 /**
@@ -221,13 +241,14 @@ function printCpu(file) {
  * another in one process, each reported under its own name and location: the unit files beside
  * the modules UNIT_FILES_A_PROCESS at a time, the end-to-end files of test/ E2E_FILES_A_PROCESS.
  * A file with a hook at its top level (before, after, beforeEach, afterEach: in a shared process
- * it would reach the other files' tests), and a CLOCK_BOUND one, keeps a process of its own.
+ * it would reach the other files' tests), and a CLOCK_BOUND or HEAVY one, keeps a process of its own.
  * An entry imports all its members before any test runs: work a file starts as it is imported
  * (client-faults grades its faulty clients while its describe() is read) runs beside the tests
  * of the files before it.
  */
 function entries(paths, folder) {
-  const alone = (f) => CLOCK_BOUND.includes(f) || /^(before|after)(Each)?\(/m.test(readFileSync(f, "utf8"));
+  const alone = (f) =>
+    CLOCK_BOUND.includes(f) || HEAVY.includes(f) || /^(before|after)(Each)?\(/m.test(readFileSync(f, "utf8"));
   // A process keeps coverage or not as a whole: covered files share processes only with each other.
   const covered = (f) => coverage !== undefined && (!f.startsWith("test/") || COVERED_E2E.includes(f));
   const processes = [];
