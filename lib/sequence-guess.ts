@@ -44,7 +44,7 @@ export function guessParts(parts: readonly Part[], dates: ReadonlyArray<number |
   parts.forEach((part, index) => {
     if (part.encoding === "constant") return;
     if (part.numbers) {
-      const what = numericPattern(part.numbers, dates);
+      const what = numericPattern(part.numbers, dates) ?? hexDigitsPattern(part, dates);
       if (what) found.push({ part: index, fromBit: 0, toBit: part.bits[0].length, what });
     }
     found.push(...decimalEnds(part, index, dates));
@@ -102,6 +102,19 @@ export function numericPattern(
   dates: ReadonlyArray<number | undefined>,
 ): string | undefined {
   return clockOf(values, dates) ?? counterOf(values);
+}
+
+/**
+ * Decimal digits may be hex that happened to use none of a-f (a hex counter from 0 by 4360:
+ * 0, 1108, 2210, 3318): read as hex too, where the decimal reading shows nothing.
+ */
+function hexDigitsPattern(part: Part, dates: ReadonlyArray<number | undefined>): string | undefined {
+  if (part.encoding !== "decimal" || part.texts.some((t) => t.length > 32)) return undefined;
+  const what = numericPattern(
+    part.texts.map((t) => BigInt(`0x${t}`)),
+    dates,
+  );
+  return what && `${what}, its digits read as hex`;
 }
 
 function clockOf(values: readonly bigint[], dates: ReadonlyArray<number | undefined>): string | undefined {

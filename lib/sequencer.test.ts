@@ -69,6 +69,17 @@ test("the clock in seconds, and an expiry an hour ahead of it, are predicted", (
   assert.match(expiry.summary, /a clock in s, 3600 s from the reply's Date/);
 });
 
+test("a hex counter whose values happen to hold no letter is predicted, read as hex", () => {
+  // 0, 1108, 2210, 3318, 4420: hex steps of 4360, decimal steps of 1108 and 1102 in turn.
+  const values = [0, 1, 2, 3, 4].map((i) => ({ value: (4360 * i).toString(16) }));
+  const judged = judgeSequence(values);
+  assert.equal(judged.verdict, "predictable", judged.summary);
+  assert.ok(
+    judged.details.some((line) => /a counter \(step 4360\), its digits read as hex/.test(line)),
+    judged.details.join("\n"),
+  );
+});
+
 test("a value that repeats is predictable", () => {
   const judged = judgeSequence(
     sample((i) => (i === 50 ? "repeat" : i === 60 ? "repeat" : randomBytes(16).toString("hex"))),
