@@ -4,13 +4,13 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Exchange } from "../harness/evidence/exchange.ts";
 import { probe } from "../harness/wire/probe.ts";
 import { runCommand, succeeded } from "../steps/support/commands.ts";
 import { SXD, sxd, sxdHere, tempDir } from "./support/cli.ts";
+import { freePort } from "./support/ports.ts";
 
 const TOKEN_KEY = "sxd-outage-test-key";
 const dir = tempDir();
@@ -18,14 +18,6 @@ const pidFile = join(dir, "contacts.pid");
 const ports = { contacts: 0, messaging: 0 };
 const url = (port: number) => `http://127.0.0.1:${port}`;
 let messaging: { process: ChildProcess; faults: string } | undefined;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as import("node:net").AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function untilAnswers(target: string): Promise<void> {
   for (let i = 0; i < 100 && (await probe(target, 1000)); i++) await new Promise((r) => setTimeout(r, 100));

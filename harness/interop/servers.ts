@@ -5,7 +5,7 @@
  * Ctrl-C or an error calls, so no server is left behind.
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdirSync } from "node:fs";
+import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { resolveDescription, type TargetDescription } from "../description/target.ts";
@@ -137,14 +137,46 @@ const STOP_GRACE_MS = 3000;
 
 const local = (port: number) => `http://127.0.0.1:${port}`;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port for a server sxd starts, free when asked. Picked at random below the system's
+ * ephemeral range, never with listen(0): a port from that range, free when sxd looks, is the
+ * next one the system hands to any other process's listen(0) or outgoing connection before the
+ * server has bound it, and a server of another program's on that port would answer for this
+ * one (seen: every cell of one server "issued no Digest challenge" beside other tests' servers).
+ */
+export async function freePort(): Promise<number> {
+  const [low] = ephemeralRange();
+  const floor = Math.min(20_000, low - 1000);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = floor + Math.floor(Math.random() * (low - floor));
+    if (await bindable(port)) return port;
+  }
+  // Twenty ports taken in a row: the range is crowded, so the system's choice it is.
+  const given = await bindable(0);
+  if (given === false) throw new Error("no port is free on 127.0.0.1");
+  return given;
+}
+
+/** Linux's range of ports for listen(0) and outgoing connections; its default elsewhere. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    if (low > 2000 && high >= low) return [low, high];
+  } catch {
+    // Not Linux: IANA's dynamic range.
+  }
+  return [49152, 65535];
+}
+
+/** The port, once listening on it and closing again worked (0: the port the system gave); false where it is taken. */
+function bindable(port: number): Promise<number | false> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => {
       const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
+      const bound = typeof address === "object" && address ? address.port : port;
+      probe.close(() => resolve(bound));
     });
   });
 }
