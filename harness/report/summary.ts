@@ -38,10 +38,8 @@ export interface RateSummary {
   /** Wall-clock time the run spent waiting after refusals, and how much it may. */
   waitedMs: number;
   boundMs: number;
-  /** Requests per second sxd settled on; absent when none got through, or when it ended unpaced. */
+  /** Requests per second sxd settled on; absent when none got through. */
   suggestedRate?: number;
-  /** Requests got through and sxd ended the run unpaced: the refusals showed no steady limit. */
-  unpaced?: boolean;
 }
 
 export function summaryText(
@@ -126,11 +124,10 @@ function gate(judgement: Judgement): string[] {
     : ["exit 3: a MUST or MAY row above could not be run (--allow-incomplete accepts that)"];
 }
 
-function rateLine({ refused, waitedMs, boundMs, suggestedRate, unpaced }: RateSummary): string {
+function rateLine({ refused, waitedMs, boundMs, suggestedRate }: RateSummary): string {
   const requests = refused === 1 ? "1 request was" : `${refused} requests were`;
-  const pace = unpaced
-    ? "sxd ended the run unpaced, as it began: the refusals showed no steady limit (a lockout, a burst), so no --rate is needed"
-    : suggestedRate === undefined
+  const pace =
+    suggestedRate === undefined
       ? "no request got through"
       : `sxd settled on ${suggestedRate} requests a second (--rate ${suggestedRate} may stay under the limit)`;
   return (

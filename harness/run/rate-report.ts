@@ -21,11 +21,9 @@ export function firstRefusalNote(rate: RateParameters, stderr: Writable): () => 
 
 /** The run's refusals for the summary, with the pace sxd settled on as a --rate to pass. */
 export function rateSummary(rate: RateParameters): RateSummary | undefined {
-  const { refused, waitedMs, boundMs, settledRate, unpaced } = readRefusals(rate);
+  const { refused, waitedMs, boundMs, settledRate } = readRefusals(rate);
   if (refused === 0) return undefined;
   const accepted = RunLimits.requestsSent(rate) - refused;
-  // Unpaced again at the end (the pacer's slow start found no limit): a --rate would only slow the next run.
-  if (accepted > 0 && unpaced) return { refused, waitedMs, boundMs, unpaced: true };
   const suggestedRate = accepted > 0 && settledRate !== undefined ? Math.max(1, Math.floor(settledRate)) : undefined;
   return { refused, waitedMs, boundMs, ...(suggestedRate === undefined ? {} : { suggestedRate }) };
 }

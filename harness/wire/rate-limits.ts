@@ -131,8 +131,6 @@ export interface Refusals {
   boundMs: number;
   /** Requests per second the pacer settled on; absent before any refusal. */
   settledRate?: number;
-  /** The pacer holds nothing back now: unpaced from the start, or again after a slow start. */
-  unpaced: boolean;
 }
 
 /** The run's refusals so far. */
@@ -144,7 +142,6 @@ export function readRefusals(parameters: RateParameters): Refusals {
     refused: log.refused,
     waitedMs: wallClockMs(log.waits),
     boundMs: refusalWaitMs(parameters),
-    unpaced: log.pacer.current() === undefined,
     ...(settledRate === undefined ? {} : { settledRate }),
   };
 }
