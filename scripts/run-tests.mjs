@@ -23,18 +23,6 @@ const CLOCK_BOUND = [
   "test/snapshots-plausible-targets.test.ts",
 ];
 /**
- * The end-to-end files that take the most CPU (SXD_TESTS_CPU=1 below shows them: 25 to 45 s
- * each on a quiet machine). Each starts in a process of its own, right after the CLOCK_BOUND
- * ones, so they run side by side early and the run does not end on one of them alone.
- */
-const HEAVY = [
-  "test/client-faults.test.ts",
-  "test/faults-digest.test.ts",
-  "test/interop-real-clients.test.ts",
-  "test/package.test.ts",
-  "test/bounded-runs.test.ts",
-];
-/**
  * The end-to-end files whose processes keep V8 coverage, beside the unit files: .c8rc.json
  * measures reference/, and these reach its fault modes, its hardening and its other shapes. A
  * process under coverage runs a third to a half slower (faults-digest: 34 s of CPU against
@@ -72,13 +60,11 @@ const files = roots
   .sort((a, b) => startOrder(a) - startOrder(b));
 /**
  * 0 for the files that mostly wait (CLOCK_BOUND): started first, they wait while the cores are
- * busy with the others; 1 for the HEAVY ones; 2 for the other end-to-end files of test/; 3 for
- * the unit files.
+ * busy with the others; 1 for the other end-to-end files of test/; 2 for the unit files.
  */
 function startOrder(file) {
   if (CLOCK_BOUND.includes(file)) return 0;
-  if (HEAVY.includes(file)) return 1;
-  return file.startsWith("test/") ? 2 : 3;
+  return file.startsWith("test/") ? 1 : 2;
 }
 if (files.length === 0) {
   console.error("run-tests: no test files found");
@@ -101,11 +87,11 @@ const environment = {
   ...(coverage === undefined ? {} : { NODE_V8_COVERAGE: coverage }),
   SXD_TESTS_BUILT_DIST: "1",
 };
-// Six test processes at once on two cores: their files wait on servers, clients and gateways.
+// Five test processes at once on two cores: their files wait on servers, clients and gateways.
 // Two runners side by side: the processes that keep coverage (the unit files and COVERED_E2E,
-// two at once, their output printed when they are done) and the others (four at once,
-// printed as they go). The others' runner ends last: with three, the cores were a fifth idle
-// in the minutes after the first was done, its CLOCK_BOUND files having held a slot each. The processes a test starts collect none (test/support/coverage-scope.ts).
+// two at once, their output printed when they are done) and the others (three at once,
+// printed as they go). Six at once, the heaviest files first, was no faster (5:56 to 7:07 over
+// four runs against 5:56 and 6:11) and ran the gateway tests beside the heaviest files. The processes a test starts collect none (test/support/coverage-scope.ts).
 // Everything a run makes lies in one folder of its own, removed when the run ends, passed or
 // failed: the entries below, and the temporary folder the tests and every process they start
 // are given (TMPDIR), so a run leaves nothing in the machine's. It says how much the tests left
@@ -120,7 +106,7 @@ const made = entries(files, groups);
 const runners = [
   runner(
     made.filter((e) => !e.covered).map((e) => e.entry),
-    4,
+    coverage === undefined ? 4 : 3,
     uncovered,
     "inherit",
   ),
@@ -241,14 +227,13 @@ function printCpu(file) {
  * another in one process, each reported under its own name and location: the unit files beside
  * the modules UNIT_FILES_A_PROCESS at a time, the end-to-end files of test/ E2E_FILES_A_PROCESS.
  * A file with a hook at its top level (before, after, beforeEach, afterEach: in a shared process
- * it would reach the other files' tests), and a CLOCK_BOUND or HEAVY one, keeps a process of its own.
+ * it would reach the other files' tests), and a CLOCK_BOUND one, keeps a process of its own.
  * An entry imports all its members before any test runs: work a file starts as it is imported
  * (client-faults grades its faulty clients while its describe() is read) runs beside the tests
  * of the files before it.
  */
 function entries(paths, folder) {
-  const alone = (f) =>
-    CLOCK_BOUND.includes(f) || HEAVY.includes(f) || /^(before|after)(Each)?\(/m.test(readFileSync(f, "utf8"));
+  const alone = (f) => CLOCK_BOUND.includes(f) || /^(before|after)(Each)?\(/m.test(readFileSync(f, "utf8"));
   // A process keeps coverage or not as a whole: covered files share processes only with each other.
   const covered = (f) => coverage !== undefined && (!f.startsWith("test/") || COVERED_E2E.includes(f));
   const processes = [];
