@@ -3,7 +3,7 @@
  * dropping a body unread, a body's size in words, and a failure to get a reply told in words a
  * user can act on ("connection refused (is the server running?)", not ECONNREFUSED).
  */
-import { heldUpMs, watchHoldUps } from "./held-up.ts";
+import { heldUpMs, watchHoldUps } from "../../lib/held-up.ts";
 
 export type Discardable = { on(event: "error", listener: () => void): unknown; destroy(): unknown };
 
@@ -33,7 +33,7 @@ export const HELD_UP_STRETCH = 3;
  * up (a garbage collection, a busy machine, its loop backed up with other scenarios' work), the
  * reply cannot be read, and the server, when it runs in this process (the reference, a proxy),
  * cannot even send it: a server that did answer would be "no complete reply". The time the
- * process was held (held-up.ts) is added to the limit, up to HELD_UP_STRETCH times the limit in
+ * process was held (lib/held-up.ts) is added to the limit, up to HELD_UP_STRETCH times the limit in
  * all. The abort then waits for one turn of the loop's I/O (setImmediate runs after it), in which
  * undici reads and parses what came: after a hold, the loop runs its expired timers before it
  * reads the sockets, and a reply received in time is kept. No timer keeps the process alive.
