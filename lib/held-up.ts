@@ -2,8 +2,10 @@
  * How long this process has been held up: time in which it could not read its sockets, because
  * the machine gave it no core (a busy CI runner) or its own event loop was backed up (a garbage
  * collection, many scenarios' work at once). A timer that should tick every TICK_MS measures it:
- * each tick's lateness past SLACK_MS is time the process was held. A reply's time limit does not
- * count that time against the target (transport.ts): the suite's pauses are not the target's.
+ * each tick's lateness past SLACK_MS is time the process was held. A time limit on another
+ * side's answer does not count that time against it (timeLimit below): sxd's reply limit
+ * (harness/wire/transport.ts), and the reference messaging server's wait for the contacts server
+ * (reference/export/import-store.ts). This process's pauses are not the other side's.
  * The timer runs only while someone watches, and never keeps the process alive.
  */
 const TICK_MS = 50;
@@ -44,4 +46,31 @@ export function watchHoldUps(): () => void {
       ticker = undefined;
     }
   };
+}
+
+/**
+ * A signal that aborts once `timeoutMs` have passed, counting only time in which this process
+ * could have read an answer: the time it was held up is added, up to `stretch` times the limit
+ * in all, so a side that never answers is still given up on in bounded time. The abort waits for
+ * one turn of the loop's I/O (setImmediate runs after it): after a hold, the loop runs its expired
+ * timers before it reads the sockets, and an answer received in time is read. `reason` is what
+ * the signal aborts with. No timer keeps the process alive.
+ */
+export function timeLimit(timeoutMs: number, stretch: number, reason: () => unknown): AbortSignal {
+  const limit = new AbortController();
+  const release = watchHoldUps();
+  const started = performance.now();
+  const heldBefore = heldUpMs();
+  const check = () => {
+    const due = Math.min(timeoutMs + heldUpMs() - heldBefore, timeoutMs * stretch);
+    const left = started + due - performance.now();
+    if (left >= 1) {
+      setTimeout(check, left).unref();
+      return;
+    }
+    release();
+    setImmediate(() => limit.abort(reason()));
+  };
+  setTimeout(check, timeoutMs).unref();
+  return limit.signal;
 }

@@ -3,7 +3,7 @@
  * dropping a body unread, a body's size in words, and a failure to get a reply told in words a
  * user can act on ("connection refused (is the server running?)", not ECONNREFUSED).
  */
-import { heldUpMs, watchHoldUps } from "../../lib/held-up.ts";
+import { timeLimit } from "../../lib/held-up.ts";
 
 export type Discardable = { on(event: "error", listener: () => void): unknown; destroy(): unknown };
 
@@ -39,24 +39,12 @@ export const HELD_UP_STRETCH = 3;
  * reads the sockets, and a reply received in time is kept. No timer keeps the process alive.
  */
 export function replyTimeLimit(timeoutMs: number): AbortSignal {
-  const limit = new AbortController();
   // A TimeoutError, as AbortSignal.timeout's: describeTransportError says the limit passed.
-  const passed = () => limit.abort(new DOMException(`no reply within ${timeoutMs} ms`, "TimeoutError"));
-  const release = watchHoldUps();
-  const started = performance.now();
-  const heldBefore = heldUpMs();
-  const check = () => {
-    const due = Math.min(timeoutMs + heldUpMs() - heldBefore, timeoutMs * HELD_UP_STRETCH);
-    const left = started + due - performance.now();
-    if (left >= 1) {
-      setTimeout(check, left).unref();
-      return;
-    }
-    release();
-    setImmediate(passed);
-  };
-  setTimeout(check, timeoutMs).unref();
-  return limit.signal;
+  return timeLimit(
+    timeoutMs,
+    HELD_UP_STRETCH,
+    () => new DOMException(`no reply within ${timeoutMs} ms`, "TimeoutError"),
+  );
 }
 
 const NOT_HTTP = "the reply is not HTTP (is the target HTTPS?)";

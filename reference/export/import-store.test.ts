@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
+import { holdProcess } from "../../test/support/hostile.ts";
 import { BACKEND_TRIES, ContactStore, compareEachWithEarlier, type Fetcher, fetchContacts } from "./import-store.ts";
 
 const LIST = '<contacts xmlns:atom="http://www.w3.org/2005/Atom"><contact><name>A</name></contact></contacts>';
@@ -111,6 +112,32 @@ describe("fetchContacts with node's own client (the default)", () => {
     }
     const refused = await fetchContacts(url, "alice", { timeoutMs: 2000 });
     assert.equal(refused.ok === false && refused.status, 502);
+  });
+
+  it("leaves out of its limit the time this process was held up, where the contacts server runs too", async () => {
+    // The hold comes before the server has read the request: counted, it would use up the limit
+    // before the contacts server could start its answer.
+    const { url, server } = await serving((_request, response) => {
+      holdProcess(300);
+      setTimeout(() => response.writeHead(200, { "content-type": "application/xml" }).end(LIST), 50);
+    });
+    try {
+      const outcome = await fetchContacts(url, "alice", { timeoutMs: 200 });
+      assert.equal(outcome.ok, true, JSON.stringify(outcome));
+    } finally {
+      server.close();
+    }
+  });
+
+  it("still gives up on a contacts server that never answers, though the process was held up", async () => {
+    const { url, server } = await serving(() => holdProcess(300));
+    try {
+      const silent = await fetchContacts(url, "alice", { timeoutMs: 200 });
+      assert.equal(silent.ok === false && silent.status, 504);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   /** A contacts server behind a gateway: "not now" (the headers given) for the first `refusals` requests, then the list. */
