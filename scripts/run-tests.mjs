@@ -8,7 +8,7 @@ import { builtAfterSources } from "../bin/built.js";
 
 const roots = ["cli", "harness", "lib", "reference", "steps", "test"];
 /** Small enough that the groups still fill the cores at the end of the run (see entries below). */
-const UNIT_FILES_A_PROCESS = 8;
+const UNIT_FILES_A_PROCESS = 16;
 const E2E_FILES_A_PROCESS = 3;
 /**
  * The files that spend most of their time waiting, at a fraction of a core: behind rate-limiting
@@ -148,6 +148,8 @@ function runner(entries, concurrency, env, stdio) {
       "tsx",
       "--import",
       "./test/support/coverage-scope.ts",
+      "--import",
+      "./test/support/no-test-hook.ts",
       "--test",
       `--test-concurrency=${concurrency}`,
       ...entries,
