@@ -91,7 +91,9 @@ const environment = {
 // Two runners side by side: the processes that keep coverage (the unit files and COVERED_E2E,
 // two at once, their output printed when they are done) and the others (three at once,
 // printed as they go). Six at once, the heaviest files first, was no faster (5:56 to 7:07 over
-// four runs against 5:56 and 6:11) and ran the gateway tests beside the heaviest files. The processes a test starts collect none (test/support/coverage-scope.ts).
+// four runs against 5:56 and 6:11) and ran the gateway tests beside the heaviest files. The
+// processes a test starts collect no coverage (test/support/coverage-scope.ts), and the test
+// processes run node:test without its async hook (test/support/no-test-hook.ts).
 // Everything a run makes lies in one folder of its own, removed when the run ends, passed or
 // failed: the entries below, and the temporary folder the tests and every process they start
 // are given (TMPDIR), so a run leaves nothing in the machine's. It says how much the tests left

@@ -29,14 +29,9 @@ export const HELD_UP_STRETCH = 3;
 
 /**
  * A signal that aborts a request once `timeoutMs` have passed (AbortSignal.timeout's place),
- * counting only time in which this process could have read the reply. When the process is held
- * up (a garbage collection, a busy machine, its loop backed up with other scenarios' work), the
- * reply cannot be read, and the server, when it runs in this process (the reference, a proxy),
- * cannot even send it: a server that did answer would be "no complete reply". The time the
- * process was held (lib/held-up.ts) is added to the limit, up to HELD_UP_STRETCH times the limit in
- * all. The abort then waits for one turn of the loop's I/O (setImmediate runs after it), in which
- * undici reads and parses what came: after a hold, the loop runs its expired timers before it
- * reads the sockets, and a reply received in time is kept. No timer keeps the process alive.
+ * counting only time in which this process could have read the reply (lib/held-up.ts timeLimit).
+ * When the process is held up, the reply cannot be read, and a server that runs in this process
+ * (the reference, a proxy) cannot even send it: a server that did answer would be "no complete reply".
  */
 export function replyTimeLimit(timeoutMs: number): AbortSignal {
   // A TimeoutError, as AbortSignal.timeout's: describeTransportError says the limit passed.
