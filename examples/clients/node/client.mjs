@@ -10,6 +10,8 @@
  *   node client.mjs POST https://host/protected user secret "the body"
  */
 import { randomBytes } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { digest, HASHES, parseChallenges } from "./digest.mjs";
 
 /** Credentials quoted as RFC 7616 §3.4 writes them: tokens for algorithm, qop and nc. */
@@ -83,7 +85,8 @@ function verifyRspauth(reply, d, text) {
     throw new Error("rspauth does not prove the server knows the secret");
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a command, not imported: node started this file, by whatever path or link it was given.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const [method, url, user, password, body] = process.argv.slice(2);
   try {
     const reply = await request(method, url, user, password, body);

@@ -8,6 +8,9 @@
  *   node entries.mjs update  https://host/entries/x "A new title"
  *   node entries.mjs history https://host/entries/x
  */
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
 const ATOM_ENTRY = "application/atom+xml;type=entry;charset=UTF-8";
 const ENTITIES = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'", "&amp;": "&" };
 
@@ -65,7 +68,8 @@ export async function history(url) {
   return titles;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a command, not imported: node started this file, by whatever path or link it was given.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const [command, url, title] = process.argv.slice(2);
   try {
     if (command === "update") await update(url, title);

@@ -9,6 +9,9 @@
  *
  *   node export.mjs https://contacts.example/user/alice/contacts https://messaging.example
  */
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
 const fromXml = (text) =>
   text.replace(
     /&(lt|gt|quot|apos|amp);/g,
@@ -54,7 +57,8 @@ async function upload(listUrl, xml, messagingUrl) {
   return result.text();
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a command, not imported: node started this file, by whatever path or link it was given.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   try {
     process.stdout.write(await exportContacts(process.argv[2], process.argv[3]));
   } catch (error) {
