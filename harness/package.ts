@@ -1,16 +1,20 @@
 /**
  * Where the package's files are. The TypeScript runs in place (through tsx, in a checkout
  * whose dist/ is stale); the JavaScript that `tsc -p tsconfig.build.json` compiled into dist/
- * (the installed package, a checkout with a fresh build) runs one folder deeper. The data (features/, catalogue/, package.json) stays at the
- * package root in both, and cucumber must load the step definitions of the same kind.
+ * (the installed package, a checkout with a fresh build) runs one folder deeper. The data
+ * (features/, catalogue/, package.json) stays at the package root in both, and cucumber must
+ * load the step definitions of the same kind. The tests' own build (scripts/test-tree.mjs)
+ * is JavaScript in place: each module where its source lies, in a tree with the data beside.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** True when this module is dist/harness/package.js. */
-const COMPILED = import.meta.url.endsWith(".js");
+/** True when this module is dist/harness/package.js (or a build's on its way there): no package.json beside harness/. */
+const IN_DIST = !existsSync(new URL("../package.json", import.meta.url));
+/** The modules' own extension: .ts run through tsx, .js compiled. */
+const EXTENSION = import.meta.url.endsWith(".js") ? ".js" : ".ts";
 
-const ROOT_URL = new URL(COMPILED ? "../../" : "../", import.meta.url);
+const ROOT_URL = new URL(IN_DIST ? "../../" : "../", import.meta.url);
 
 export const PACKAGE_ROOT = fileURLToPath(ROOT_URL);
 
@@ -21,7 +25,8 @@ export function packageFile(path: string): URL {
 
 /** A module of the suite by its source path (`steps/x.ts`), as cucumber must import it: from the package root. */
 function suiteModule(sourcePath: string): string {
-  return COMPILED ? `dist/${sourcePath.replace(/\.ts$/, ".js")}` : sourcePath;
+  const path = sourcePath.replace(/\.ts$/, EXTENSION);
+  return IN_DIST ? `dist/${path}` : path;
 }
 
 /** The behaviours of the spec: a folder each under features/ and steps/, both sides in it. */

@@ -8,9 +8,9 @@
  * of compiling it all again: the same files, for a tenth of the CPU.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/package.ts";
 
 /** Inherited from `npm test` (its loader, npm's settings, c8's coverage), not what a user's shell has. */
@@ -39,7 +39,9 @@ function npm(args: string[], cwd: string): string {
 export function packAndInstall(): Installed {
   const work = mkdtempSync(join(tmpdir(), "sxd-package-"));
   const built = process.env.SXD_TESTS_BUILT_DIST === "1" ? ["--ignore-scripts"] : [];
-  npm(["pack", ...built, "--pack-destination", work], PACKAGE_ROOT);
+  // The checkout itself, also where the tests run from their build (scripts/test-tree.mjs).
+  const checkout = dirname(realpathSync(join(PACKAGE_ROOT, "package.json")));
+  npm(["pack", ...built, "--pack-destination", work], checkout);
   const name = readdirSync(work).find((file) => file.endsWith(".tgz"));
   if (!name) throw new Error("npm pack wrote no tarball");
   const tarball = join(work, name);

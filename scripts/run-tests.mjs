@@ -2,9 +2,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { builtAfterSources } from "../bin/built.js";
+import { buildTestTree, treeFolder } from "./test-tree.mjs";
 
 const roots = ["cli", "harness", "lib", "reference", "steps", "test"];
 /** Small enough that the groups still fill the cores at the end of the run (see entries below). */
@@ -103,6 +104,17 @@ const groups = join(scratch, "entries");
 const testsTmp = join(scratch, "tmp");
 mkdirSync(groups);
 mkdirSync(testsTmp);
+// The test files run compiled (scripts/test-tree.mjs), from a tree inside the checkout's
+// node_modules, where module resolution finds the dependencies and c8 the sources' maps.
+const root = fileURLToPath(new URL("../", import.meta.url));
+const tree = treeFolder(join(root, "node_modules", ".cache", "sxd-tests"), process.pid);
+rmSync(tree, { recursive: true, force: true });
+const treeBuilt = buildTestTree(root, tree, rest);
+if (treeBuilt !== 0) {
+  rmSync(scratch, { recursive: true, force: true });
+  rmSync(tree, { recursive: true, force: true });
+  process.exit(treeBuilt);
+}
 const { NODE_V8_COVERAGE: __, ...uncovered } = environment;
 const made = entries(files, groups);
 const runners = [
@@ -134,6 +146,7 @@ if (left.length > 0)
     `run-tests: the tests left ${left.length} entries in their temporary folder (removed): ${left.slice(0, 8).join(", ")}${left.length > 8 ? ", …" : ""}`,
   );
 rmSync(scratch, { recursive: true, force: true });
+rmSync(tree, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 
 /**
@@ -146,12 +159,11 @@ function runner(entries, concurrency, env, stdio) {
   const child = spawn(
     process.execPath,
     [
+      "--enable-source-maps",
       "--import",
-      "tsx",
+      pathToFileURL(join(tree, "test/support/coverage-scope.js")).href,
       "--import",
-      "./test/support/coverage-scope.ts",
-      "--import",
-      "./test/support/no-test-hook.ts",
+      pathToFileURL(join(tree, "test/support/no-test-hook.js")).href,
       "--test",
       `--test-concurrency=${concurrency}`,
       ...entries,
@@ -262,7 +274,7 @@ function entries(paths, folder) {
     const more = members.length > 1 ? `+${members.length - 1}` : "";
     const name = `${String(index).padStart(3, "0")}_${members[0].replaceAll("/", "_")}${more}.test.mjs`;
     const entry = join(folder, name);
-    const imports = members.map((f) => `import ${JSON.stringify(resolve(f))};\n`).join("");
+    const imports = members.map((f) => `import ${JSON.stringify(join(tree, f.replace(/\.ts$/, ".js")))};\n`).join("");
     writeFileSync(entry, imports + (CPU_LOG === undefined ? "" : cpuLogger(name)));
     return { entry, covered: covered(members[0]) };
   });

@@ -28,8 +28,9 @@ import { segmentMatcher } from "../lib/glob.ts";
 import { USER_ENV } from "../scripts/install-tarball.ts";
 import { EXAMPLE_CLIENT, exampleClient, finished, SXD, sxd, tempDir } from "./support/cli.ts";
 import { cellFound, givenConformance } from "./support/interop-runs.ts";
+import { SOURCE_ROOT } from "./support/source-root.ts";
 
-const ROOT = realpathSync(new URL("..", import.meta.url).pathname);
+const ROOT = SOURCE_ROOT;
 const DOC = readFileSync(join(ROOT, "docs/ci.md"), "utf8");
 /** The YAML blocks of docs/ci.md, each with the file it names on its first line (`# .gitlab-ci.yml`). */
 const BLOCKS = [...DOC.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => {

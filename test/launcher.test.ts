@@ -5,15 +5,15 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { PACKAGE_ROOT } from "../harness/package.ts";
 import { tempDir } from "./support/cli.ts";
+import { SOURCE_ROOT } from "./support/source-root.ts";
 
 /** A checkout in miniature: the real launcher, a main in cli/ and one in dist/ that say which they are. */
 function checkout(): string {
   const root = tempDir();
   mkdirSync(join(root, "bin"));
-  for (const file of ["bin/sxd.js", "bin/built.js"]) copyFileSync(join(PACKAGE_ROOT, file), join(root, file));
-  symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(root, "node_modules"));
+  for (const file of ["bin/sxd.js", "bin/built.js"]) copyFileSync(join(SOURCE_ROOT, file), join(root, file));
+  symlinkSync(join(SOURCE_ROOT, "node_modules"), join(root, "node_modules"));
   writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(join(root, "tsconfig.build.json"), JSON.stringify({ include: ["cli", "lib"] }));
   for (const folder of ["cli", "lib", "schema", "dist/cli"]) mkdirSync(join(root, folder), { recursive: true });

@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { REPORT_FILES } from "../harness/evidence/report-folder.ts";
 import { loadAllRows } from "../harness/judging/catalogue.ts";
 import { BEHAVIOURS, CLIENT_STEP_FILES, SERVER_STEP_FILES } from "../harness/package.ts";
+import { SOURCE_ROOT } from "./support/source-root.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = SOURCE_ROOT;
 const PARTS = ["bin", "cli", "harness", "steps/support", "steps", "reference", "lib"] as const;
 type Part = (typeof PARTS)[number];
 

@@ -55,9 +55,10 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-// Cucumber forks its parallel workers: they need the TypeScript loader this process has.
+// Cucumber forks its parallel workers: run from the TypeScript, they need the loader this process
+// has (the tests' own build, scripts/test-tree.mjs, is JavaScript).
 const tsx = import.meta.resolve("tsx");
-if (!(process.env.NODE_OPTIONS ?? "").includes(tsx)) {
+if (import.meta.url.endsWith(".ts") && !(process.env.NODE_OPTIONS ?? "").includes(tsx)) {
   process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import ${tsx}`.trim();
 }
 

@@ -5,7 +5,8 @@
  * on every example, and on good and bad cases.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { dirname } from "node:path";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { packageFile } from "../../package.ts";
@@ -128,7 +129,8 @@ test("the schema names every key sxd's checker takes, so an editor flags none of
 });
 
 test("the run loads no declaration of this folder, nor typebox: it reads the schema files", () => {
-  const root = packageFile("./").pathname;
+  // The checkout's own folders, also where the tests run from their build (scripts/test-tree.mjs).
+  const root = `${dirname(realpathSync(packageFile("package.json")))}/`;
   const sources = ["bin", "cli", "harness", "lib", "reference", "steps"]
     .flatMap((folder) => readdirSync(`${root}${folder}`, { recursive: true }).map((f) => `${folder}/${String(f)}`))
     .filter(
