@@ -34,6 +34,12 @@ export interface Exchange {
   /** ISO time the request was sent. */
   startedAt: string;
   durationMs: number;
+  /**
+   * Of durationMs, the milliseconds in which sxd's own process was held up (lib/held-up.ts: no
+   * core for it, or its loop backed up), where there were any: time the target is not to blame
+   * for when its speed is judged.
+   */
+  stalledMs?: number;
 }
 
 /** A reply that was no answer; `waitMs` is how long sxd waited before sending again, absent where it gave up. */

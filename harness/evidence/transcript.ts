@@ -60,7 +60,8 @@ export function formatExchange(exchange: Exchange): string {
   } else {
     lines.push(`! ${exchange.error ?? "no reply"}`);
   }
-  lines.push(`(${exchange.durationMs} ms)`);
+  const stalled = exchange.stalledMs ? `, of which sxd's process was held up ${exchange.stalledMs} ms` : "";
+  lines.push(`(${exchange.durationMs} ms${stalled})`);
   return lines.join("\n");
 }
 

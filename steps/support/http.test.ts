@@ -91,6 +91,29 @@ test("a whole reply that arrived counts, though the process was held up past the
   }
 });
 
+test("the time sxd's process was held up during an exchange is kept apart from the target's, and told", async () => {
+  const body = "<entry/>";
+  let hold = 0;
+  const answering = await hostile((socket) => {
+    holdProcess(hold);
+    socket.end(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+  });
+  const client = new HttpClient({ timeoutMs: 5000 });
+  try {
+    const quick = await client.send("GET", `${answering.url}/`);
+    // Nothing held this one up but the machine's other work.
+    assert.ok((quick.stalledMs ?? 0) < 300, `held up ${quick.stalledMs} ms of ${quick.durationMs}`);
+    hold = 400;
+    const held = await client.send("GET", `${answering.url}/`);
+    assert.ok((held.stalledMs ?? 0) >= 300, `held up ${held.stalledMs} ms of ${held.durationMs}`);
+    assert.ok((held.stalledMs ?? 0) <= held.durationMs);
+    assert.match(formatExchange(held), /\(\d+ ms, of which sxd's process was held up \d+ ms\)$/);
+  } finally {
+    await client.close();
+    answering.close();
+  }
+});
+
 test("a guard that refuses stops the request before it is sent, and hears of every answer", async () => {
   await withServer({ length: 10, declared: true }, async (url) => {
     const heard: boolean[] = [];

@@ -18,6 +18,7 @@ import {
 import { type Dispatcher, request } from "../../harness/wire/undici.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 import { keptBody } from "../../lib/body.ts";
+import { heldUpMs, watchHoldUps } from "../../lib/held-up.ts";
 
 export interface HttpClientOptions {
   /** Per request: connecting, the head and the whole body. */
@@ -186,6 +187,8 @@ export class HttpClient {
   ): Promise<Answered> {
     const { method, url } = exchange;
     const started = performance.now();
+    const stalls = watchHoldUps();
+    const heldBefore = heldUpMs();
     try {
       const reply = await request(url, {
         method: method as "GET",
@@ -215,6 +218,10 @@ export class HttpClient {
       throw new TransportError(`${method} ${url}: ${exchange.error}`);
     } finally {
       exchange.durationMs = Math.round(performance.now() - started);
+      const stalled = Math.round(heldUpMs() - heldBefore);
+      if (stalled > 0) exchange.stalledMs = stalled;
+      else delete exchange.stalledMs;
+      stalls();
     }
   }
 
