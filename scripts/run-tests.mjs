@@ -109,11 +109,13 @@ mkdirSync(testsTmp);
 const root = fileURLToPath(new URL("../", import.meta.url));
 const tree = treeFolder(join(root, "node_modules", ".cache", "sxd-tests"), process.pid);
 rmSync(tree, { recursive: true, force: true });
-const treeBuilt = buildTestTree(root, tree, rest);
-if (treeBuilt !== 0) {
+try {
+  await buildTestTree(root, tree);
+} catch (error) {
+  console.error(`run-tests: the tests' tree could not be built: ${error.message}`);
   rmSync(scratch, { recursive: true, force: true });
   rmSync(tree, { recursive: true, force: true });
-  process.exit(treeBuilt);
+  process.exit(1);
 }
 const { NODE_V8_COVERAGE: __, ...uncovered } = environment;
 const made = entries(files, groups);
