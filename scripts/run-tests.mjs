@@ -154,7 +154,8 @@ process.exit(result.status ?? 1);
 /**
  * One test runner over `entries`, `concurrency` processes at once: its exit status and its
  * output. With "inherit", the output is printed as it comes; with "pipe", once the runner is
- * done, whole, so two runners' reports do not interleave.
+ * done, whole, so two runners' reports do not interleave. The tree's modules carry source
+ * maps, so a failure's stack names the TypeScript's lines.
  */
 function runner(entries, concurrency, env, stdio) {
   if (entries.length === 0) return Promise.resolve({ status: 0, output: "" });
