@@ -10,11 +10,11 @@ import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { test } from "node:test";
 import { resolveDescription } from "../harness/description/target.ts";
 import { runConformance } from "../harness/run/run.ts";
 import { REFERENCE_DESCRIPTION, startReference } from "../reference/index.ts";
+import { keeping } from "./support/cli.ts";
 import { holdProcess } from "./support/hostile.ts";
 
 const HOLD_MS = 2100;
@@ -60,13 +60,8 @@ async function snap14(hold: "on a timer" | "busy"): Promise<{ verdict?: string; 
     { baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` },
   ]);
   assert.ok(resolved.ok);
-  let output = "";
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      output += String(chunk);
-      done();
-    },
-  });
+  const printed = { text: "" };
+  const sink = keeping(printed);
   try {
     const run = await runConformance(
       {
@@ -80,7 +75,7 @@ async function snap14(hold: "on a timer" | "busy"): Promise<{ verdict?: string; 
       },
       { stdout: sink, stderr: sink },
     );
-    return { verdict: run.judgement.rows.find((row) => row.row.id === "SNAP-14")?.verdict, output };
+    return { verdict: run.judgement.rows.find((row) => row.row.id === "SNAP-14")?.verdict, output: printed.text };
   } finally {
     proxy.closeAllConnections();
     await new Promise((resolve) => proxy.close(resolve));

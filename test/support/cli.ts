@@ -78,7 +78,7 @@ export function referenceDescriptionFile(): string {
 let turn: Promise<unknown> = Promise.resolve();
 
 /** A Writable that keeps what is written to it as text. */
-function keeping(printed: { text: string }): Writable {
+export function keeping(printed: { text: string }): Writable {
   return new Writable({
     write(chunk, _encoding, done) {
       printed.text += String(chunk);
