@@ -2,8 +2,9 @@
 // the row, where the target itself is slow; where sxd's own process was held up for that time
 // (the target and sxd in one process, on a busy machine), the time is not the target's
 // (lib/held-up.ts) and the row passes. The bundled reference behind a proxy that holds the first
-// such update for 2.1 s (the row asks for no more than 10 times the plain update's and 2 s):
-// waiting on a timer (the target slow, sxd free), or busy (the process held up).
+// such update past the row's bound (10 times the plain update's and 2 s): 3 s on a timer (the
+// target slow, sxd free but for the machine's other work, which a loaded run shows as some of
+// those seconds held up), or 2.1 s busy (the process held up all that time).
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { createServer, request } from "node:http";
@@ -17,7 +18,8 @@ import { REFERENCE_DESCRIPTION, startReference } from "../reference/index.ts";
 import { keeping } from "./support/cli.ts";
 import { holdProcess } from "./support/hostile.ts";
 
-const HOLD_MS = 2100;
+/** Past 2 s by more than a loaded machine holds a process up in that time; busy, past it at all. */
+const HOLD_MS = { "on a timer": 3000, busy: 2100 };
 
 /** SNAP-14's verdict and the run's output, the reference's updates with a DOCTYPE held as `hold` says. */
 async function snap14(hold: "on a timer" | "busy"): Promise<{ verdict?: string; output: string }> {
@@ -48,10 +50,10 @@ async function snap14(hold: "on a timer" | "busy"): Promise<{ verdict?: string; 
       if (held || incoming.method !== "PUT" || !body.includes("<!DOCTYPE")) return forward();
       held = true;
       if (hold === "busy") {
-        holdProcess(HOLD_MS);
+        holdProcess(HOLD_MS.busy);
         return forward();
       }
-      setTimeout(forward, HOLD_MS);
+      setTimeout(forward, HOLD_MS[hold]);
     });
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
