@@ -1,6 +1,6 @@
 // Requests sxd could not see: the reference (all three servers, started by sxd) builds its
 // export link from its own configuration, so it names the real messaging server. The example
-// client (node's fetch, which ignores http_proxy) follows it past sxd: its export succeeds, and
+// client (node:http, which ignores http_proxy) follows it past sxd: its export succeeds, and
 // the client rows that need the POST sxd never saw are not observed, not broken. The control:
 // curl, which honours http_proxy, does the same export through the proxy, all of it seen.
 import assert from "node:assert/strict";

@@ -9,18 +9,16 @@ import { REFERENCE_DESCRIPTION } from "../../reference/index.ts";
 export const SXD = new URL("../../bin/sxd.js", import.meta.url).pathname;
 
 const ADAPTER = new URL("../../examples/clients/node/adapter.sh", import.meta.url).pathname;
-const BASELINE_WASM = new URL("../fixtures/clients/baseline-wasm.mjs", import.meta.url).pathname;
-
 /**
  * The example client's adapter (examples/clients/node) as the tests run it, with `preloads`
- * imported into its node (a faulty twin's change, test/fixtures/clients/faults.mjs): without the
- * V8 coverage that c8 gives every process below `npm test`, and with V8's baseline WebAssembly
- * compiler only (fixtures/clients/baseline-wasm.mjs). The coverage measured is the reference's
- * (.c8rc.json), which runs inside sxd; the client's own would cost about a third of each of its
- * many runs and measure nothing.
+ * imported into its node (a faulty twin's change, test/fixtures/clients/faults.mjs) in place of
+ * any NODE_OPTIONS of the test's, and without the V8 coverage that c8 gives every process below
+ * `npm test`. The coverage measured is the
+ * reference's (.c8rc.json), which runs inside sxd; the client's own would cost about a third of
+ * each of its many runs and measure nothing.
  */
 export function exampleClient(preloads: string[] = []): string {
-  const imports = [BASELINE_WASM, ...preloads].map((file) => `--import ${file}`).join(" ");
+  const imports = preloads.map((file) => `--import ${file}`).join(" ");
   return `env -u NODE_V8_COVERAGE NODE_OPTIONS='${imports}' sh ${ADAPTER}`;
 }
 

@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { digest, HASHES, parseChallenges } from "./digest.mjs";
+import { wire } from "./wire.mjs";
 
 /** Credentials quoted as RFC 7616 §3.4 writes them: tokens for algorithm, qop and nc. */
 function authorization(d, response) {
@@ -40,7 +41,7 @@ function chooseChallenge(header) {
 export async function request(method, url, user, password, body) {
   const uri = new URL(url).pathname + new URL(url).search;
   const cnonce = randomBytes(12).toString("hex");
-  let reply = await fetch(url, { method, body: method === "POST" ? "" : undefined });
+  let reply = await wire.send(url, { method, body: method === "POST" ? "" : undefined });
   let attempts = 0;
   while (reply.status === 401) {
     const challenge = chooseChallenge(reply.headers.get("www-authenticate") ?? "");
@@ -67,7 +68,7 @@ export async function request(method, url, user, password, body) {
       body,
       opaque: challenge.params.get("opaque"),
     };
-    reply = await fetch(url, { method, body, headers: { authorization: authorization(d, digest(d)) } });
+    reply = await wire.send(url, { method, body, headers: { authorization: authorization(d, digest(d)) } });
     if (reply.ok) {
       const text = await reply.text();
       verifyRspauth(reply, d, text);

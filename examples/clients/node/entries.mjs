@@ -10,6 +10,7 @@
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { wire } from "./wire.mjs";
 
 const ATOM_ENTRY = "application/atom+xml;type=entry;charset=UTF-8";
 const ENTITIES = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'", "&amp;": "&" };
@@ -33,7 +34,7 @@ function linkOf(xml, rel) {
 }
 
 async function read(url) {
-  const reply = await fetch(url, { headers: { accept: "application/atom+xml" } });
+  const reply = await wire.send(url, { headers: { accept: "application/atom+xml" } });
   if (reply.status !== 200) throw new Error(`GET ${url}: ${reply.status}`);
   return { xml: await reply.text(), lastModified: reply.headers.get("last-modified") };
 }
@@ -43,7 +44,7 @@ export async function update(url, title) {
     const { xml, lastModified } = await read(url);
     if (!lastModified) throw new Error(`GET ${url}: no Last-Modified to make the update conditional on`);
     const body = xml.replace(/(<(?:\w+:)?title\b[^>]*>)[\s\S]*?(<\/(?:\w+:)?title>)/, `$1${toXml(title)}$2`);
-    const reply = await fetch(url, {
+    const reply = await wire.send(url, {
       method: "PUT",
       headers: { "content-type": ATOM_ENTRY, "if-unmodified-since": lastModified },
       body,

@@ -2,7 +2,7 @@
 /**
  * The export side of the example client, with nothing but node: read the contact list, take
  * its export link (the atom:link that is not self) exactly as served, POST to it with no body,
- * and follow the 303 with a GET of its Location (fetch does that for a 303), printing what the
+ * and follow the 303 with a GET of its Location (wire.mjs does that for a 303, as fetch does), printing what the
  * messaging server now holds. Where the list has no export link, or the POST to it fails
  * with a 5xx, it falls back (CEXP-4): it uploads the list it read to the messaging server
  * itself, by POST to /user/<user>/contacts.
@@ -11,6 +11,7 @@
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { wire } from "./wire.mjs";
 
 const fromXml = (text) =>
   text.replace(
@@ -29,12 +30,12 @@ function exportLink(xml) {
 }
 
 export async function exportContacts(listUrl, messagingUrl) {
-  const list = await fetch(listUrl);
+  const list = await wire.send(listUrl);
   if (list.status !== 200) throw new Error(`GET ${listUrl}: ${list.status}`);
   const xml = await list.text();
   const href = exportLink(xml);
   if (href) {
-    const result = await fetch(href, { method: "POST" });
+    const result = await wire.send(href, { method: "POST" });
     if (result.ok) return result.text();
     if (result.status < 500) throw new Error(`POST ${href}: ${result.status} ${await result.text()}`);
   }
@@ -48,7 +49,7 @@ async function upload(listUrl, xml, messagingUrl) {
   const user = /\/user\/([^/;?]+)\/contacts/.exec(new URL(listUrl).pathname)?.[1];
   if (!user || !messagingUrl) throw new Error(`no export link at ${listUrl}, and no way to upload the contacts`);
   const target = `${messagingUrl}/user/${user}/contacts`;
-  const result = await fetch(target, {
+  const result = await wire.send(target, {
     method: "POST",
     headers: { "content-type": "application/xml;charset=UTF-8" },
     body: xml,
