@@ -8,7 +8,7 @@
  * of compiling it all again: the same files, for a tenth of the CPU.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/package.ts";
@@ -47,7 +47,11 @@ export function packAndInstall(): Installed {
   const tarball = join(work, name);
   const app = join(work, "app");
   mkdirSync(app);
-  npm(["init", "--yes"], app);
+  // What `npm init --yes` writes that an install needs, without starting npm for it.
+  writeFileSync(
+    join(app, "package.json"),
+    `${JSON.stringify({ name: "app", version: "1.0.0", private: true }, null, 2)}\n`,
+  );
   npm(["install", "--omit=dev", "--prefer-offline", tarball], app);
   return { work, tarball, app };
 }
