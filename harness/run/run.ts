@@ -121,7 +121,9 @@ export async function runConformance(run: ConformanceRun, io: Io): Promise<Suite
     const atOnce = await probeTarget(run, io, unstatedLines(run.target, planned), preloading);
     // Scenarios under way beside each other, in workers or in this process.
     const concurrent = (run.parallel ?? atOnce) > 1;
-    runConfiguration.sources.paths = runOrder(scenarios, concurrent);
+    // Only the files the tags take anything from: cucumber reads, parses and walks each it is
+    // given, and a run of one behaviour's rows would parse the other behaviours' for nothing.
+    runConfiguration.sources.paths = runOrder(planned, concurrent);
     const rate: RateParameters = { ...place, rate: run.rate, refusalWaitSeconds: run.refusalWaitSeconds };
     const parameters = worldParameters(run, { place, rate, atOnce, early: earlyResourceFor(planned, concurrent) });
     if (atOnce > 1) runsScenariosAtOnce();
