@@ -57,20 +57,43 @@ export function watchHoldUps(): () => void {
  * the signal aborts with. No timer keeps the process alive.
  */
 export function timeLimit(timeoutMs: number, stretch: number, reason: () => unknown): AbortSignal {
+  return endableTimeLimit(timeoutMs, stretch, reason).signal;
+}
+
+/**
+ * timeLimit's signal, and `end` to call once the answer is in: the limit's timer stops and the
+ * signal never aborts. Without it the timer runs out the limit after every answer and aborts a
+ * signal nobody listens to any more, building its reason: a request's time limit would cost as
+ * much again as the request, for each of the thousands of requests a run sends.
+ */
+export function endableTimeLimit(
+  timeoutMs: number,
+  stretch: number,
+  reason: () => unknown,
+): { signal: AbortSignal; end: () => void } {
   const limit = new AbortController();
   const release = watchHoldUps();
   const started = performance.now();
   const heldBefore = heldUpMs();
+  let timer: NodeJS.Timeout | undefined;
+  let ended = false;
+  const end = () => {
+    ended = true;
+    clearTimeout(timer);
+    release();
+  };
   const check = () => {
     const due = Math.min(timeoutMs + heldUpMs() - heldBefore, timeoutMs * stretch);
     const left = started + due - performance.now();
     if (left >= 1) {
-      setTimeout(check, left).unref();
+      timer = setTimeout(check, left).unref();
       return;
     }
     release();
-    setImmediate(() => limit.abort(reason()));
+    setImmediate(() => {
+      if (!ended) limit.abort(reason());
+    });
   };
-  setTimeout(check, timeoutMs).unref();
-  return limit.signal;
+  timer = setTimeout(check, timeoutMs).unref();
+  return { signal: limit.signal, end };
 }

@@ -3,7 +3,7 @@
  * dropping a body unread, a body's size in words, and a failure to get a reply told in words a
  * user can act on ("connection refused (is the server running?)", not ECONNREFUSED).
  */
-import { timeLimit } from "../../lib/held-up.ts";
+import { endableTimeLimit } from "../../lib/held-up.ts";
 
 export type Discardable = { on(event: "error", listener: () => void): unknown; destroy(): unknown };
 
@@ -34,8 +34,13 @@ export const HELD_UP_STRETCH = 3;
  * (the reference, a proxy) cannot even send it: a server that did answer would be "no complete reply".
  */
 export function replyTimeLimit(timeoutMs: number): AbortSignal {
+  return endableReplyTimeLimit(timeoutMs).signal;
+}
+
+/** replyTimeLimit's signal, and `end` to call once the reply is read (lib/held-up.ts endableTimeLimit). */
+export function endableReplyTimeLimit(timeoutMs: number): { signal: AbortSignal; end: () => void } {
   // A TimeoutError, as AbortSignal.timeout's: describeTransportError says the limit passed.
-  return timeLimit(
+  return endableTimeLimit(
     timeoutMs,
     HELD_UP_STRETCH,
     () => new DOMException(`no reply within ${timeoutMs} ms`, "TimeoutError"),

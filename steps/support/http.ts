@@ -12,8 +12,8 @@ import {
   type Discardable,
   describeTransportError,
   discard,
+  endableReplyTimeLimit,
   formatBytes,
-  replyTimeLimit,
 } from "../../harness/wire/transport.ts";
 import { type Dispatcher, request } from "../../harness/wire/undici.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
@@ -189,6 +189,7 @@ export class HttpClient {
     const started = performance.now();
     const stalls = watchHoldUps();
     const heldBefore = heldUpMs();
+    const limit = endableReplyTimeLimit(this.timeoutMs);
     try {
       const reply = await request(url, {
         method: method as "GET",
@@ -196,7 +197,7 @@ export class HttpClient {
         body: sending.body,
         asWritten: sending.asWritten,
         dispatcher: this.agent,
-        signal: AbortSignal.any([replyTimeLimit(this.timeoutMs), this.closing.signal]),
+        signal: AbortSignal.any([limit.signal, this.closing.signal]),
       });
       const headers = normaliseHeaders(reply.headers);
       const body = await readCapped(reply.body, headers["content-length"]?.[0], this.maxBodyBytes);
@@ -221,6 +222,7 @@ export class HttpClient {
       const stalled = Math.round(heldUpMs() - heldBefore);
       if (stalled > 0) exchange.stalledMs = stalled;
       else delete exchange.stalledMs;
+      limit.end();
       stalls();
     }
   }
