@@ -21,7 +21,7 @@ import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { keptBody } from "../../lib/body.ts";
 import type { Fields, RecordedRequest } from "../../lib/recording.ts";
-import { replyTimeLimit } from "../wire/transport.ts";
+import { endableReplyTimeLimit } from "../wire/transport.ts";
 import type { ServerUrls } from "./servers.ts";
 
 type ServerName = RecordedRequest["server"];
@@ -228,26 +228,35 @@ function exchange(
       agent: false,
     });
     // A reply that has arrived within the limit counts, though this process was held up past it.
-    const limit = replyTimeLimit(limits.timeoutMs);
+    const limit = endableReplyTimeLimit(limits.timeoutMs);
     const passed = () => outgoing.destroy(new Error(`no whole reply within ${limits.timeoutMs} ms`));
-    limit.addEventListener("abort", passed);
-    const settled = () => limit.removeEventListener("abort", passed);
+    limit.signal.addEventListener("abort", passed);
+    const settled = () => {
+      limit.signal.removeEventListener("abort", passed);
+      limit.end();
+    };
     outgoing.on("error", (error) => {
       settled();
       reject(error);
     });
     outgoing.on("response", (incoming) => {
-      readBounded(incoming, limits.maxBodyBytes).then((read) => {
-        settled();
-        if (!read.ok) return reject(new Error(`the reply body is over ${limits.maxBodyBytes} bytes`));
-        resolve({
-          status: incoming.statusCode ?? 502,
-          statusMessage: incoming.statusMessage ?? "",
-          rawHeaders: incoming.rawHeaders,
-          headers: incoming.headers as Fields,
-          body: read.bytes,
-        });
-      }, reject);
+      readBounded(incoming, limits.maxBodyBytes).then(
+        (read) => {
+          settled();
+          if (!read.ok) return reject(new Error(`the reply body is over ${limits.maxBodyBytes} bytes`));
+          resolve({
+            status: incoming.statusCode ?? 502,
+            statusMessage: incoming.statusMessage ?? "",
+            rawHeaders: incoming.rawHeaders,
+            headers: incoming.headers as Fields,
+            body: read.bytes,
+          });
+        },
+        (error) => {
+          settled();
+          reject(error);
+        },
+      );
     });
     outgoing.end(body.length > 0 ? body : undefined);
   });
