@@ -231,32 +231,24 @@ function exchange(
     const limit = endableReplyTimeLimit(limits.timeoutMs);
     const passed = () => outgoing.destroy(new Error(`no whole reply within ${limits.timeoutMs} ms`));
     limit.signal.addEventListener("abort", passed);
-    const settled = () => {
-      limit.signal.removeEventListener("abort", passed);
+    // Ended, the limit never aborts: its listener goes with it.
+    const failed = (error: unknown) => {
       limit.end();
-    };
-    outgoing.on("error", (error) => {
-      settled();
       reject(error);
-    });
+    };
+    outgoing.on("error", failed);
     outgoing.on("response", (incoming) => {
-      readBounded(incoming, limits.maxBodyBytes).then(
-        (read) => {
-          settled();
-          if (!read.ok) return reject(new Error(`the reply body is over ${limits.maxBodyBytes} bytes`));
-          resolve({
-            status: incoming.statusCode ?? 502,
-            statusMessage: incoming.statusMessage ?? "",
-            rawHeaders: incoming.rawHeaders,
-            headers: incoming.headers as Fields,
-            body: read.bytes,
-          });
-        },
-        (error) => {
-          settled();
-          reject(error);
-        },
-      );
+      readBounded(incoming, limits.maxBodyBytes).then((read) => {
+        limit.end();
+        if (!read.ok) return reject(new Error(`the reply body is over ${limits.maxBodyBytes} bytes`));
+        resolve({
+          status: incoming.statusCode ?? 502,
+          statusMessage: incoming.statusMessage ?? "",
+          rawHeaders: incoming.rawHeaders,
+          headers: incoming.headers as Fields,
+          body: read.bytes,
+        });
+      }, failed);
     });
     outgoing.end(body.length > 0 ? body : undefined);
   });
