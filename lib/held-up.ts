@@ -63,8 +63,8 @@ export function timeLimit(timeoutMs: number, stretch: number, reason: () => unkn
 /**
  * timeLimit's signal, and `end` to call once the answer is in: the limit's timer stops and the
  * signal never aborts. Without it the timer runs out the limit after every answer and aborts a
- * signal nobody listens to any more, building its reason: a request's time limit would cost as
- * much again as the request, for each of the thousands of requests a run sends.
+ * signal nobody listens to any more, building its reason, for each of the thousands of requests
+ * a run sends: about a twelfth of the CPU of the tests' fault runs (test/faults-digest).
  */
 export function endableTimeLimit(
   timeoutMs: number,
