@@ -2,6 +2,7 @@
 // included; the alternative variant, which makes the other choices the spec allows, has no
 // MUST failure.
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { test } from "node:test";
 import { observationsOf } from "../harness/judging/outcomes.ts";
 import { exchangesOf, rowsWith, runAgainstReference } from "./support/suite.ts";
@@ -34,4 +35,22 @@ test("the lost update's resource is made before the first scenario, and its tran
   assert.match(made.note ?? "", /before the run's first scenario/);
   const others = exchangesOf(run, "SNAP-3");
   assert.ok(others.length > 0 && others.every((e) => e.startedAt >= made.startedAt));
+});
+
+test("a run that writes no report (the tests' own) judges as one that does, and leaves its folder empty", async () => {
+  const tags = "@SNAP-2 or @DIG-1";
+  const [quiet, reported] = [
+    await runAgainstReference({ tags }),
+    await runAgainstReference({ tags, reportFiles: true }),
+  ];
+  assert.deepEqual(readdirSync(quiet.reportDir), []);
+  assert.deepEqual(readdirSync(reported.reportDir).sort(), [
+    "conformance.html",
+    "conformance.json",
+    "junit.xml",
+    "summary.md",
+  ]);
+  const verdicts = (run: typeof quiet) => run.judgement.rows.map((r) => `${r.row.id} ${r.verdict}`);
+  assert.deepEqual(verdicts(quiet), verdicts(reported));
+  assert.equal(quiet.exitCode, reported.exitCode);
 });

@@ -43,6 +43,7 @@ test("the HTML report shows the verdict, failures first, with transcripts", asyn
     faults: ["snap-update-200"],
     tags: "@SNAP-1 or @SNAP-2 or @SNAP-8",
     strict: true,
+    reportFiles: true,
   });
   const page = `file://${join(run.reportDir, "conformance.html")}`;
   const tab = await (await launch()).newPage({ viewport: { width: 1200, height: 900 } });

@@ -32,6 +32,8 @@ export interface Finishing {
   /** Where the reports go once all are written, and how the summary names it. */
   reportDir: string;
   shownReportDir: string;
+  /** false: the verdicts only, no report written or published (ConformanceRun.reportFiles). */
+  writesReports?: boolean;
   rateLimited?: RateSummary;
   /** Lines the summary ends with, given the verdicts (who played which part, a uniform reply, warnings). */
   notes?: (judgement: Judgement) => string[];
@@ -42,8 +44,10 @@ export function finishRun(finishing: Finishing, stdout: Writable): Judgement {
   if (outcomes.length === 0)
     throw new UsageError(finishing.side === "client" ? "no client scenario ran" : "no scenario ran");
   const judgement = judge(loadRows(finishing.side), outcomes, finishing.judging);
-  writeReports({ ...report, judgement });
-  publishReports(report.reportDir, finishing.reportDir);
+  if (finishing.writesReports !== false) {
+    writeReports({ ...report, judgement });
+    publishReports(report.reportDir, finishing.reportDir);
+  }
   const summary = summaryText(judgement, report.target.baseUrl, finishing.shownReportDir, {
     rateLimited: finishing.rateLimited,
     docsUrl: report.docsUrl,

@@ -86,6 +86,12 @@ export interface ConformanceRun {
   /** false: cucumber writes none of its own reports (cucumber.html, messages.ndjson); the tests' runs read none. */
   cucumberReports?: boolean;
   /**
+   * false: no report at all, the verdicts returned only (nothing is put in reportDir): the
+   * tests' many runs that judge by the returned judgement, where writing them took a sixteenth
+   * of each run's CPU.
+   */
+  reportFiles?: boolean;
+  /**
    * Where the run hears it should stop (the shell's Ctrl-C): called as the scenarios start,
    * with what to do then; returns how to stop listening. Absent: the run is not interrupted.
    */
@@ -271,6 +277,7 @@ function judgeRun(
       },
       reportDir: ran.reportDir,
       shownReportDir: run.reportDir,
+      writesReports: run.reportFiles !== false,
       rateLimited: rateSummary(ran.rate),
       notes: (judged) => [
         ...(run.peer ? [peerLine(run.peer)] : []),
