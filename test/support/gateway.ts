@@ -70,7 +70,7 @@ export interface GatedRun extends SuiteRun {
 
 export async function runBehind(
   gateway: Gateway,
-  options: { rate?: number; tags?: string; securitySamples?: number } = {},
+  options: { rate?: number; tags?: string; securitySamples?: number; parallel?: number } = {},
 ): Promise<GatedRun> {
   let output = "";
   const sink = new Writable({
@@ -89,7 +89,9 @@ export async function runBehind(
       strict: true,
       reportDir,
       timeoutMs: 5000,
-      parallel: 2,
+      // As sxd runs by default: one process, several scenarios at once. `parallel` forks workers,
+      // which share the pace between them (each takes its share of --rate).
+      parallel: options.parallel,
       securitySamples: options.securitySamples ?? TEST_SECURITY_SAMPLES,
       harFile: undefined,
       deadlineSeconds: 600,
