@@ -143,10 +143,18 @@ if (failures.length > 0) {
 }
 if (CPU_LOG !== undefined) printCpu(join(scratch, CPU_LOG));
 const left = readdirSync(testsTmp);
-if (left.length > 0)
+if (left.length > 0) {
+  // By the name each was made with, less its random tail (mkdtemp's six characters).
+  const byPrefix = new Map();
+  for (const name of left) {
+    const prefix = name.replace(/[A-Za-z0-9]{6}$/, "*");
+    byPrefix.set(prefix, (byPrefix.get(prefix) ?? 0) + 1);
+  }
+  const counts = [...byPrefix].sort((a, b) => b[1] - a[1]).map(([prefix, n]) => `${prefix} ${n}`);
   console.log(
-    `run-tests: the tests left ${left.length} entries in their temporary folder (removed): ${left.slice(0, 8).join(", ")}${left.length > 8 ? ", …" : ""}`,
+    `run-tests: the tests left ${left.length} entries in their temporary folder (removed): ${counts.slice(0, 12).join(", ")}${counts.length > 12 ? ", …" : ""}`,
   );
+}
 rmSync(scratch, { recursive: true, force: true });
 rmSync(tree, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -1,13 +1,25 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { tryClaim } from "./claims.ts";
 
+const made: string[] = [];
+process.once("exit", () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new empty folder, removed when this process exits. */
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), "sxd-claims-test-"));
+  made.push(dir);
+  return dir;
+}
+
 test("a claimed key cannot be claimed again until it is released", () => {
-  const root = mkdtempSync(join(tmpdir(), "sxd-claims-test-"));
+  const root = scratch();
   const release = tryClaim("http://h/notes/1", root);
   assert.ok(release);
   assert.equal(tryClaim("http://h/notes/1", root), undefined);
@@ -19,7 +31,7 @@ test("a claimed key cannot be claimed again until it is released", () => {
 });
 
 test("the last release removes the claims' folder: a run leaves nothing behind", () => {
-  const root = join(mkdtempSync(join(tmpdir(), "sxd-claims-test-")), "claims");
+  const root = join(scratch(), "claims");
   const first = tryClaim("http://h/notes/1", root);
   const second = tryClaim("http://h/notes/2", root);
   assert.ok(first && second);
@@ -31,7 +43,7 @@ test("the last release removes the claims' folder: a run leaves nothing behind",
 });
 
 test("a claim left by a process that has died is taken over", () => {
-  const root = mkdtempSync(join(tmpdir(), "sxd-claims-test-"));
+  const root = scratch();
   const release = tryClaim("k", root);
   assert.ok(release);
   const [dir] = readdirSync(root);
@@ -42,10 +54,10 @@ test("a claim left by a process that has died is taken over", () => {
 });
 
 test("a claim whose pid is not written yet is respected", () => {
-  const root = mkdtempSync(join(tmpdir(), "sxd-claims-test-"));
+  const root = scratch();
   assert.ok(tryClaim("k", root));
   const [dir] = readdirSync(root);
-  const other = mkdtempSync(join(tmpdir(), "sxd-claims-test-"));
+  const other = scratch();
   mkdirSync(join(other, dir));
   assert.equal(tryClaim("k", other), undefined);
 });

@@ -1,6 +1,6 @@
 /** Runs the sxd command as a user would: a child process, its exit code and its output. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -59,7 +59,18 @@ export function finished(child: ChildProcess, until: "close" | "exit" = "close")
   });
 }
 
-export const tempDir = () => mkdtempSync(join(tmpdir(), "sxd-cli-"));
+/** Folders tempDir made in this process, removed as it exits. */
+const made: string[] = [];
+process.once("exit", () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new empty folder, removed when this process exits. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "sxd-cli-"));
+  made.push(dir);
+  return dir;
+}
 
 /**
  * A description file of the reference's paths, users and options, without URLs: for a run
