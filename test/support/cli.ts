@@ -1,10 +1,10 @@
 /** Runs the sxd command as a user would: a child process, its exit code and its output. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { REFERENCE_DESCRIPTION } from "../../reference/index.ts";
+import { scratchDir } from "./scratch.ts";
 
 export const SXD = new URL("../../bin/sxd.js", import.meta.url).pathname;
 
@@ -59,18 +59,8 @@ export function finished(child: ChildProcess, until: "close" | "exit" = "close")
   });
 }
 
-/** Folders tempDir made in this process, removed as it exits. */
-const made: string[] = [];
-process.once("exit", () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A new empty folder, removed when this process exits. */
-export function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "sxd-cli-"));
-  made.push(dir);
-  return dir;
-}
+export const tempDir = () => scratchDir("sxd-cli-");
 
 /**
  * A description file of the reference's paths, users and options, without URLs: for a run

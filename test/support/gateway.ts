@@ -12,16 +12,16 @@
  *   … run against gateway.target …; gateway.refused, gateway.forwarded
  */
 
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { request } from "undici";
 import { resolveDescription, type TargetDescription } from "../../harness/description/target.ts";
 import { runConformance, type SuiteRun } from "../../harness/run/run.ts";
 import { REFERENCE_DESCRIPTION, startReference } from "../../reference/index.ts";
+import { scratchDir } from "./scratch.ts";
 import { TEST_SECURITY_SAMPLES } from "./security-samples.ts";
 
 export interface GatewayRules {
@@ -79,7 +79,7 @@ export async function runBehind(
       done();
     },
   });
-  const reportDir = mkdtempSync(join(tmpdir(), "sxd-gateway-"));
+  const reportDir = scratchDir("sxd-gateway-");
   const started = performance.now();
   const run = await runConformance(
     {

@@ -2,9 +2,6 @@
  * Runs the conformance suite in this process against the bundled reference, as `sxd test`
  * does, and returns the row verdicts. Step definitions are loaded once per process.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { TestSettings } from "../../cli/options.ts";
 import { runSuite } from "../../cli/run-suite.ts";
@@ -12,6 +9,7 @@ import type { TargetDescription } from "../../harness/description/target.ts";
 import type { Exchange } from "../../harness/evidence/exchange.ts";
 import { EXCHANGES_MEDIA_TYPE } from "../../harness/judging/outcomes.ts";
 import type { SuiteRun } from "../../harness/run/run.ts";
+import { scratchDir } from "./scratch.ts";
 import { TEST_SECURITY_SAMPLES } from "./security-samples.ts";
 
 export interface ReferenceRun {
@@ -52,7 +50,7 @@ async function runQuietly(
       done();
     },
   });
-  const reportDir = mkdtempSync(join(tmpdir(), "sxd-test-"));
+  const reportDir = scratchDir("sxd-test-");
   const settings: TestSettings = {
     target,
     layers: options.layers ?? [],
