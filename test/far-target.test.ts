@@ -3,9 +3,7 @@
 // every row passes against the reference, and a faulty one fails with its pinned summary
 // (test/expected-failures), order-sensitive faults included. No time is asserted.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { test } from "node:test";
 import { loadRows } from "../harness/judging/catalogue.ts";
@@ -13,6 +11,7 @@ import { runConformance, type SuiteRun } from "../harness/run/run.ts";
 import type { FaultName } from "../reference/index.ts";
 import { type FarReference, farReference } from "./support/delay-proxy.ts";
 import { failureSummary } from "./support/failure-summary.ts";
+import { scratchDir } from "./support/scratch.ts";
 import { behaviourTags, rowsWith } from "./support/suite.ts";
 
 const RTT_MS = 10;
@@ -31,7 +30,7 @@ async function runChoosing(far: FarReference, tags?: string): Promise<SuiteRun &
       outageMessagingUrl: far.outageMessagingUrl,
       tags,
       strict: true,
-      reportDir: mkdtempSync(join(tmpdir(), "sxd-far-")),
+      reportDir: scratchDir("sxd-far-"),
       timeoutMs: 5000,
       harFile: undefined,
       deadlineSeconds: 600,

@@ -6,17 +6,15 @@
 // target slow, sxd free but for the machine's other work, which a loaded run shows as some of
 // those seconds held up), or 2.1 s busy (the process held up all that time).
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
 import { resolveDescription } from "../harness/description/target.ts";
 import { runConformance } from "../harness/run/run.ts";
 import { REFERENCE_DESCRIPTION, startReference } from "../reference/index.ts";
 import { keeping } from "./support/cli.ts";
 import { holdProcess } from "./support/hostile.ts";
+import { scratchDir } from "./support/scratch.ts";
 
 /** Past 2 s by more than a loaded machine holds a process up in that time; busy, past it at all. */
 const HOLD_MS = { "on a timer": 3000, busy: 2100 };
@@ -70,7 +68,7 @@ async function snap14(hold: "on a timer" | "busy"): Promise<{ verdict?: string; 
         target: resolved.value,
         tags: "@SNAP-14",
         strict: false,
-        reportDir: mkdtempSync(join(tmpdir(), "sxd-entity-speed-")),
+        reportDir: scratchDir("sxd-entity-speed-"),
         timeoutMs: 10_000,
         harFile: undefined,
         deadlineSeconds: 600,
