@@ -3,9 +3,9 @@
 // the limit so that few requests are refused (the waits are in the transcript), with --rate under
 // the limit nothing is refused (also where two worker processes share the rate), and a gateway
 // that refuses everything ends the run in bounded time as incomplete (exit 3), with the rows not
-// run and the reason given; the
-// export passes where the messaging server's backend request meets the gateway too; and a
-// login lockout (every request refused for 2 s after failed logins) changes no row's verdict.
+// run and the reason given; the export passes where the messaging server's backend request
+// meets the gateway too; and a login lockout (every request refused for 2 s after failed logins)
+// changes no row's verdict.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type GatedRun, type Gateway, type GatewayRules, gatedReference, runBehind } from "./support/gateway.ts";
