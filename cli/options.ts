@@ -68,7 +68,11 @@ export function parseTestArgs(
     value: {
       target: target.value,
       layers: peered.value.layers,
-      peer: peered.value.peer,
+      // The key sxd's server shares with the team's to sign and check link tokens, as `sxd serve` takes it.
+      peer: peered.value.peer && {
+        ...peered.value.peer,
+        ...(env.SXD_TOKEN_KEY ? { tokenKey: env.SXD_TOKEN_KEY } : {}),
+      },
       ...settings,
       tags: peered.value.tags,
       securitySamples: samples.value,

@@ -15,6 +15,8 @@ export interface PeerSetting {
   port: number;
   /** Where it listens: 127.0.0.1 unless --peer-host. */
   host: string;
+  /** SXD_TOKEN_KEY, the link tokens' key shared with the team's server; absent: the process's own. */
+  tokenKey?: string;
 }
 
 export const DEFAULT_PEER_HOST = "127.0.0.1";

@@ -75,6 +75,7 @@ async function startOwnPeer(
       port: setting.port,
       publicUrl: peerUrl(setting.port, setting.host),
       otherUrl,
+      tokenKey: setting.tokenKey,
       ...standInSettings(setting.side, target),
       maxRecordedBody,
     });
