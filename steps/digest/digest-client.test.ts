@@ -71,6 +71,19 @@ describe("the suite's digest client", () => {
     }
   });
 
+  it("draws a new client nonce for each answer: 24 hex digits, none twice, past the pool's refill", () => {
+    const parsed = digestChallenges(RFC7616_CHALLENGES);
+    assert.ok(parsed.ok);
+    const [challenge] = parsed.value;
+    const { cnonce: _, ...withoutCnonce } = CREDENTIALS;
+    const cnonces = Array.from({ length: 200 }, () => {
+      const answer = answerChallenge(challenge, "SHA-256", REQUEST, withoutCnonce);
+      return answer.directives.find((d) => d.name === "cnonce")?.value ?? "";
+    });
+    for (const cnonce of cnonces) assert.match(cnonce, /^[0-9a-f]{24}$/);
+    assert.equal(new Set(cnonces).size, cnonces.length);
+  });
+
   it("answers the RFC 2617 §3.5 challenge with its published response", () => {
     const parsed = digestChallenges(
       'Digest realm="testrealm@host.com", qop="auth,auth-int", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", opaque="5ccc069c403ebaf9f0171e9517f40e41"',

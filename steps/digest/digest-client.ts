@@ -25,6 +25,21 @@ import {
 } from "../../lib/digest-math.ts";
 import type { Result } from "../../lib/result.ts";
 
+const CNONCE_BYTES = 12;
+/** Random bytes for client nonces, drawn 64 at a time: one call to the system's source, not one per answer. */
+let cnoncePool = Buffer.alloc(0);
+let cnonceAt = 0;
+
+/** A new client nonce: twelve random bytes, in hex. */
+function freshCnonce(): string {
+  if (cnonceAt + CNONCE_BYTES > cnoncePool.length) {
+    cnoncePool = randomBytes(CNONCE_BYTES * 64);
+    cnonceAt = 0;
+  }
+  cnonceAt += CNONCE_BYTES;
+  return cnoncePool.toString("hex", cnonceAt - CNONCE_BYTES, cnonceAt);
+}
+
 export interface DigestChallenge {
   /** Every directive as sent, names lower-cased. */
   params: ReadonlyMap<string, string>;
@@ -133,7 +148,7 @@ export function answerChallenge(
     uri: request.uri,
     qop,
     nc: qop ? formatNc(options.nc ?? 1) : undefined,
-    cnonce: qop ? (options.cnonce ?? randomBytes(12).toString("hex")) : undefined,
+    cnonce: qop ? (options.cnonce ?? freshCnonce()) : undefined,
     body: request.body,
     formula: options.formula,
   };
