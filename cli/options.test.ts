@@ -235,3 +235,14 @@ test("a bad value from an environment variable is named by the variable", () => 
     error: '--timeout must be a whole number above 0, got "soon"',
   });
 });
+
+test("--peer takes SXD_TOKEN_KEY for sxd's server, as sxd serve does; without it, no key is set", () => {
+  const args = ["--peer", "contacts", "--peer-port", "9001", "--messaging-url", "http://team:2"];
+  const withKey = parseTestArgs(args, { SXD_TOKEN_KEY: "shared" }, read);
+  assert.ok(withKey.ok && "value" in withKey);
+  assert.equal(withKey.value.peer?.tokenKey, "shared");
+  const without = parseTestArgs(args, {}, read);
+  assert.ok(without.ok && "value" in without);
+  assert.equal(without.value.peer?.side, "contacts");
+  assert.equal(without.value.peer?.tokenKey, undefined);
+});

@@ -1,22 +1,13 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { scratchDir } from "../../test/support/scratch.ts";
 import { tryClaim } from "./claims.ts";
 
-const made: string[] = [];
-process.once("exit", () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A new empty folder, removed when this process exits. */
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), "sxd-claims-test-"));
-  made.push(dir);
-  return dir;
-}
+const scratch = () => scratchDir("sxd-claims-test-");
 
 test("a claimed key cannot be claimed again until it is released", () => {
   const root = scratch();
