@@ -36,6 +36,7 @@ const MAX_LINES = 300;
  * lower floors (two rooms of one floor never import each other), and the ground, the few files
  * at harness/'s top, imports no room. limits/ (the `sxd limits` engine) stands beside report/
  * and docs/: it measures through wire/ and keeps its evidence; the run may show what it found.
+ * store/ stands above all: the shell opens it, and no room can import it.
  */
 const FLOORS: ReadonlyArray<readonly string[]> = [
   ["judging"],
@@ -45,6 +46,7 @@ const FLOORS: ReadonlyArray<readonly string[]> = [
   ["run"],
   ["client"],
   ["interop"],
+  ["store"],
 ];
 const ROOMS = FLOORS.flat();
 const GROUND = ["harness/errors.ts", "harness/io.ts", "harness/package.ts"];
@@ -176,6 +178,14 @@ test("every room of harness/ imports only the rooms of lower floors, and the gro
       `${from}:${line} imports ${to}: ${source}/ stands on floor ${floorOf(source)}, ${target}/ on ${floorOf(target)}`,
     );
   }
+  assert.deepEqual(wrong, []);
+});
+
+test("the store is opened by the shell alone: no step imports harness/store/ (the rooms cannot, by their floors)", () => {
+  const wrong = imports
+    .filter(({ from, to }) => to.startsWith("harness/store/") && !from.startsWith("harness/store/"))
+    .filter(({ from }) => partOf(from) !== "cli")
+    .map(({ from, to, line }) => `${from}:${line} imports ${to}: only cli/ opens the store`);
   assert.deepEqual(wrong, []);
 });
 
