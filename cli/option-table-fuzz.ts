@@ -1,7 +1,4 @@
-/**
- * The options of `sxd fuzz` of its own; it shares every option that says where the target is or
- * how to reach it with `sxd test` (those marked `target`), and --report-dir.
- */
+/** The options of `sxd fuzz` of its own; it shares --config, --base-url, --timeout and --report-dir with `sxd test`. */
 import type { OptionSpec } from "./option-spec.ts";
 
 export const FUZZ_OPTIONS = [

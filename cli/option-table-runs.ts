@@ -3,20 +3,15 @@
  * with it, in help's order. The settings a target description can carry too are declared in
  * harness/description/settings.ts; the rest are here.
  */
-import { RUN_SETTINGS, SERVER_SETTINGS, type Setting, TARGET_COMMANDS } from "../harness/description/settings.ts";
+import { RUN_SETTINGS, SERVER_SETTINGS, type Setting } from "../harness/description/settings.ts";
 import type { CommandName, OptionSpec } from "./option-spec.ts";
 import { DEFAULT_PEER_HOST } from "./peer-options.ts";
 
 /** A setting of harness/description/settings.ts as an entry of the option table. */
 function optionOf<S extends Setting>(setting: S): OptionSpec & { name: S["name"] } {
-  const { name, key, kind, arg, env, defaultText, target, help } = setting;
+  const { name, key, kind, arg, env, defaultText, help } = setting;
   const commands = setting.commands as readonly CommandName[];
-  const given = {
-    ...(arg ? { arg } : {}),
-    ...(env ? { env } : {}),
-    ...(defaultText ? { defaultText } : {}),
-    ...(target ? { target } : {}),
-  };
+  const given = { ...(arg ? { arg } : {}), ...(env ? { env } : {}), ...(defaultText ? { defaultText } : {}) };
   if (kind === "switch") return { name, key, commands, type: "boolean", ...given, help };
   const byDefault = setting.default === undefined ? {} : { default: String(setting.default) };
   return { name, key, kind, commands, type: "string", ...given, ...byDefault, help };
@@ -55,8 +50,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "config",
-    commands: TARGET_COMMANDS,
-    target: true,
+    commands: ["test", "fuzz", "limits"],
     type: "string",
     arg: "FILE",
     env: "SXD_CONFIG",
@@ -65,8 +59,7 @@ export const RUN_OPTIONS = [
   ...DESCRIBED_OPTIONS,
   {
     name: "header",
-    commands: TARGET_COMMANDS,
-    target: true,
+    commands: ["test", "limits"],
     type: "string",
     arg: "'NAME: VALUE'",
     multiple: true,
@@ -74,8 +67,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "ca",
-    commands: TARGET_COMMANDS,
-    target: true,
+    commands: ["test", "limits"],
     type: "string",
     arg: "FILE",
     env: "SXD_CA",
@@ -84,8 +76,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "insecure",
-    commands: TARGET_COMMANDS,
-    target: true,
+    commands: ["test", "limits"],
     type: "boolean",
     env: "SXD_INSECURE",
     help: "do not check TLS certificates (the summary and the report say so)",
@@ -99,8 +90,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "reference-fault",
-    commands: TARGET_COMMANDS,
-    target: true,
+    commands: ["test", "fuzz", "limits"],
     type: "string",
     arg: "NAME",
     multiple: true,
@@ -108,8 +98,7 @@ export const RUN_OPTIONS = [
   },
   {
     name: "reference-variant",
-    commands: TARGET_COMMANDS,
-    target: true,
+    commands: ["test"],
     type: "string",
     arg: "NAME",
     help: "(testing sxd) start the bundled reference as this variant",

@@ -15,7 +15,7 @@ test("the standard reference is conformant on every row, under --strict", async 
   // What the spec leaves open is observed, not judged, and kept with its scenario.
   const oldest = run.judgement.rows
     .find((r) => r.row.id === "SNAP-5")
-    ?.scenarios.find((s) => s.name.startsWith("The oldest snapshot"));
+    ?.scenarios.find((s) => s.name.startsWith("Every snapshot links"));
   assert.deepEqual(observationsOf(oldest?.attachments ?? []), [
     "The oldest snapshot carries no previous link (the spec leaves this open).",
   ]);

@@ -14,7 +14,7 @@ Feature: Bad updates are refused and change nothing
   @SNAP-12 @should
   Scenario Outline: An update with <problem> gets <status> and changes nothing
     When the client PUTs "<body>" with Content-Type "<content type>" and "<precondition>"
-    Then the update is refused and nothing changed: the resource serves the last version that was put, with no new snapshot
+    Then the update is refused and changed nothing: the resource is as read before it, with no new snapshot
     And the same update without the defect gets in
     And the defective update got <status>
 

@@ -19,6 +19,6 @@ Feature: A stale update is refused
   @SNAP-11 @should
   Scenario: An update with the Last-Modified read before another client's update gets 412 and changes nothing
     When the client PUTs the next version with If-Unmodified-Since set to the Last-Modified last read
-    Then the update is refused and nothing changed: the resource serves the last version that was put, with no new snapshot
+    Then the update is refused and changed nothing: the resource is as read before it, with no new snapshot
     And the same update with the Last-Modified read now gets in
     And the stale update got 412

@@ -15,7 +15,7 @@ Feature: Snapshots are whole versions of the same entry
   @SNAP-10 @must
   Scenario Outline: Every snapshot is served as the full entry it keeps (<case>)
     Given the resource has been updated 3 times, each update keeping <kept>
-    Then each snapshot is a full entry of the version it keeps
+    Then each snapshot is a full entry of a version that was put
 
     Examples:
       | case                                  | kept                       |

@@ -82,6 +82,11 @@ describe("links", () => {
     assert.equal(chainLinks(BASE, snapshot(2), 4, skipping).previous, `${BASE}/entries/a/s1`);
     assert.equal(chainLinks(BASE, snapshot(4), 4, skipping).previous, `${BASE}/entries/a/s1`);
     assert.equal(chainLinks(BASE, snapshot(2), 3, { ...STANDARD, snapshotsLinkNext: false }).next, undefined);
+    const middleless = { ...STANDARD, middleLinksNoPrevious: true };
+    assert.deepEqual(
+      [1, 2, 3, 4].map((n) => chainLinks(BASE, snapshot(n), 4, middleless).previous),
+      [undefined, undefined, undefined, `${BASE}/entries/a/s3`],
+    );
     assert.deepEqual(chainLinks(BASE, snapshot(2), 2, SKIPPING), {
       self: `${BASE}/entries/a/s4`,
       previous: `${BASE}/entries/a/s2`,

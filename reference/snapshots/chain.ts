@@ -33,6 +33,8 @@ export interface ChainShape {
   relativeSnapshotLinks: boolean;
   /** From s3 on, a snapshot's previous link jumps to s1 (a fault). */
   previousSkipsToOldest: boolean;
+  /** Snapshots between the oldest and the newest carry no previous link (a fault). */
+  middleLinksNoPrevious: boolean;
   snapshotsLinkNext: boolean;
   /** The oldest snapshot's previous link (SNAP-5 leaves it open): none, or s0, an address no snapshot has. */
   oldestPrevious: "none" | "unserved";
@@ -47,6 +49,7 @@ export const STANDARD_CHAIN: Omit<ChainShape, "oldestPrevious"> = {
   relativeCurrentPrevious: false,
   relativeSnapshotLinks: false,
   previousSkipsToOldest: false,
+  middleLinksNoPrevious: false,
   snapshotsLinkNext: true,
   oldestPreviousLoops: false,
 };
@@ -99,7 +102,13 @@ export function chainLinks(base: string, address: Address, count: number, shape:
   }
   const relative = shape.relativeSnapshotLinks;
   const before = n >= 3 && shape.previousSkipsToOldest ? 1 : n - 1;
-  const previous = n > 1 ? snapshot(before) : oldestPrevious(shape, snapshot(0), current);
+  const inTheMiddle = n > 1 && n < count;
+  const previous =
+    n === 1
+      ? oldestPrevious(shape, snapshot(0), current)
+      : inTheMiddle && shape.middleLinksNoPrevious
+        ? undefined
+        : snapshot(before);
   const next = n < count ? snapshot(n + 1) : current;
   return {
     self: absolute(snapshot(n), relative),

@@ -25,8 +25,8 @@ export const snapshotFaults = {
     description: "an update answers 200 with the new entry instead of 204 No Content",
   },
   "snap-numbering-skips": {
-    // The rows that fetch a snapshot by its address fail with it.
-    breaks: ["SNAP-3", "SNAP-5", "SNAP-7", "SNAP-10", "SNAP-15"],
+    // The rows that fetch a snapshot by its address, or judge a link by its s<n>, fail with it.
+    breaks: ["SNAP-3", "SNAP-4", "SNAP-5", "SNAP-6", "SNAP-7", "SNAP-10", "SNAP-15"],
     description: "snapshots are numbered s2, s4, s6… (links stay consistent)",
   },
   "snap-relative-previous": {
@@ -46,8 +46,12 @@ export const snapshotFaults = {
     description: "snapshots' self, previous and next links are relative references",
   },
   "snap-previous-skips": {
-    breaks: ["SNAP-6"],
+    breaks: ["SNAP-5", "SNAP-6"],
     description: "from s3 on, a snapshot's previous link jumps to s1",
+  },
+  "snap-middle-no-previous": {
+    breaks: ["SNAP-5", "SNAP-6"],
+    description: "snapshots between the oldest and the newest carry no previous link",
   },
   "snap-oldest-previous-loop": {
     breaks: ["SNAP-5", "SNAP-6"],
@@ -58,10 +62,13 @@ export const snapshotFaults = {
     description: "snapshots are served with an id of their own instead of the entry's id",
   },
   "snap-current-stale": {
-    // SNAP-11 checks that a refused update left the current version as it was; SNAP-15 that
-    // every update that got in is in the chain.
-    breaks: ["SNAP-8", "SNAP-11", "SNAP-15"],
+    // SNAP-15 checks that every update that got in is in the chain.
+    breaks: ["SNAP-8", "SNAP-15"],
     description: "after an update the current address still serves the content before it",
+  },
+  "snap-snapshot-after-update": {
+    breaks: ["SNAP-3"],
+    description: "each update's snapshot keeps the state after it, not before: s<n> holds what the n-th update put",
   },
   "snap-delete-keeps-snapshots": {
     breaks: ["SNAP-9"],
@@ -85,6 +92,16 @@ export const snapshotFaults = {
     // A client that sends that date back as If-Unmodified-Since can no longer see a competing update.
     breaks: ["SNAP-1", "SNAP-11", "SNAP-15"],
     description: "the current resource is served with a Last-Modified in the year 9999, later than the reply's Date",
+  },
+  "snap-dates-ahead": {
+    breaks: ["SNAP-1"],
+    description:
+      "an update within the second of the version before is dated a second after it, and that date is served as stored: after quick updates Last-Modified runs ahead of the reply's Date",
+  },
+  "snap-refused-update-snapshots": {
+    breaks: ["SNAP-11", "SNAP-12", "SNAP-15"],
+    description:
+      "an update copies the current state into a new snapshot before its preconditions and body are checked, and a refusal leaves the snapshot there",
   },
   "snap-stale-accepted": {
     breaks: ["SNAP-11", "SNAP-15"],
@@ -151,6 +168,8 @@ export interface SnapshotPolicy {
   currentLastModified: "served" | "none" | "year-9999";
   /** After an update the current address still serves the content before it. */
   servesContentBeforeUpdate: boolean;
+  /** A Last-Modified is served as stored, even where it is later than the reply's Date. */
+  showsDatesAhead: boolean;
   /** Snapshot n as served: the entry it keeps, or a fault's own id, partial entry or difference from `next`. */
   shownSnapshot(kept: Entry, n: number, next: Entry): Entry;
   checksContentType: boolean;
@@ -164,10 +183,13 @@ export interface SnapshotPolicy {
   /** An update answers 200 with the new entry instead of 204. */
   updateAnswersWithEntry: boolean;
   /**
-   * An update's Last-Modified: moved on past the version before (chain.ts), kept as the version
-   * before's, or the wall-clock second it came in.
+   * An update's Last-Modified: moved on past the version before (chain.ts), a second after the
+   * version before's however far that runs ahead of the clock, kept as the version before's, or
+   * the wall-clock second it came in.
    */
-  updatedLastModified: "moved-on" | "kept" | "clock";
+  updatedLastModified: "moved-on" | "second-after" | "kept" | "clock";
+  /** An update copies the current state into a new snapshot before it is checked; a refusal leaves it. */
+  snapshotsBeforeChecking: boolean;
   /** Milliseconds between an update's preconditions holding and its write; 0 writes at once. */
   writeDelayMs: number;
   keepsSnapshotsAfterDelete: boolean;
@@ -191,6 +213,7 @@ export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
       relativeCurrentPrevious: on("snap-relative-previous"),
       relativeSnapshotLinks: on("snap-snapshot-relative-links"),
       previousSkipsToOldest: on("snap-previous-skips"),
+      middleLinksNoPrevious: on("snap-middle-no-previous"),
       snapshotsLinkNext: !on("snap-snapshot-no-next"),
       oldestPreviousLoops: on("snap-oldest-previous-loop"),
     },
@@ -201,8 +224,9 @@ export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
         ? "none"
         : "served",
     servesContentBeforeUpdate: on("snap-current-stale"),
+    showsDatesAhead: on("snap-dates-ahead"),
     shownSnapshot: (kept, n, next) => {
-      let shown = kept;
+      let shown = on("snap-snapshot-after-update") ? next : kept;
       if (on("snap-id-changes")) shown = { ...shown, id: `${kept.id}/s${n}` };
       if (on("snap-partial-snapshot")) shown = { ...shown, authorName: "", content: { ...shown.content, text: "" } };
       if (on("snap-as-diff")) {
@@ -226,7 +250,10 @@ export function snapshotPolicy(active: ReadonlySet<string>): SnapshotPolicy {
       ? "kept"
       : on("snap-last-modified-wall-clock")
         ? "clock"
-        : "moved-on",
+        : on("snap-dates-ahead")
+          ? "second-after"
+          : "moved-on",
+    snapshotsBeforeChecking: on("snap-refused-update-snapshots"),
     writeDelayMs: on("snap-write-deferred") ? DEFERRED_WRITE_MS : 0,
     keepsSnapshotsAfterDelete: on("snap-delete-keeps-snapshots"),
     expandsEntities: on("snap-expands-entities"),

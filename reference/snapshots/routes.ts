@@ -90,7 +90,8 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
   // Only where the policy keeps snapshots after DELETE: what it should have removed, still served.
   const leftovers = new Map<string, StoredResource>();
   const links = (address: Address, count: number) => chainLinks(context.urls.base, address, count, chain);
-  const shownDate = (stored: number, at: number) => formatHttpDate(new Date(servedLastModified(stored, at)));
+  const shownDate = (stored: number, at: number) =>
+    formatHttpDate(new Date(policy.showsDatesAhead ? stored : servedLastModified(stored, at)));
   const deferredWrite = heldUntilQuiet(policy.writeDelayMs);
 
   const notFound = (address: Address): HttpError => {
@@ -195,6 +196,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     const before = currentVersion(written);
     const lastModified = {
       "moved-on": () => nextLastModified(before.lastModified, now()),
+      "second-after": () => Math.max(toWholeSeconds(now()), before.lastModified + 1000),
       kept: () => before.lastModified,
       clock: () => toWholeSeconds(now()),
     }[policy.updatedLastModified]();
@@ -205,6 +207,20 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
     // No validators here: the stored representation adds links, so it differs from what was sent (RFC 9110 §9.3.4).
     return { status: 204 };
   };
+
+  // A fault mode copies the current state into a snapshot before the checks (preconditions, body,
+  // id): their refusal (412, 428, 400, 409) leaves it there.
+  const putLeavingSnapshots = (request: ServerRequest, address: Address): Promise<Reply> =>
+    put(request, address).catch((error: unknown) => {
+      const stored = store.get(address.resource);
+      const copy = stored && {
+        ...currentVersion(stored),
+        etag: `"${stored.incarnation}-${stored.versions.length + 1}"`,
+      };
+      if (copy && error instanceof HttpError && [412, 428, 400, 409].includes(error.status))
+        store.append(address.resource, copy);
+      throw error;
+    });
 
   const preconditionFailed = (failed: Extract<Verdict, { pass: false }>["failed"]): HttpError => {
     if (failed === "If-Unmodified-Since" && choices.modifiedSinceStatus === 409) {
@@ -245,7 +261,7 @@ export function snapshotRoutes(context: ReferenceContext, options: SnapshotOptio
       case "HEAD":
         return read(address);
       case "PUT":
-        return put(request, address);
+        return policy.snapshotsBeforeChecking ? putLeavingSnapshots(request, address) : put(request, address);
       case "DELETE":
         return remove(request, address);
       default:

@@ -2,7 +2,8 @@
  * What the snapshot steps do and check, in support code so each step reads like its line of
  * the feature: updating to the next version, reading links and versions, walking the chain.
  */
-import type { Answered } from "../../harness/evidence/exchange.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
+import { parseHttpDate } from "../../lib/http-date.ts";
 import { ATOM_ENTRY_TYPE } from "../../lib/media-type.ts";
 import { type EntryLink, type EntryView, linksByRel, sameUri } from "../support/atom.ts";
 import { expectThat, fail } from "../support/expect.ts";
@@ -27,7 +28,7 @@ export async function putNextVersion(world: SxdWorld, resource: ScratchResource,
     headers: { "content-type": ATOM_ENTRY_TYPE, ...headers },
     body: entryBody(resource.id, version),
   });
-  resource.attempt = { version, reply };
+  resource.attempt = { version, reply, readBefore: resource.lastRead?.reply };
   if (isSuccess(reply)) resource.versions.push(version);
 }
 
@@ -43,6 +44,44 @@ export async function updateTimes(world: SxdWorld, times: number, kept: EntryFie
     }
   }
   return undefined;
+}
+
+/**
+ * SNAP-11, SNAP-12: a refused update is judged by what it changed. The resource as read just
+ * before it and as read now hold the same entry, the same Last-Modified and the same previous
+ * link: the link to the newest snapshot shows a new one. (Whether the state before was the one
+ * sxd put is SNAP-8's business; an address s<n> read here would judge the numbering, SNAP-3's.)
+ */
+export async function expectNothingChanged(world: SxdWorld): Promise<void> {
+  const { reply: refusal, readBefore } = attemptOf(world);
+  expectThat(!isSuccess(refusal), "a refusal (a status outside 2xx)", `status ${refusal.response.status}`, refusal);
+  if (!readBefore) throw new Error("no read of the resource before the update in this scenario (a bug in the suite)");
+  const before = entryIn(readBefore);
+  const { reply, entry } = await fetchEntry(world, resourceOf(world).url);
+  const was = versionShape(before);
+  expectThat(
+    versionShape(entry) === was,
+    `the entry as read before the refused update: ${was}`,
+    versionShape(entry),
+    reply,
+  );
+  const [dated, datedNow] = [headerOf(readBefore, "last-modified"), headerOf(reply, "last-modified")];
+  expectThat(
+    parseHttpDate(dated)?.getTime() === parseHttpDate(datedNow)?.getTime(),
+    `the Last-Modified read before the refused update (${dated ?? "none"})`,
+    `Last-Modified: ${datedNow ?? "none"}`,
+    reply,
+  );
+  const previous = (e: EntryView) =>
+    linksByRel(e, "previous")
+      .map((link) => link.url ?? link.href)
+      .join(", ") || "none";
+  expectThat(
+    previous(entry) === previous(before),
+    `the previous link as read before the refused update (${previous(before)}): the refused request made no snapshot`,
+    previous(entry),
+    reply,
+  );
 }
 
 /** What a client that read the resource sends back: its Last-Modified, or its strong ETag where it has no date. */
@@ -68,10 +107,17 @@ export function singleLink(reply: Answered, rel: string): EntryLink {
   return links[0];
 }
 
-export function expectLink(reply: Answered, rel: string, target: string, name: string): void {
+/** The one `rel` link of the entry in `reply`, absolute, to `target`; returns it. */
+export function expectLink(reply: Answered, rel: string, target: string, name: string): EntryLink {
   const link = singleLink(reply, rel);
   expectThat(link.absolute, `an absolute href on the ${rel} link`, `href="${link.href}"`, reply);
-  expectThat(sameUri(link.url, target), `the ${rel} link to ${name} (${target})`, `href="${link.href}"`, reply);
+  return expectLeadsTo(reply, link, target, name);
+}
+
+/** The link, resolved against the entry's address (whether it is absolute is SNAP-4's and SNAP-5's), leads to `target`. */
+function expectLeadsTo(reply: Answered, link: EntryLink, target: string, name: string): EntryLink {
+  expectThat(sameUri(link.url, target), `the ${link.rel} link to ${name} (${target})`, `href="${link.href}"`, reply);
+  return link;
 }
 
 /**
@@ -95,18 +141,25 @@ export function expectVersion(
     );
     return;
   }
-  // A server may indent what it serves: text is compared with white space folded.
-  const shape = (v: {
-    authorName?: string;
-    title?: string;
-    content?: { text?: string; type?: string; lang?: string };
-  }) =>
-    JSON.stringify({
-      authorName: squash(v.authorName),
-      title: squash(v.title),
-      content: { text: squash(v.content?.text), type: v.content?.type, lang: v.content?.lang },
-    });
-  expectThat(shape(entry) === shape(want), `version ${k} of the entry: ${shape(want)}`, shape(entry), reply);
+  expectThat(
+    versionShape(entry) === versionShape(want),
+    `version ${k} of the entry: ${versionShape(want)}`,
+    versionShape(entry),
+    reply,
+  );
+}
+
+/** A version's fields as compared: a server may indent what it serves, so text with white space folded. */
+export function versionShape(v: {
+  authorName?: string;
+  title?: string;
+  content?: { text?: string; type?: string; lang?: string };
+}): string {
+  return JSON.stringify({
+    authorName: squash(v.authorName),
+    title: squash(v.title),
+    content: { text: squash(v.content?.text), type: v.content?.type, lang: v.content?.lang },
+  });
 }
 
 /** Text as compared: white space folded, as a server may indent what it serves. */
@@ -114,26 +167,26 @@ export function squash(text: string | undefined): string | undefined {
   return text?.replace(/\s+/g, " ").trim();
 }
 
+/** The address a stop of the features' tables names: "s<n>", the snapshot the n-th update made, or "the resource". */
+export function stopUrl(resource: ScratchResource, stop: string): string {
+  if (stop === "the resource") return resource.url;
+  const n = /^s([1-9]\d*)$/.exec(stop)?.[1];
+  if (n === undefined) throw new Error(`no stop "${stop}" in the suite: write s<n> or "the resource"`);
+  return snapshotUrl(resource, Number(n));
+}
+
 /**
- * Follows one rel link by link. Each stop is "s<n>", the snapshot that keeps version n (known by
- * its content: the numbering is SNAP-3's business), or "the resource", known by its address.
+ * Follows one rel link by link. Each link is judged by its address (SNAP-6: s<n>, s<n-1>, …),
+ * "s<n>" the snapshot the n-th update made, "the resource" the current address; what a
+ * snapshot holds is SNAP-3's business.
  */
 export async function walk(world: SxdWorld, rel: string, from: string, stops: string[]): Promise<void> {
-  const resource = resourceOf(world);
   let here = await fetchEntry(world, from);
   for (const stop of stops) {
-    const link = singleLink(here.reply, rel);
-    if (stop === "the resource") {
-      expectThat(
-        sameUri(link.url, resource.url),
-        `the ${rel} link to the resource (${resource.url})`,
-        `href="${link.href}"`,
-        here.reply,
-      );
-      return;
-    }
+    const name = stop === "the resource" ? stop : `snapshot ${stop}`;
+    const link = expectLeadsTo(here.reply, singleLink(here.reply, rel), stopUrl(resourceOf(world), stop), name);
+    if (stop === "the resource") return;
     here = await fetchEntry(world, link.url as string);
-    expectVersion(here.entry, resource, Number(stop.replace(/^s/, "")), here.reply, "identified");
     walkEnds.set(world, here.reply);
   }
 }

@@ -231,9 +231,10 @@ export function raceProblem(updates: readonly RacedUpdate[]): RaceProblem | unde
  * Which version each place of the chain holds, by title, against what the race should have
  * left: `places` are the titles served at s<k>, s<k+1>, … and last at the current address,
  * where s<k> keeps the version the race started from (`start`). Every update that got in
- * (`landed`) holds one place, so none holds a refused one or a version twice. Returns what
- * breaks this first (in words that do not depend on which update won), or the order the
- * landed versions took.
+ * (`landed`) holds one place after it, so none holds a refused one or a version twice. Which
+ * version s<k> keeps is SNAP-3's business: it is read only for a refused update's trace.
+ * Returns what breaks this first (in words that do not depend on which update won), or the
+ * order the landed versions took.
  */
 export function chainProblem(
   places: readonly (string | undefined)[],
@@ -243,12 +244,9 @@ export function chainProblem(
 ): { at: number; expected: string; got: string } | { order: EntryVersion[] } {
   const titled = (title: string | undefined) => (v: EntryVersion) => squash(v.title) === squash(title);
   const shown = (title: string | undefined) => `"${title ?? "no title"}"`;
-  if (!titled(places[0])(start)) {
-    return { at: 0, expected: "the version before the updates", got: shown(places[0]) };
-  }
-  // From the first place after the start: a resource the description names starts from a version
-  // an earlier scenario put, whose title a refused update of this race may share.
-  const refusedAt = places.findIndex((title, at) => at > 0 && refused.some(titled(title)));
+  // A resource the description names starts from a version an earlier scenario put, whose title
+  // a refused update of this race may share: at the start's place, that title is the start's.
+  const refusedAt = places.findIndex((title, at) => refused.some(titled(title)) && !(at === 0 && titled(title)(start)));
   if (refusedAt >= 0) {
     return {
       at: refusedAt,

@@ -130,7 +130,6 @@ async function adoptFixed(world: SxdWorld, url: string): Promise<string | undefi
       },
     ],
     base,
-    previousAtStart: previous,
   });
   await letTheSecondPass(world, url, reply);
   return undefined;

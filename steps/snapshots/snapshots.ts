@@ -43,16 +43,24 @@ export interface ScratchResource {
   versions: EntryVersion[];
   /** The snapshots the resource had before the scenario: the scenario's s<n> is at s<base + n>. */
   base: number;
-  /** The resource's previous link before the scenario: a refused update leaves it as it was. */
-  previousAtStart?: string;
-  /** The last update tried with a defect, and the version it carried, for its control and verdict. */
-  attempt?: { version: EntryVersion; reply: Answered };
-  /** The validators of the last read of the current resource. */
-  lastRead?: { lastModified?: string; etag?: string };
+  /**
+   * The last update tried with a defect, the version it carried and the last read of the
+   * resource before it (what a refusal must leave as it was), for its control and verdict.
+   */
+  attempt?: { version: EntryVersion; reply: Answered; readBefore?: Answered };
+  /** The validators of the last read of the current resource, and its reply. */
+  lastRead?: Read;
   /** The validators a client held on to with "the client has read the resource". */
-  remembered?: { lastModified?: string; etag?: string };
+  remembered?: Read;
   /** The server refused an update for sxd's If-Match and took it with If-Unmodified-Since alone. */
   refusedIfMatch?: boolean;
+}
+
+/** A read of the current resource: its validators, and the reply they came in. */
+export interface Read {
+  lastModified?: string;
+  etag?: string;
+  reply?: Answered;
 }
 
 const ATOM = 'xmlns="http://www.w3.org/2005/Atom"';
@@ -192,7 +200,7 @@ export async function untilServerSecondAfter(
 
 export async function readCurrent(world: SxdWorld, resource: ScratchResource): Promise<Answered> {
   const reply = await world.http.send("GET", resource.url);
-  resource.lastRead = { lastModified: headerOf(reply, "last-modified"), etag: headerOf(reply, "etag") };
+  resource.lastRead = { lastModified: headerOf(reply, "last-modified"), etag: headerOf(reply, "etag"), reply };
   return reply;
 }
 
