@@ -5,8 +5,7 @@
 import { randomInt } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
-import { parseDescription } from "../harness/description/target-check.ts";
+import { resolveDescription } from "../harness/description/target.ts";
 import { UsageError, valueOrUsageError } from "../harness/errors.ts";
 import { formatExchange } from "../harness/evidence/transcript.ts";
 import {
@@ -19,9 +18,14 @@ import {
   prepareAll,
   replay,
 } from "../harness/fuzz/engine.ts";
+import { firstUnreachable } from "../harness/wire/probe.ts";
+import { RateLimits } from "../harness/wire/rate-limits.ts";
+import { forgetRunState } from "../harness/wire/run-state.ts";
 import { seededRandom } from "../lib/digest-mutants.ts";
 import { REFERENCE_DESCRIPTION, referenceMode, startReference } from "../reference/index.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
+import { type DescribedTarget, describedTarget, targetOf } from "./options.ts";
+import { readCertificates } from "./run-suite.ts";
 
 interface FailureFile {
   generator: string;
@@ -55,10 +59,26 @@ export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promi
   const replayFile = given.text("replay");
   const recorded = replayFile === undefined ? undefined : readFailure(replayFile);
   const seed = recorded?.seed ?? (seedGiven === undefined ? randomInt(2 ** 31) : Number(seedGiven));
-  const timeoutMs = valueOrUsageError(given.number("timeout"));
-  const { target, close } = await targetOf(given.text("config"), given.text("base-url"), given.list("reference-fault"));
-  const generators = await loadGenerators({ target, timeoutMs });
+  // The target as every command that sends to one reads it (cli/options.ts).
+  const described = valueOrUsageError(describedTarget(given));
+  const settings = described.run;
+  const tls = {
+    ca: described.caFile === undefined ? undefined : readCertificates(described.caFile),
+    insecure: described.insecure,
+  };
+  const { target, close } = await fuzzTarget(described);
+  const stateDir = `fuzz-${process.pid}-${Date.now()}`;
+  const pace = new RateLimits({ stateDir, rate: settings.rate, refusalWaitSeconds: settings.refusalWaitSeconds });
+  const context = { target, timeoutMs: settings.timeoutMs, tls, maxBodyBytes: settings.maxBodyBytes, rate: pace };
+  const generators = await loadGenerators(context);
   try {
+    if (settings.waitSeconds > 0) {
+      // --wait: as sxd test, the target's servers are given that long to start answering.
+      const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
+      const progress = (line: string) => process.stderr.write(`sxd: ${line}\n`);
+      const unreachable = await firstUnreachable(urls, { ...settings, tls, progress });
+      if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
+    }
     if (recorded) return await replayed(recorded, generators, out);
     const prepared = await prepareAll(generators);
     // Nothing to fuzz is one line, as any other reason sxd cannot start: no summary of nothing.
@@ -77,7 +97,7 @@ export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promi
       out.write("no failure found\n");
       return 0;
     }
-    const dir = join(withDefault("fuzz", "report-dir", given.text("report-dir")), "fuzz");
+    const dir = join(withDefault("fuzz", "report-dir", settings.reportDir), "fuzz");
     mkdirSync(dir, { recursive: true });
     for (const finding of run.findings) {
       const file = join(dir, `${finding.failure.row}-${finding.failure.kind.replace(/\W+/g, "-")}.json`);
@@ -93,6 +113,7 @@ export async function runFuzz(argv: string[], out: NodeJS.WritableStream): Promi
   } finally {
     await Promise.all(generators.map((g) => g.close?.()));
     await close();
+    forgetRunState(stateDir);
   }
 }
 
@@ -142,26 +163,11 @@ function readFailure(path: string): FailureFile {
   }
 }
 
-async function targetOf(config: string | undefined, baseUrl: string | undefined, faults: string[]) {
-  const layers: Partial<TargetDescription>[] = [];
-  if (config !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(config, "utf8");
-    } catch (error) {
-      throw new UsageError(`cannot read the target description ${config}: ${(error as Error).message}`);
-    }
-    const parsed = parseDescription(text, config);
-    if (!parsed.ok) throw new UsageError(parsed.error);
-    layers.push(parsed.value);
-  }
-  if (baseUrl !== undefined) layers.push({ baseUrl });
-  if (layers.some((l) => l.baseUrl)) {
-    const resolved = resolveDescription(layers);
-    if (!resolved.ok) throw new UsageError(resolved.error);
-    return { target: resolved.value, close: async () => {} };
-  }
-  const mode = referenceMode(faults, undefined);
+/** The target described, or the bundled reference's snapshot and digest server where no URL is given. */
+async function fuzzTarget(described: DescribedTarget) {
+  const given = valueOrUsageError(targetOf(described.layers));
+  if (given !== undefined) return { target: given, close: async () => {} };
+  const mode = referenceMode(described.referenceFaults, described.referenceVariant);
   if (!mode.ok) throw new UsageError(mode.error);
   const reference = await startReference({
     host: "127.0.0.1",
@@ -169,7 +175,10 @@ async function targetOf(config: string | undefined, baseUrl: string | undefined,
     servers: ["base"],
     ...mode.value,
   });
-  const resolved = resolveDescription([REFERENCE_DESCRIPTION, ...layers, { baseUrl: reference.urls.base }]);
-  if (!resolved.ok) throw new UsageError(resolved.error);
+  const resolved = resolveDescription([REFERENCE_DESCRIPTION, ...described.layers, { baseUrl: reference.urls.base }]);
+  if (!resolved.ok) {
+    await reference.close();
+    throw new UsageError(resolved.error);
+  }
   return { target: resolved.value, close: reference.close };
 }

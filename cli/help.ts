@@ -4,7 +4,7 @@
  * docs/ are made here too (`npm run docs:options`), so help and docs say the same.
  */
 import { OFFERED_TASKS } from "../harness/client/tasks.ts";
-import { RUN_SETTINGS } from "../harness/description/settings.ts";
+import { RUN_SETTINGS, TARGET_COMMANDS } from "../harness/description/settings.ts";
 import { REPORT_FILES as F } from "../harness/evidence/report-folder.ts";
 import { COMMAND_NAMES, type CommandName, type OptionSpec, optionsOf, SHUTDOWN_GRACE_MS } from "./option-table.ts";
 
@@ -174,14 +174,14 @@ function helpLine(option: OptionSpec): string {
 }
 
 /**
- * A command's options as a Markdown table, for docs/; for `sxd test`, which reads a target
- * description's settings too, each one's key there (`run.timeout`).
+ * A command's options as a Markdown table, for docs/; for a command that sends to a target
+ * (TARGET_COMMANDS), which reads a target description's settings too, each one's key there (`run.timeout`).
  */
 export function optionsMarkdown(command: CommandName): string {
   const cell = (text: string) => text.replaceAll("|", "\\|");
   const code = (text: string) => `\`${cell(text)}\``;
   const options = optionsOf(command);
-  const keyed = command === "test";
+  const keyed = (TARGET_COMMANDS as readonly string[]).includes(command);
   const keyOf = (option: OptionSpec) => {
     if (option.key === undefined) return "";
     return code(RUN_OPTION_NAMES.has(option.name) ? `run.${option.key}` : option.key);

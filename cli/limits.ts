@@ -4,37 +4,67 @@
  * process is known, then the run (harness/limits/run.ts) and its reports.
  */
 import { readFileSync } from "node:fs";
+import type { TargetDescription } from "../harness/description/target.ts";
 import { UsageError, valueOrUsageError } from "../harness/errors.ts";
 import { loadLimitRows } from "../harness/judging/catalogue.ts";
 import { GROWTH_ORDER, type Growth } from "../harness/limits/growth.ts";
-import { plainGetFails } from "../harness/limits/health.ts";
 import { limitsDocument } from "../harness/limits/report.ts";
 import { type LimitsSettings, runLimits } from "../harness/limits/run.ts";
 import { limitsSummary, writeLimitsReports } from "../harness/report/limits.ts";
+import { firstUnreachable } from "../harness/wire/probe.ts";
 import { LONG_LISTS, longListsDescribed, type RunningReference } from "../reference/index.ts";
 import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
-import { describedTarget, targetOf } from "./options.ts";
+import { type DescribedTarget, describedTarget, targetOf } from "./options.ts";
 import { readCertificates, startBundledReference } from "./run-suite.ts";
 
-export async function runLimitsCommand(argv: string[], io: CommandIo): Promise<number> {
-  const parsed = parseOptions("limits", argv, io.env);
+/** What `sxd limits` was asked: the target as every command that sends to one reads it, and the command's own options. */
+export interface LimitsArgs {
+  described: DescribedTarget;
+  /** Undefined where no layer gives a URL: the bundled reference is started. */
+  target: TargetDescription | undefined;
+  sizes: LimitsSettings["sizes"];
+  only: Set<string> | undefined;
+  repeats: number;
+  pid: number | undefined;
+  failOn: Growth | undefined;
+}
+
+/** The command line and environment read, pure but for the description file; a usage error is thrown. */
+export function parseLimitsArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  readFile?: (path: string) => string,
+): LimitsArgs | { help: true } {
+  const parsed = parseOptions("limits", argv, env);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const given = parsed.value;
-  if (given.help) {
+  if (given.help) return { help: true };
+  const described = valueOrUsageError(describedTarget(given, readFile));
+  return {
+    described,
+    target: valueOrUsageError(targetOf(described.layers)),
+    failOn: gateOf(given.text("fail-on")),
+    sizes: sizesOf(given.list("sizes")),
+    only: casesOf(given.text("cases")),
+    repeats: valueOrUsageError(given.number("repeats")),
+    pid: valueOrUsageError(given.checked("server-pid")) as number | undefined,
+  };
+}
+
+export async function runLimitsCommand(argv: string[], io: CommandIo): Promise<number> {
+  const args = parseLimitsArgs(argv, io.env);
+  if ("help" in args) {
     io.stdout.write((await import("./help.ts")).commandHelp("limits"));
     return 0;
   }
-  const described = valueOrUsageError(describedTarget(given));
-  const failOn = gateOf(given.text("fail-on"));
-  const sizes = sizesOf(given.list("sizes"));
-  const only = casesOf(given.text("cases"));
-  const repeats = valueOrUsageError(given.number("repeats"));
-  const pid = valueOrUsageError(given.checked("server-pid")) as number | undefined;
-  const timeoutMs = described.run.timeoutMs;
-  const caFile = given.text("ca");
-  const tls = { ca: caFile === undefined ? undefined : readCertificates(caFile), insecure: given.switch("insecure") };
-  let target = valueOrUsageError(targetOf(described.layers));
+  const { described, sizes, repeats } = args;
+  const { run } = described;
+  const tls = {
+    ca: described.caFile === undefined ? undefined : readCertificates(described.caFile),
+    insecure: described.insecure,
+  };
+  let target = args.target;
   let reference: RunningReference | undefined;
   try {
     if (target === undefined) {
@@ -42,42 +72,51 @@ export async function runLimitsCommand(argv: string[], io: CommandIo): Promise<n
       // and its description names them; the user's layers come after and win.
       const longLists = sizes.byCase.get("LIM-5") ?? LONG_LISTS;
       const bundled = await startBundledReference(
-        given.list("reference-fault"),
-        undefined,
+        described.referenceFaults,
+        described.referenceVariant,
         [{ export: { longLists: longListsDescribed(longLists) } }, ...described.layers],
         { longLists },
       );
       reference = bundled.reference;
       target = bundled.target;
     }
-    const unreachable = await plainGetFails(target, timeoutMs, tls);
-    if (unreachable?.error !== undefined)
-      throw new UsageError(`the target did not answer: GET ${unreachable.url}: ${unreachable.error}`);
+    // As sxd test: every server of the target answers (--wait: once it has started), or a usage error.
+    const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
+    const progress = (line: string) => io.stderr.write(`sxd: ${line}\n`);
+    const unreachable = await firstUnreachable(urls, { ...run, tls, progress });
+    if (unreachable) throw new UsageError(`cannot reach ${unreachable.url}: ${unreachable.problem}`);
     const settings: LimitsSettings = {
       target,
-      timeoutMs,
+      ...limitsReach(described),
       tls,
-      rate: described.run.rate,
-      deadlineSeconds: described.run.deadlineSeconds,
       repeats,
       sizes,
-      ...(only ? { only } : {}),
-      memory: memoryOf(pid, reference !== undefined),
+      ...(args.only ? { only: args.only } : {}),
+      memory: memoryOf(args.pid, reference !== undefined),
       progress: (line) => io.stdout.write(`${line}\n`),
     };
+    const insecure = tls.insecure ? ", TLS certificates not checked (--insecure)" : "";
     io.stdout.write(
-      `sxd limits: ${target.baseUrl}, ${repeats} repeats a size, deadline ${settings.deadlineSeconds} s\n`,
+      `sxd limits: ${target.baseUrl}, ${repeats} repeats a size, deadline ${settings.deadlineSeconds} s${insecure}\n`,
     );
-    const run = await runLimits(settings);
-    const reportDir = withDefault("limits", "report-dir", described.run.reportDir);
-    const doc = limitsDocument(run, target);
+    const measured = await runLimits(settings);
+    const reportDir = withDefault("limits", "report-dir", run.reportDir);
+    const doc = limitsDocument(measured, target);
     const written = writeLimitsReports(reportDir, doc);
     io.stdout.write(limitsSummary(doc));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
-    return exitCodeOf(run.cases, failOn);
+    return exitCodeOf(measured.cases, args.failOn);
   } finally {
     await reference?.close();
   }
+}
+
+/** How the run reaches the target, from the settings sxd test reads the same way (harness/description/settings.ts). */
+export function limitsReach(
+  described: DescribedTarget,
+): Pick<LimitsSettings, "timeoutMs" | "rate" | "refusalWaitSeconds" | "maxBodyBytes" | "deadlineSeconds"> {
+  const { timeoutMs, rate, refusalWaitSeconds, maxBodyBytes, deadlineSeconds } = described.run;
+  return { timeoutMs, rate, refusalWaitSeconds, maxBodyBytes, deadlineSeconds };
 }
 
 /** 1 where a case has a finding, or grows as the gate names or worse; else 0. */

@@ -35,5 +35,7 @@ export interface OptionSpec {
   defaultText?: string;
   multiple?: true;
   short?: string;
+  /** It says where the target is or how to reach it: every command that sends to a target takes it (TARGET_COMMANDS of harness/description/settings.ts), meaning the same. */
+  target?: true;
   help: string;
 }

@@ -1,4 +1,7 @@
-/** The options of `sxd fuzz` of its own; it shares --config, --base-url, --timeout and --report-dir with `sxd test`. */
+/**
+ * The options of `sxd fuzz` of its own; it shares every option that says where the target is or
+ * how to reach it with `sxd test` (those marked `target`), and --report-dir.
+ */
 import type { OptionSpec } from "./option-spec.ts";
 
 export const FUZZ_OPTIONS = [

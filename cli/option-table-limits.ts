@@ -1,6 +1,6 @@
 /**
- * The options of `sxd limits` of its own; it shares the target's (--base-url, --config, the
- * headers, TLS), --timeout, --deadline, --rate and --report-dir with `sxd test`.
+ * The options of `sxd limits` of its own; it shares every option that says where the target is
+ * or how to reach it with `sxd test` (those marked `target`), and --deadline and --report-dir.
  */
 import type { OptionSpec } from "./option-spec.ts";
 

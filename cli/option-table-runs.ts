@@ -3,15 +3,20 @@
  * with it, in help's order. The settings a target description can carry too are declared in
  * harness/description/settings.ts; the rest are here.
  */
-import { RUN_SETTINGS, SERVER_SETTINGS, type Setting } from "../harness/description/settings.ts";
+import { RUN_SETTINGS, SERVER_SETTINGS, type Setting, TARGET_COMMANDS } from "../harness/description/settings.ts";
 import type { CommandName, OptionSpec } from "./option-spec.ts";
 import { DEFAULT_PEER_HOST } from "./peer-options.ts";
 
 /** A setting of harness/description/settings.ts as an entry of the option table. */
 function optionOf<S extends Setting>(setting: S): OptionSpec & { name: S["name"] } {
-  const { name, key, kind, arg, env, defaultText, help } = setting;
+  const { name, key, kind, arg, env, defaultText, target, help } = setting;
   const commands = setting.commands as readonly CommandName[];
-  const given = { ...(arg ? { arg } : {}), ...(env ? { env } : {}), ...(defaultText ? { defaultText } : {}) };
+  const given = {
+    ...(arg ? { arg } : {}),
+    ...(env ? { env } : {}),
+    ...(defaultText ? { defaultText } : {}),
+    ...(target ? { target } : {}),
+  };
   if (kind === "switch") return { name, key, commands, type: "boolean", ...given, help };
   const byDefault = setting.default === undefined ? {} : { default: String(setting.default) };
   return { name, key, kind, commands, type: "string", ...given, ...byDefault, help };
@@ -50,7 +55,8 @@ export const RUN_OPTIONS = [
   },
   {
     name: "config",
-    commands: ["test", "fuzz", "limits"],
+    commands: TARGET_COMMANDS,
+    target: true,
     type: "string",
     arg: "FILE",
     env: "SXD_CONFIG",
@@ -59,7 +65,8 @@ export const RUN_OPTIONS = [
   ...DESCRIBED_OPTIONS,
   {
     name: "header",
-    commands: ["test", "limits"],
+    commands: TARGET_COMMANDS,
+    target: true,
     type: "string",
     arg: "'NAME: VALUE'",
     multiple: true,
@@ -67,7 +74,8 @@ export const RUN_OPTIONS = [
   },
   {
     name: "ca",
-    commands: ["test", "limits"],
+    commands: TARGET_COMMANDS,
+    target: true,
     type: "string",
     arg: "FILE",
     env: "SXD_CA",
@@ -76,7 +84,8 @@ export const RUN_OPTIONS = [
   },
   {
     name: "insecure",
-    commands: ["test", "limits"],
+    commands: TARGET_COMMANDS,
+    target: true,
     type: "boolean",
     env: "SXD_INSECURE",
     help: "do not check TLS certificates (the summary and the report say so)",
@@ -90,7 +99,8 @@ export const RUN_OPTIONS = [
   },
   {
     name: "reference-fault",
-    commands: ["test", "fuzz", "limits"],
+    commands: TARGET_COMMANDS,
+    target: true,
     type: "string",
     arg: "NAME",
     multiple: true,
@@ -98,7 +108,8 @@ export const RUN_OPTIONS = [
   },
   {
     name: "reference-variant",
-    commands: ["test"],
+    commands: TARGET_COMMANDS,
+    target: true,
     type: "string",
     arg: "NAME",
     help: "(testing sxd) start the bundled reference as this variant",

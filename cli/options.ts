@@ -76,23 +76,35 @@ export function parseTestArgs(
       ...settings,
       tags: peered.value.tags,
       securitySamples: samples.value,
-      insecure: given.switch("insecure") ?? false,
       verbose: given.switch("verbose") ?? false,
-      caFile: given.valueOr("ca"),
-      referenceFaults: given.list("reference-fault"),
-      referenceVariant: given.text("reference-variant"),
+      ...reachOf(described.value),
     },
   };
 }
 
 /**
- * What a command that sends to a target (sxd test, sxd limits) reads of it: the description
- * file, the URLs and headers given by flags, each over the one before, and the run settings.
+ * What a command that sends to a target (TARGET_COMMANDS: sxd test, sxd fuzz, sxd limits) reads
+ * of it, the same in each: the description file, the URLs and headers given by flags, each over
+ * the one before, the run settings (those that say how to reach the target among them), the TLS
+ * settings, and for testing sxd the bundled reference's faults and variant.
  */
+export interface DescribedTarget {
+  layers: Partial<TargetDescription>[];
+  urls: Partial<TargetDescription>;
+  run: ResolvedRunSettings;
+  /** TLS: a PEM file of the authority that signed the target's certificate (--ca). */
+  caFile: string | undefined;
+  /** TLS: certificates are not checked (--insecure). */
+  insecure: boolean;
+  /** For testing the suite itself: faults and variant of the bundled reference, started where no URL is given. */
+  referenceFaults: string[];
+  referenceVariant: string | undefined;
+}
+
 export function describedTarget(
   given: GivenOptions,
   readFile: (path: string) => string = (p) => readFileSync(p, "utf8"),
-): Result<{ layers: Partial<TargetDescription>[]; urls: Partial<TargetDescription>; run: ResolvedRunSettings }> {
+): Result<DescribedTarget> {
   const configPath = given.text("config");
   const description = configPath ? readDescription(configPath, readFile) : undefined;
   if (description && !description.ok) return description;
@@ -107,7 +119,26 @@ export function describedTarget(
   // The flag's headers go to every server, over the description's.
   if (Object.keys(headers.value).length > 0)
     layers.push({ headers: { base: headers.value, contacts: headers.value, messaging: headers.value } });
-  return { ok: true, value: { layers, urls: urls.value, run: run.value } };
+  return {
+    ok: true,
+    value: {
+      layers,
+      urls: urls.value,
+      run: run.value,
+      caFile: given.valueOr("ca"),
+      insecure: given.switch("insecure") ?? false,
+      referenceFaults: given.list("reference-fault"),
+      referenceVariant: given.text("reference-variant"),
+    },
+  };
+}
+
+/** The TLS settings and the bundled reference's, as a command's settings carry them. */
+function reachOf(
+  described: DescribedTarget,
+): Pick<DescribedTarget, "caFile" | "insecure" | "referenceFaults" | "referenceVariant"> {
+  const { caFile, insecure, referenceFaults, referenceVariant } = described;
+  return { caFile, insecure, referenceFaults, referenceVariant };
 }
 
 /** The target description file, checked. */

@@ -76,6 +76,12 @@ export const LIMIT_FILES = BEHAVIOURS.map((behaviour) => `steps/${behaviour}/lim
  */
 export const INTEROP_JUDGE_FILES = BEHAVIOURS.map((behaviour) => `steps/${behaviour}/exchange-judge.ts`);
 
+/**
+ * What a server run loads once its scenarios ran, to judge the scenarios a step marked as
+ * judged with the whole run (harness/run/whole-run.ts): modules exporting runChecks.
+ */
+export const RUN_JUDGE_FILES = ["steps/digest/run-judge.ts"];
+
 /** A module of the suite as `import()` takes it from here: the compiled one where this runs compiled. */
 export function suiteModuleUrl(sourcePath: string): string {
   return packageFile(suiteModule(sourcePath)).href;

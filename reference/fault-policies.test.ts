@@ -10,6 +10,7 @@ import type { Entry } from "./snapshots/entry.ts";
 import { type SnapshotPolicy, snapshotFaults, snapshotPolicy } from "./snapshots/faults.ts";
 
 const QOPS = [undefined, "auth", "auth-int"] as const;
+const ALGORITHMS = ["SHA-256", "MD5"] as const;
 
 /** A policy's decisions as text, its functions asked on inputs that tell the modes apart. */
 function digestDecisions(policy: DigestPolicy): string {
@@ -22,8 +23,11 @@ function digestDecisions(policy: DigestPolicy): string {
     ),
     checksResponse: QOPS.map(policy.checksResponse),
     formula: QOPS.map(policy.formula),
-    logsNonceUse: QOPS.map(policy.logsNonceUse),
-    sendsAuthenticationInfo: QOPS.map(policy.sendsAuthenticationInfo),
+    hashesEmptyAuthIntBody: ALGORITHMS.map(policy.hashesEmptyAuthIntBody),
+    logsNonceUse: QOPS.flatMap((qop) => ALGORITHMS.map((algorithm) => policy.logsNonceUse(qop, algorithm))),
+    sendsAuthenticationInfo: QOPS.flatMap((qop) =>
+      ALGORITHMS.map((algorithm) => policy.sendsAuthenticationInfo(qop, algorithm)),
+    ),
   });
 }
 

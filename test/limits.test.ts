@@ -48,9 +48,9 @@ interface CaseDocument {
   memory?: { unit: string; points: unknown[] };
 }
 
-async function limits(cases: string, extra: string[] = []) {
+async function limits(cases: string, extra: string[] = [], env: Record<string, string> = {}) {
   const dir = tempDir();
-  const run = await sxdHere(["limits", "--cases", cases, ...SMALL, "--report-dir", dir, ...extra]);
+  const run = await sxdHere(["limits", "--cases", cases, ...SMALL, "--report-dir", dir, ...extra], env);
   const doc = JSON.parse(readFileSync(join(dir, "limits.json"), "utf8")) as { cases: CaseDocument[] };
   assert.ok(schemaAccepts(doc), `limits.json against its schema: ${JSON.stringify(schemaAccepts.errors)}`);
   return { run, dir, cases: new Map(doc.cases.map((c) => [c.id, c])) };
@@ -116,28 +116,29 @@ test("LIM-5 runs on the lists the description names: not run without export.long
     ports: { base: 0, contacts: 0, messaging: 0 },
     longLists: [10, 100],
   });
+  // The servers' URLs given as sxd test takes them: by flags beside a description without them
+  // (issue 57's command line), and by the environment.
+  const { urls } = reference;
   const config = (longLists?: Array<{ user: string; contacts: number }>) => {
     const file = join(tempDir(), "target.json");
-    const { urls } = reference;
     const description = { ...REFERENCE_DESCRIPTION, export: { ...REFERENCE_DESCRIPTION.export, longLists } };
-    writeFileSync(
-      file,
-      JSON.stringify({ ...description, baseUrl: urls.base, contactsUrl: urls.contacts, messagingUrl: urls.messaging }),
-    );
+    writeFileSync(file, JSON.stringify(description));
     return ["--config", file, "--sizes", "LIM-5=10,100,1000"];
   };
+  const flags = ["--base-url", urls.base, "--contacts-url", urls.contacts, "--messaging-url", urls.messaging];
+  const env = { SXD_BASE_URL: urls.base, SXD_CONTACTS_URL: urls.contacts, SXD_MESSAGING_URL: urls.messaging };
   try {
-    const silent = await limits("LIM-5", config());
+    const silent = await limits("LIM-5", config(), env);
     assert.equal(silent.cases.get("LIM-5")?.status, "not run");
     assert.match(silent.cases.get("LIM-5")?.reason ?? "", /state export\.longLists/);
-    const named = await limits(
-      "LIM-5",
-      config([
+    const named = await limits("LIM-5", [
+      ...flags,
+      ...config([
         { user: "long-10", contacts: 10 },
         { user: "long-100", contacts: 100 },
         { user: "long-100", contacts: 1000 },
       ]),
-    );
+    ]);
     const measured = named.cases.get("LIM-5");
     assert.equal(measured?.status, "measured", JSON.stringify(measured));
     assert.deepEqual(

@@ -12,8 +12,16 @@ Feature: Access with a digest
   refusal with stale=true only says the nonce aged: the client answers the new nonce with the
   same computation (RFC 7616 §3.3). A server should compute it as RFC 7616 says.
 
-  The rows that build on a login (Authentication-Info, the secret, rspauth) are not run where
-  no login gets in: that one failure belongs to the first scenario here.
+  A rule binds every algorithm the server offers: the rows that build on a login (DIG-4,
+  Authentication-Info, rspauth) log in with each algorithm the challenge offers, each over a
+  challenge of its own. An algorithm offered that is none RFC 7616 registers is not tried, and
+  the report says so; one whose login was refused is DIG-4's failure, and the others are judged.
+  They are not run where no login gets in: that one failure belongs to the first scenario here.
+
+  A rule binds every grant of the run, too: a reply that granted Digest credentials without
+  Authentication-Info, or with an rspauth that does not prove the secret, in whatever scenario
+  sxd got it (a login of another row, a replay the server took), fails the row, with that
+  exchange shown. Those two scenarios are judged once every scenario has run.
 
   Background:
     Given a challenge from the protected resource
@@ -36,13 +44,18 @@ Feature: Access with a digest
 
   @DIG-5 @must
   Scenario: A successful reply carries Authentication-Info
-    Given the client has logged in
-    Then the reply carries Authentication-Info
+    Given the client has logged in with each algorithm offered
+    Then each grant carries Authentication-Info
 
   @DIG-5 @must
   Scenario: A successful reply to a request with qop auth-int carries Authentication-Info
-    Given the client has logged in with qop auth-int
-    Then the reply carries Authentication-Info
+    Given the client has logged in with qop auth-int, with each algorithm offered
+    Then each grant carries Authentication-Info
+
+  @DIG-5 @must
+  Scenario: Every grant of the run carries Authentication-Info
+    Given the client has logged in
+    Then every reply of the run that granted Digest credentials carries Authentication-Info
 
   @DIG-7 @must
   Scenario: The secret never crosses the wire
@@ -52,10 +65,15 @@ Feature: Access with a digest
 
   @DIG-11 @should
   Scenario: Authentication-Info proves the server knows the secret
-    Given the client has logged in
-    Then the Authentication-Info proves that the server knows the secret
+    Given the client has logged in with each algorithm offered
+    Then each Authentication-Info proves that the server knows the secret
 
   @DIG-11 @should
   Scenario: With qop auth-int, rspauth also covers the reply's body
-    Given the client has logged in with qop auth-int
-    Then the Authentication-Info proves that the server knows the secret
+    Given the client has logged in with qop auth-int, with each algorithm offered
+    Then each Authentication-Info proves that the server knows the secret
+
+  @DIG-11 @should
+  Scenario: Every rspauth of the run proves the server knows the secret
+    Given the client has logged in
+    Then every rspauth of the run, on a right answer, proves that the server knows the secret

@@ -34,18 +34,28 @@ export interface Setting<K extends SettingKind = SettingKind> {
   default?: KindValue<K>;
   /** What happens when nothing gives a value, where that is not a value. */
   defaultText?: string;
+  /** It says where the target is or how to reach it: every command of TARGET_COMMANDS takes it, meaning the same. */
+  target?: true;
   help: string;
 }
 
 /** The commands that judge, a server's side or a client's. */
 const JUDGING = ["test", "test-client"] as const;
 
+/**
+ * The commands that send to a target: each takes every setting that says where the target is or
+ * how to reach it (those marked `target`, here and in cli/option-table-runs.ts), read as `sxd
+ * test` reads it (cli/options.ts, describedTarget); cli/target-options.test.ts holds them to it.
+ */
+export const TARGET_COMMANDS = ["test", "fuzz", "limits"] as const;
+
 /** Where the servers are: top-level keys of a description. */
 export const SERVER_SETTINGS = [
   {
     name: "base-url",
     key: "baseUrl",
-    commands: ["test", "fuzz", "limits"],
+    commands: TARGET_COMMANDS,
+    target: true,
     kind: "url",
     arg: "URL",
     env: "SXD_BASE_URL",
@@ -55,7 +65,8 @@ export const SERVER_SETTINGS = [
   {
     name: "contacts-url",
     key: "contactsUrl",
-    commands: ["test"],
+    commands: TARGET_COMMANDS,
+    target: true,
     kind: "url",
     arg: "URL",
     env: "SXD_CONTACTS_URL",
@@ -65,7 +76,8 @@ export const SERVER_SETTINGS = [
   {
     name: "messaging-url",
     key: "messagingUrl",
-    commands: ["test"],
+    commands: TARGET_COMMANDS,
+    target: true,
     kind: "url",
     arg: "URL",
     env: "SXD_MESSAGING_URL",
@@ -132,7 +144,8 @@ export const RUN_SETTINGS = [
     name: "timeout",
     key: "timeout",
     field: "timeoutMs",
-    commands: ["test", "fuzz", "limits"],
+    commands: TARGET_COMMANDS,
+    target: true,
     kind: "count",
     arg: "MS",
     env: "SXD_TIMEOUT",
@@ -154,7 +167,8 @@ export const RUN_SETTINGS = [
     name: "max-body",
     key: "maxBody",
     field: "maxBodyBytes",
-    commands: ["test"],
+    commands: TARGET_COMMANDS,
+    target: true,
     kind: "count",
     arg: "BYTES",
     env: "SXD_MAX_BODY",
@@ -176,7 +190,8 @@ export const RUN_SETTINGS = [
     name: "rate",
     key: "rate",
     field: "rate",
-    commands: ["test", "limits"],
+    commands: TARGET_COMMANDS,
+    target: true,
     kind: "count",
     arg: "N",
     env: "SXD_RATE",
@@ -187,7 +202,8 @@ export const RUN_SETTINGS = [
     name: "refusal-wait",
     key: "refusalWait",
     field: "refusalWaitSeconds",
-    commands: ["test"],
+    commands: TARGET_COMMANDS,
+    target: true,
     kind: "count",
     arg: "SECONDS",
     env: "SXD_REFUSAL_WAIT",
@@ -218,7 +234,8 @@ export const RUN_SETTINGS = [
     name: "wait",
     key: "wait",
     field: "waitSeconds",
-    commands: ["test"],
+    commands: TARGET_COMMANDS,
+    target: true,
     kind: "whole",
     arg: "SECONDS",
     env: "SXD_WAIT",

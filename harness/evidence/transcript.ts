@@ -69,6 +69,16 @@ function headerLines(headers: Record<string, string[]>): string[] {
   return Object.entries(headers).flatMap(([name, values]) => values.map((value) => `< ${name}: ${value}`));
 }
 
+/**
+ * A failure as a person reads it: what the rule expects, what came, and the exchange it came in
+ * (`where` says whose, where it is not the step's own).
+ */
+export function failureText(expected: string, got: string, exchange?: Exchange, where = "in the exchange"): string {
+  const shown = exchange ? `\n${where}:\n${formatExchange(exchange).replace(/^/gm, "    ")}` : "";
+  // What came may be a whole body: the message keeps an excerpt, like the transcript.
+  return `expected ${excerpt(expected)}\nbut got ${excerpt(got)}${shown}`;
+}
+
 /** The first few thousand characters of a body, and how long it was in all. */
 export function excerpt(body: string): string {
   return shorten(body, BODY_EXCERPT, { sayLength: true });

@@ -7,7 +7,10 @@
  *   const run = await campaign(await prepareAll(generators), { random, budget: { requests: 400 } });
  *   for (const finding of run.findings) write(finding);
  */
+import type { TargetDescription } from "../description/target.ts";
 import type { Exchange } from "../evidence/exchange.ts";
+import type { TlsSettings } from "../wire/dispatcher.ts";
+import type { RateLimits } from "../wire/rate-limits.ts";
 
 export interface FuzzFailure {
   row: string;
@@ -27,6 +30,17 @@ export interface FuzzTrial {
 
 /** A recipe is what a generator needs to build its request again over fresh state (a new nonce). */
 export type Recipe = string[];
+
+/** What a generator is given: the target, and how to send to it as every sxd run does. */
+export interface FuzzContext {
+  target: TargetDescription;
+  timeoutMs: number;
+  tls?: TlsSettings;
+  /** Bytes of a reply read at most (--max-body); absent: a run's default. */
+  maxBodyBytes?: number;
+  /** The campaign's pace (--rate, and what the target's 429s allow); absent: unpaced. */
+  rate?: RateLimits;
+}
 
 export interface FuzzGenerator {
   name: string;
@@ -195,8 +209,8 @@ export function parseBudget(text: string): FuzzBudget | undefined {
 }
 
 /** Every generator of the files FUZZ_FILES lists, each given the same context. */
-export async function loadGenerators(context: unknown): Promise<FuzzGenerator[]> {
+export async function loadGenerators(context: FuzzContext): Promise<FuzzGenerator[]> {
   const { FUZZ_FILES, suiteModuleUrl } = await import("../package.ts");
   const modules = await Promise.all(FUZZ_FILES.map((file) => import(suiteModuleUrl(file))));
-  return modules.flatMap((module) => (module.fuzzGenerators as (c: unknown) => FuzzGenerator[])(context));
+  return modules.flatMap((module) => (module.fuzzGenerators as (c: FuzzContext) => FuzzGenerator[])(context));
 }

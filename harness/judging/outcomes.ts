@@ -42,6 +42,13 @@ export const EXCHANGES_MEDIA_TYPE = "application/vnd.sxd.exchanges+json";
  */
 export const OBSERVED_MEDIA_TYPE = "text/vnd.sxd.observed";
 
+/**
+ * A step's word that its scenario is judged with the whole run too: the body names a check of a
+ * behaviour's run judge (harness/run/whole-run.ts), which reads every exchange of the run once
+ * every scenario has run, so an exchange another scenario made that breaks the rule fails it.
+ */
+export const WHOLE_RUN_MEDIA_TYPE = "text/vnd.sxd.whole-run";
+
 /** The observations a scenario attached, in order. */
 export function observationsOf(attachments: ScenarioOutcome["attachments"]): string[] {
   return attachments.filter((a) => a.mediaType === OBSERVED_MEDIA_TYPE).map((a) => a.body);

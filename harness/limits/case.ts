@@ -72,6 +72,8 @@ export interface LimitContext {
   target: TargetDescription;
   timeoutMs: number;
   tls: TlsSettings;
+  /** Bytes of a reply read at most (--max-body), where a case does not read larger ones by design. */
+  maxBodyBytes: number;
   /** The run's pace (--rate, and what the target's 429s allow). */
   rate: RateLimits;
   /** Asked before each request: a reason not to send it (the deadline passed). */

@@ -19,6 +19,10 @@ export interface LimitsSettings {
   tls: TlsSettings;
   /** --rate: requests a second at most, from the start; absent: the pace the target's 429s allow. */
   rate?: number;
+  /** --refusal-wait: seconds the run may spend waiting after refusals (429); absent: the default. */
+  refusalWaitSeconds?: number;
+  /** --max-body: bytes of a reply read at most, where a case does not read larger ones by design. */
+  maxBodyBytes: number;
   deadlineSeconds: number;
   repeats: number;
   /** The cases to run by ID; all where absent. */
@@ -71,7 +75,7 @@ export async function runLimits(settings: LimitsSettings): Promise<LimitsRun> {
   const started = Date.now();
   const deadlineAt = started + settings.deadlineSeconds * 1000;
   const stateDir = `limits-${process.pid}-${started}`;
-  const rate = new RateLimits({ stateDir, rate: settings.rate });
+  const rate = new RateLimits({ stateDir, rate: settings.rate, refusalWaitSeconds: settings.refusalWaitSeconds });
   const guard = {
     refusal: () => (Date.now() > deadlineAt ? `the deadline of ${settings.deadlineSeconds} s has passed` : undefined),
     record: () => undefined,
@@ -80,6 +84,7 @@ export async function runLimits(settings: LimitsSettings): Promise<LimitsRun> {
     target: settings.target,
     timeoutMs: settings.timeoutMs,
     tls: settings.tls,
+    maxBodyBytes: settings.maxBodyBytes,
     rate,
     guard,
   };

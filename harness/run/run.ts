@@ -29,6 +29,7 @@ import { runsScenariosAtOnce } from "./concurrent-scenarios.ts";
 import { cucumberReports, finishRun } from "./finish.ts";
 import { firstRefusalNote, rateSummary } from "./rate-report.ts";
 import { checkHarFile, checkTagExpression } from "./run-checks.ts";
+import { judgedWithTheRun } from "./whole-run.ts";
 import { DEFAULT_SECURITY_SAMPLES, type WorldParameters } from "./world-parameters.ts";
 
 /** Requests in a row that got no reply, after which the run gives up on the target. */
@@ -148,7 +149,7 @@ export async function runConformance(run: ConformanceRun, io: Io): Promise<Suite
     loadedHere ??= Promise.resolve(result.support);
     const { signal: interrupted } = interruption;
     const judgement = judgeRun(run, io, {
-      outcomes: collector.outcomes(),
+      outcomes: await judgedWithTheRun(collector.outcomes(), run.target),
       staging,
       reportDir,
       startedAt,

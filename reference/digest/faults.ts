@@ -183,6 +183,23 @@ export const digestFaults = {
     description:
       "reads a directive given twice as its last value instead of refusing the header, so a doubled uri, username or response gets in",
   },
+  // Faults on one algorithm of two (issue 57): the server offers SHA-256 and MD5, and only MD5 goes wrong.
+  "dig-md5-no-authentication-info": {
+    // DIG-11 too: an MD5 grant carries no rspauth to prove the secret.
+    breaks: ["DIG-5", "DIG-11"],
+    description: "grants MD5 credentials without an Authentication-Info header (SHA-256 grants carry it)",
+  },
+  "dig-md5-auth-int-empty-body": {
+    breaks: ["DIG-8"],
+    description:
+      "computes the MD5 auth-int digest over an empty body whatever was sent, so a right MD5 auth-int request with a body is refused (SHA-256 is right)",
+  },
+  "dig-md5-nonces-unlogged": {
+    // DIG-10 too: an MD5 nonce is never used up, so it is never answered stale.
+    breaks: ["DIG-9", "DIG-10"],
+    description:
+      "never logs the use of an MD5 nonce: under the use limit the description states (the bundled reference's one-time nonces), an MD5 nonce gets in past it and a replay gets in (SHA-256 nonces are counted)",
+  },
   "dig-nonce-log-scanned": {
     breaks: [],
     grows: ["LIM-4"],

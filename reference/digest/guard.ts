@@ -50,6 +50,7 @@ export type Verdict =
   | {
       kind: "granted";
       username: string;
+      algorithm: Algorithm;
       qop: Qop | undefined;
       /** Authentication-Info for the reply with this body, which auth-int's rspauth covers (§3.5). */
       authenticationInfo(replyBody: string): Directive[];
@@ -133,7 +134,8 @@ function judgeIssued(settings: GuardSettings, attempt: Attempt, credentials: Cre
   const ha1 = users.get(field("username"))?.[hashOf(credentials.algorithm)];
   if (ha1 === undefined && policy.grantsUnknownUser) return grant(settings, credentials, NOBODY_HA1);
   if (qop !== "auth-int") return judgeResponse(settings, attempt, credentials, ha1, issuedHere, undefined);
-  if (policy.hashesEmptyAuthIntBody) return judgeResponse(settings, attempt, credentials, ha1, issuedHere, "");
+  if (policy.hashesEmptyAuthIntBody(credentials.algorithm))
+    return judgeResponse(settings, attempt, credentials, ha1, issuedHere, "");
   return attempt.body().then((body) => judgeResponse(settings, attempt, credentials, ha1, issuedHere, body));
 }
 
@@ -161,7 +163,8 @@ function judgeResponse(
   }
 
   // A nonce the server never issued is not in its log either (only a fault lets one get this far).
-  if (!issuedHere || !policy.logsNonceUse(qop)) return grant(settings, credentials, input.ha1, input);
+  if (!issuedHere || !policy.logsNonceUse(qop, credentials.algorithm))
+    return grant(settings, credentials, input.ha1, input);
   const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
   if (use === "stale") return refused("this nonce is used up or expired", policy.staleOnUsedUpNonce);
   return grant(settings, credentials, input.ha1, input, settings.nonces.successorDue(input.nonce));
@@ -273,6 +276,7 @@ function grant(
   return {
     kind: "granted",
     username: given.get("username") ?? "",
+    algorithm,
     qop: computed.qop,
     authenticationInfo: (replyBody) => [
       { name: "rspauth", value: rspauthOf(replyBody), quoted: true },

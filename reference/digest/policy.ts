@@ -2,7 +2,7 @@
  * The digest protection's decisions under the active fault modes (faults.ts): read once, so
  * the guard and the route ask what to do, never which mode is on.
  */
-import type { Algorithm, HashName, Qop } from "../../lib/digest-math.ts";
+import { type Algorithm, type HashName, hashOf, type Qop } from "../../lib/digest-math.ts";
 import type { digestFaults } from "./faults.ts";
 import type { NonceStore } from "./nonces.ts";
 import type { NonceForm } from "./predictable-nonces.ts";
@@ -69,13 +69,13 @@ export interface DigestPolicy {
   checksResponse(qop: Qop | undefined): boolean;
   /** RFC 7616's formula, or SPEC.md's literal H(A1:nonce:A2) that leaves nc, cnonce, qop and the body out. */
   formula(qop: Qop | undefined): "rfc7616" | "spec";
-  /** The auth-int digest is computed over an empty body, whatever was sent. */
-  hashesEmptyAuthIntBody: boolean;
+  /** Whether the auth-int digest of this algorithm is computed over an empty body, whatever was sent. */
+  hashesEmptyAuthIntBody(algorithm: Algorithm): boolean;
   /** Whether a granted request is logged against its nonce, so a replay is refused. */
-  logsNonceUse(qop: Qop | undefined): boolean;
+  logsNonceUse(qop: Qop | undefined, algorithm: Algorithm): boolean;
 
   // Access granted (§3.5)
-  sendsAuthenticationInfo(qop: Qop | undefined): boolean;
+  sendsAuthenticationInfo(qop: Qop | undefined, algorithm: Algorithm): boolean;
   /** rspauth computed like the request's response, with the method in A2. */
   rspauthLikeRequestDigest: boolean;
   /** auth-int's rspauth computed over the request's body instead of the reply's. */
@@ -83,6 +83,9 @@ export interface DigestPolicy {
   /** The protected resource served as text/plain instead of application/xml. */
   servesPlainText: boolean;
 }
+
+/** MD5 or MD5-sess: the older hash, which the faults of issue 57 treat apart from SHA-256. */
+const md5 = (algorithm: Algorithm) => hashOf(algorithm) === "MD5";
 
 export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
   const on = (fault: DigestFault) => active.has(fault);
@@ -124,12 +127,18 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
     checksResponse: (qop) => !on("dig-any-secret") && !(qop === "auth-int" && on("dig-auth-int-unchecked")),
     formula: (qop) =>
       on("dig-spec-formula-only") || (qop === "auth-int" && on("dig-auth-int-body-ignored")) ? "spec" : "rfc7616",
-    hashesEmptyAuthIntBody: on("dig-auth-int-empty-body"),
+    hashesEmptyAuthIntBody: (algorithm) =>
+      on("dig-auth-int-empty-body") || (md5(algorithm) && on("dig-md5-auth-int-empty-body")),
     // The downgrade's server counts uses by nc, and an RFC 2069 request has none.
-    logsNonceUse: (qop) => !on("dig-replay-allowed") && !(qop === undefined && on("dig-rfc2069-accepted")),
+    logsNonceUse: (qop, algorithm) =>
+      !on("dig-replay-allowed") &&
+      !(qop === undefined && on("dig-rfc2069-accepted")) &&
+      !(md5(algorithm) && on("dig-md5-nonces-unlogged")),
 
-    sendsAuthenticationInfo: (qop) =>
-      !on("dig-no-authentication-info") && !(qop === "auth-int" && on("dig-no-authentication-info-auth-int")),
+    sendsAuthenticationInfo: (qop, algorithm) =>
+      !on("dig-no-authentication-info") &&
+      !(qop === "auth-int" && on("dig-no-authentication-info-auth-int")) &&
+      !(md5(algorithm) && on("dig-md5-no-authentication-info")),
     rspauthLikeRequestDigest: on("dig-wrong-rspauth"),
     rspauthOverRequestBody: on("dig-rspauth-request-body"),
     servesPlainText: on("dig-plain-text-resource"),

@@ -86,7 +86,7 @@ export function digestRoutes(context: ReferenceContext): Route {
         unused = undefined;
         // The body first: auth-int's rspauth covers it.
         const body = policy.servesPlainText ? "access granted" : grantedBody(verdict.username);
-        const headers: Record<string, string> = policy.sendsAuthenticationInfo(verdict.qop)
+        const headers: Record<string, string> = policy.sendsAuthenticationInfo(verdict.qop, verdict.algorithm)
           ? { "authentication-info": formatParams(verdict.authenticationInfo(body)) }
           : {};
         return policy.servesPlainText

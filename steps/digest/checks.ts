@@ -7,7 +7,8 @@ import type { Answered } from "../../harness/evidence/exchange.ts";
 import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { answerChallenge, chooseChallenge, type DigestChallenge } from "./digest-client.ts";
+import { answerChallenge, chooseChallenge, type DigestAnswer, type DigestChallenge } from "./digest-client.ts";
+import { needLogins } from "./each-algorithm.ts";
 import type { Flawed } from "./flaws.ts";
 import { describePolicy, describeUse, nonceAllowance } from "./nonce-policy.ts";
 import {
@@ -133,11 +134,12 @@ export function newChallenges(reply: Answered, answered: string | undefined): Di
 }
 
 /**
- * Uses the nonce of a fresh login up to the limit the description states: the stated number
- * of uses with rising counts, or one use where each count is taken once ("nc-once"). A use
- * within the limit that is refused fails, naming which use of how many it was.
+ * Uses a nonce of each algorithm offered up to the limit the description states, each from a
+ * login of its own: the stated number of uses with rising counts, or one use where each count
+ * is taken once ("nc-once"). The last use of each is kept (usedUp), for the use beyond the
+ * limit. A use within the limit that is refused fails, naming which use of how many it was.
  */
-export async function useNonceUp(world: SxdWorld): Promise<"skipped" | undefined> {
+export async function useNoncesUp(world: SxdWorld): Promise<"skipped" | undefined> {
   const policy = world.target.digest.noncePolicy;
   const allowance = nonceAllowance(policy);
   const uses = allowance.kind === "uses" ? allowance.uses : 1;
@@ -145,35 +147,51 @@ export async function useNonceUp(world: SxdWorld): Promise<"skipped" | undefined
     return world.notRun(
       `${describePolicy(policy)} allows ${uses} uses, more than the ${MOST_USES} sxd spends on a nonce`,
     );
-  const login = await needLogin(world, CONTROL_REFUSED);
-  if (login === "skipped") return login;
-  for (let nc = 2; nc <= uses; nc++) {
-    const a = answeringLike(world, login);
-    const reply = await sendAnswer(
-      world,
-      answerChallenge(a.challenge, a.algorithm, a.request, { ...a.credentials, nc }),
-    );
-    expectWithinLimit(world, reply, "with a rising nc");
-    state(world).logins.push({ ...login, answer: state(world).answer ?? login.answer, reply });
+  const logins = await needLogins(world, CONTROL_REFUSED);
+  if (logins === "skipped") return logins;
+  for (const login of logins) {
+    let last = login;
+    for (let use = 2; use <= uses; use++) {
+      const answer = nextUseOf(world, last);
+      const reply = await sendAnswer(world, answer, login.body);
+      expectWithinLimit(world, reply, answer, `with a rising nc (${login.algorithm})`);
+      last = { ...login, answer, reply };
+      state(world).logins.push(last);
+    }
+    state(world).usedUp.push(last);
   }
   return undefined;
 }
 
 /** A use the stated policy allows must get in; the message says which use of how many it was. */
-export function expectWithinLimit(world: SxdWorld, reply: Answered, how: string): void {
+export function expectWithinLimit(world: SxdWorld, reply: Answered, answer: DigestAnswer, how: string): void {
   expectThat(
     reply.response.status === 200,
-    `200 for ${describeUse(world.target.digest.noncePolicy, useOfNonce(world))}, ${how}`,
+    `200 for ${describeUse(world.target.digest.noncePolicy, useOf(world, answer))}, ${how}`,
     `status ${reply.response.status} (is the description right?)`,
     reply,
   );
 }
 
-/** Which use of its nonce the last Authorization sent was: the accepted ones with that nonce, and this one. */
-export function useOfNonce(world: SxdWorld): number {
-  const { answer, logins } = state(world);
-  const nonce = answer?.input.nonce;
-  return logins.filter((login) => login.answer.input.nonce === nonce).length + (answer === undefined ? 0 : 1);
+/** Which use of its nonce the next answer on it is: the accepted uses of that nonce so far, and it. */
+export function useOf(world: SxdWorld, answer: DigestAnswer): number {
+  return state(world).logins.filter((login) => login.answer.input.nonce === answer.input.nonce).length + 1;
+}
+
+/** The login's request again on its own nonce, with the nonce count past every one used on it. */
+export function nextUseOf(world: SxdWorld, login: Login): DigestAnswer {
+  const nonce = login.answer.input.nonce;
+  const counts = state(world)
+    .logins.filter((l) => l.answer.input.nonce === nonce)
+    .map((l) => Number.parseInt(l.answer.input.nc ?? "1", 16));
+  const a = answering(world, login.algorithm, {
+    body: login.body,
+    qop: login.qop,
+    formula: login.formula,
+    nc: Math.max(1, ...counts) + 1,
+    challenge: login.challenge,
+  });
+  return answerChallenge(a.challenge, a.algorithm, a.request, a.credentials);
 }
 
 /** The directives RFC 7616 §3.3 writes as quoted strings in a challenge, and those it writes as tokens. */

@@ -88,6 +88,11 @@ export function answerableAlgorithms(challenges: readonly DigestChallenge[]): Al
   return PREFERENCE.filter((algorithm) => challenges.some((c) => parseAlgorithm(c.algorithm) === algorithm));
 }
 
+/** The algorithms of these challenges that the suite cannot answer (none RFC 7616 registers), as named. */
+export function unanswerableAlgorithms(challenges: readonly DigestChallenge[]): string[] {
+  return [...new Set(challenges.filter((c) => parseAlgorithm(c.algorithm) === undefined).map((c) => c.algorithm))];
+}
+
 /** The challenge the suite answers: the named algorithm, or the strongest one offered. */
 export function chooseChallenge(
   challenges: readonly DigestChallenge[],

@@ -6,8 +6,8 @@
  * in, a 5xx, a dropped connection or a reply that is not HTTP fails DIG-12.
  */
 
-import { type TargetDescription, unstatedReason } from "../../harness/description/target.ts";
-import type { FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz/engine.ts";
+import { unstatedReason } from "../../harness/description/target.ts";
+import type { FuzzContext, FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz/engine.ts";
 import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
 import type { Algorithm, Formula } from "../../lib/digest-math.ts";
 import {
@@ -18,7 +18,8 @@ import {
   randomMutations,
   singleMutations,
 } from "../../lib/digest-mutants.ts";
-import { HttpClient } from "../support/http.ts";
+import { fuzzClient } from "../support/fuzz-client.ts";
+import type { HttpClient } from "../support/http.ts";
 import {
   answerableAlgorithms,
   answerChallenge,
@@ -27,18 +28,14 @@ import {
   digestChallenges,
 } from "./digest-client.ts";
 
-export interface FuzzContext {
-  target: TargetDescription;
-  timeoutMs: number;
-}
-
 const granted = (status: number) => status >= 200 && status < 300;
 
 export function fuzzGenerators(context: FuzzContext): FuzzGenerator[] {
   return [credentials(context)];
 }
 
-function credentials({ target, timeoutMs }: FuzzContext): FuzzGenerator {
+function credentials(context: FuzzContext): FuzzGenerator {
+  const { target } = context;
   // Where the description leaves the account out, the generator is not run, naming the keys.
   const unstated = unstatedReason(target, "digest");
   const { path = "/", username = "", password = "" } = target.digest;
@@ -48,8 +45,8 @@ function credentials({ target, timeoutMs }: FuzzContext): FuzzGenerator {
   let control: { algorithm: Algorithm; formula: Formula } | undefined;
   let singles: string[] = [];
   /** One pool of connections for every trial: a campaign is many short requests. */
-  const dispatcher = targetDispatcher(timeoutMs);
-  const client = () => new HttpClient({ timeoutMs, dispatcher });
+  const dispatcher = targetDispatcher(context.timeoutMs, context.tls);
+  const client = () => fuzzClient(context, dispatcher);
   /** The control's base: which directives the mutants may name. */
   let controlBase: MutationBase | undefined;
 

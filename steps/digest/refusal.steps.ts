@@ -1,7 +1,10 @@
 /**
  * Steps of the refusals (DIG-6, DIG-8, DIG-12): each wrong answer is sent only after the same
- * answer without the flaw got in, in the same scenario, and differs from it by the flaw alone.
+ * answer without the flaw got in, in the same scenario, and differs from it by the flaw alone;
+ * where the controls log in with each algorithm offered, a flawed request is built on each.
  */
+
+import type { Qop } from "../../lib/digest-math.ts";
 import { Given, Then, When } from "../support/cucumber.ts";
 import { expectThat } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
@@ -11,31 +14,24 @@ import {
   CONTROL_REFUSED,
   flawedReplies,
   form,
-  needLogin,
   newChallenges,
   sendFlawed,
 } from "./checks.ts";
 import { answerableAlgorithms, answerChallenge, authorizationOf } from "./digest-client.ts";
+import { needLogins, tryEach } from "./each-algorithm.ts";
 import { DEFECTS, MISMATCHES } from "./flaws.ts";
-import { answering, challengeFrom, challengesOf, granted, logIn, sendAuthorization, state } from "./session.ts";
+import { answering, challengesOf, granted, sendAuthorization, state } from "./session.ts";
+
+/** The controls: the same requests without the flaw, with each algorithm offered, which must get in. */
+async function grantedWithEach(world: SxdWorld, wanted: { qop?: Qop; body?: string } = {}) {
+  const logins = await needLogins(world, CONTROL_REFUSED, wanted);
+  if (logins === "skipped") return logins;
+  state(world).controls.push(...logins);
+  return undefined;
+}
 
 Given("the client was granted access with each algorithm offered", async function (this: SxdWorld) {
-  await challengeFrom(this);
-  const digest = state(this);
-  const algorithms = answerableAlgorithms(digest.challenges);
-  if (algorithms.length === 0) {
-    const result = await logIn(this);
-    return this.notRun(result.kind === "unanswerable" ? result.reason : CONTROL_REFUSED);
-  }
-  const statuses: number[] = [];
-  for (const algorithm of algorithms) {
-    const result = await logIn(this, { algorithm });
-    if (result.kind === "granted") digest.controls.push(result.login);
-    if (result.kind === "refused") statuses.push(result.reply.response.status);
-  }
-  return digest.controls.length > 0
-    ? undefined
-    : this.notRun(`${CONTROL_REFUSED} (valid credentials got status ${statuses.join(", ")})`);
+  return grantedWithEach(this);
 });
 
 When(
@@ -93,8 +89,8 @@ Then("each of these requests gets one of {statuses}", function (this: SxdWorld, 
 });
 
 Then("each of these requests gets 401 with a new Digest challenge", function (this: SxdWorld) {
-  for (const { reply } of flawedReplies(this)) {
-    expectThat(reply.response.status === 401, "status 401", `status ${reply.response.status}`, reply);
+  for (const { login, reply } of flawedReplies(this)) {
+    expectThat(reply.response.status === 401, `status 401 (${form(login)})`, `status ${reply.response.status}`, reply);
     newChallenges(reply, answeredNonce(reply));
   }
 });
@@ -111,21 +107,22 @@ Then("none of these challenges is marked stale", function (this: SxdWorld) {
   }
 });
 
-/** The auth-int request, as a login: the scenario's formula, or both in turn. */
+/** The auth-int request, as a login with each algorithm: the scenario's formula, or both in turn. */
 Given(
-  "the client was granted access with qop auth-int for the body {string}",
+  "the client was granted access with qop auth-int for the body {string}, with each algorithm offered",
   async function (this: SxdWorld, body: string) {
-    const login = await needLogin(this, CONTROL_REFUSED, { qop: "auth-int", body });
-    if (login === "skipped") return login;
-    state(this).controls.push(login);
-    return undefined;
+    return grantedWithEach(this, { qop: "auth-int", body });
   },
 );
 
-When("the client answers it with qop auth-int for the body {string}", async function (this: SxdWorld, body: string) {
-  const result = await logIn(this, { qop: "auth-int", body });
-  return result.kind === "unanswerable" ? this.notRun(result.reason) : undefined;
-});
+When(
+  "the client answers a challenge of each algorithm offered with qop auth-int for the body {string}",
+  async function (this: SxdWorld, body: string) {
+    // Each algorithm that got in without auth-int: a refusal with it is then about the body.
+    const loggedIn = new Set(state(this).logins.map((login) => login.algorithm));
+    return tryEach(this, { qop: "auth-int", body }, loggedIn);
+  },
+);
 
 When(
   "the client answers a new challenge with the same credentials and digest but sends the body {string}",

@@ -1,10 +1,12 @@
 /**
  * Steps of the digest rows about the challenge and a good login (DIG-1..5, DIG-7, DIG-11): a
- * client asks for the protected resource, answers the challenge, and reads what comes back.
+ * client asks for the protected resource, answers the challenge (with each algorithm offered,
+ * where a row binds every one), and reads what comes back; the rules about grants are read over
+ * every exchange of the run as well (run-judge.ts).
  */
 
 import { stated } from "../../harness/description/target.ts";
-import { headerOf } from "../../harness/evidence/exchange.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
 import { parseChallenges } from "../../lib/auth-params.ts";
 import { bodyBytes } from "../../lib/body.ts";
 import type { Qop } from "../../lib/digest-math.ts";
@@ -12,9 +14,11 @@ import { mediaTypeMatches } from "../../lib/media-type.ts";
 import { Given, Then, When } from "../support/cucumber.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { answeredNonce, challengeFormProblems, expectLogin, NEEDS_LOGIN, needLogin, newChallenges } from "./checks.ts";
-import { answerableAlgorithms, authenticationInfoProblems } from "./digest-client.ts";
-import { challengeFrom, challengesOf, logIn, loginHints, sendProtected, state } from "./session.ts";
+import { challengeFormProblems, expectLogin, NEEDS_LOGIN, needLogin } from "./checks.ts";
+import { authenticationInfoProblems } from "./digest-client.ts";
+import { needLogins, tryEach } from "./each-algorithm.ts";
+import { EVERY_GRANT_CARRIES_INFO, EVERY_RSPAUTH_PROVES_THE_SECRET, runChecks } from "./run-judge.ts";
+import { challengeFrom, challengesOf, type Login, loginHints, sendProtected, state } from "./session.ts";
 
 When("the client requests the protected resource without credentials", async function (this: SxdWorld) {
   await sendProtected(this);
@@ -48,25 +52,29 @@ When("the client answers it with valid credentials computed as RFC 7616 says", a
 When(
   "the client answers a challenge of each algorithm offered with valid credentials",
   async function (this: SxdWorld) {
-    const digest = state(this);
-    const algorithms = answerableAlgorithms(digest.challenges);
-    if (algorithms.length === 0) return expectLogin(this);
-    for (const algorithm of algorithms) {
-      const result = await logIn(this, { algorithm });
-      digest.tried.push({ algorithm, reply: result.kind === "refused" ? result.reply : this.reply });
-    }
-    return undefined;
+    return tryEach(this);
   },
 );
 
-Then("each of them is granted access, with a body of type {string}", function (this: SxdWorld, expected: string) {
-  for (const { algorithm, reply } of state(this).tried) {
+/** DIG-4 and DIG-8: each algorithm's valid credentials got 200. */
+function expectEachGranted(world: SxdWorld): void {
+  for (const { algorithm, qop, reply } of state(world).tried) {
     expectThat(
       reply.response.status === 200,
-      `status 200 for valid ${algorithm} credentials, an algorithm the challenge offered`,
-      `status ${reply.response.status}; ${loginHints(this)}`,
+      `status 200 for valid ${algorithm} credentials${qop ? ` with qop ${qop}` : ""}, an algorithm the challenge offered`,
+      `status ${reply.response.status}; ${loginHints(world)}`,
       reply,
     );
+  }
+}
+
+Then("each of them is granted access", function (this: SxdWorld) {
+  expectEachGranted(this);
+});
+
+Then("each of them is granted access, with a body of type {string}", function (this: SxdWorld, expected: string) {
+  expectEachGranted(this);
+  for (const { algorithm, reply } of state(this).tried) {
     const type = headerOf(reply, "content-type");
     expectThat(
       mediaTypeMatches(type, expected),
@@ -92,37 +100,76 @@ Given("the client has logged in", async function (this: SxdWorld) {
   return login === "skipped" ? login : undefined;
 });
 
-Given("the client has logged in with qop {word}", async function (this: SxdWorld, qop: string) {
-  await challengeFrom(this);
-  if (!state(this).challenges.some((c) => c.qops.includes(qop)))
-    return this.notApplicable(`the challenge does not offer qop=${qop}`);
-  const login = await needLogin(this, NEEDS_LOGIN, { qop: qop as Qop });
-  return login === "skipped" ? login : undefined;
+Given("the client has logged in with each algorithm offered", async function (this: SxdWorld) {
+  const logins = await needLogins(this, NEEDS_LOGIN);
+  return logins === "skipped" ? logins : undefined;
 });
+
+Given(
+  "the client has logged in with qop {word}, with each algorithm offered",
+  async function (this: SxdWorld, qop: string) {
+    const logins = await needLogins(this, NEEDS_LOGIN, { qop: qop as Qop });
+    return logins === "skipped" ? logins : undefined;
+  },
+);
+
+/** The grants of this scenario: every login that got in, with each algorithm. */
+function grants(world: SxdWorld): Login[] {
+  const { logins } = state(world);
+  if (logins.length === 0) throw new Error("no login before in this scenario");
+  return logins;
+}
 
 // DIG-5: a grant carries Authentication-Info.
-Then("the reply carries Authentication-Info", function (this: SxdWorld) {
-  const reply = this.reply;
-  const info = headerOf(reply, "authentication-info");
-  expectThat(info !== undefined && info.trim() !== "", "an Authentication-Info header", "none", reply);
+Then("each grant carries Authentication-Info", function (this: SxdWorld) {
+  for (const { algorithm, qop, reply } of grants(this)) {
+    const info = headerOf(reply, "authentication-info");
+    expectThat(
+      info !== undefined && info.trim() !== "",
+      `an Authentication-Info header (${algorithm}, ${qop === null ? "no qop" : `qop=${qop}`})`,
+      "none",
+      reply,
+    );
+  }
 });
 
-Then("the Authentication-Info proves that the server knows the secret", function (this: SxdWorld) {
-  const reply = this.reply;
-  const answer = state(this).answer;
-  if (!answer) throw new Error("no answer was sent before in this scenario");
-  // auth-int's rspauth hashes the reply's body as sent: its bytes, UTF-8 or not.
-  const problems = authenticationInfoProblems(
-    headerOf(reply, "authentication-info"),
-    answer,
-    bodyBytes(reply.response),
+// DIG-11: rspauth proves the secret, on each algorithm's grant.
+Then("each Authentication-Info proves that the server knows the secret", function (this: SxdWorld) {
+  for (const { algorithm, answer, reply } of grants(this)) {
+    // auth-int's rspauth hashes the reply's body as sent: its bytes, UTF-8 or not.
+    const problems = authenticationInfoProblems(
+      headerOf(reply, "authentication-info"),
+      answer,
+      bodyBytes(reply.response),
+    );
+    expectThat(
+      problems.length === 0,
+      `Authentication-Info with rspauth as RFC 7616 §3.5 computes it, and qop, cnonce and nc echoed (${algorithm})`,
+      problems.join("; "),
+      reply,
+    );
+  }
+});
+
+/**
+ * A rule read over the whole run (run-judge.ts): this scenario's own exchanges now, and every
+ * exchange of the run once every scenario has run.
+ */
+function judgeWithTheRun(world: SxdWorld, check: string): void {
+  const finding = runChecks[check](
+    world.http.exchanges.map((exchange) => ({ exchange, scenario: "this one" })),
+    world.target,
   );
-  expectThat(
-    problems.length === 0,
-    "Authentication-Info with rspauth as RFC 7616 §3.5 computes it, and qop, cnonce and nc echoed",
-    problems.join("; "),
-    reply,
-  );
+  if (finding) fail(finding.expected, finding.got, finding.evidence[0].exchange as Answered);
+  world.judgeWithTheRun(check);
+}
+
+Then("every reply of the run that granted Digest credentials carries Authentication-Info", function (this: SxdWorld) {
+  judgeWithTheRun(this, EVERY_GRANT_CARRIES_INFO);
+});
+
+Then("every rspauth of the run, on a right answer, proves that the server knows the secret", function (this: SxdWorld) {
+  judgeWithTheRun(this, EVERY_RSPAUTH_PROVES_THE_SECRET);
 });
 
 Then("no request carried the secret", function (this: SxdWorld) {
@@ -199,14 +246,3 @@ Then(
     );
   },
 );
-
-Then("the reply carries a new Digest challenge marked stale", function (this: SxdWorld) {
-  const reply = this.reply;
-  const challenges = newChallenges(reply, answeredNonce(reply));
-  expectThat(
-    challenges.every((c) => c.stale),
-    "stale=true in the challenge (RFC 7616 §3.3)",
-    challenges.map((c) => `stale=${c.params.get("stale") ?? "(absent)"}`).join(", "),
-    reply,
-  );
-});

@@ -25,6 +25,8 @@ import type { Answering } from "./flaws.ts";
 /** Valid credentials the server granted, which the negative cases change one thing of. */
 export interface Login {
   algorithm: Algorithm;
+  /** The challenge answered: the nonce's later uses answer it again. */
+  challenge: DigestChallenge;
   formula: Formula;
   /** null: the RFC 2069 form, without qop. */
   qop: Qop | null;
@@ -44,8 +46,10 @@ export interface DigestState {
   /** The formula in which the server granted access, once known, by the qop asked for ("" for the default). */
   formulas: Map<string, Formula>;
   logins: Login[];
-  /** Each algorithm's login attempt, for DIG-4's every-algorithm check. */
-  tried: Array<{ algorithm: Algorithm; reply: Answered }>;
+  /** Each algorithm's login attempt that DIG-4 or DIG-8 judges, with the qop asked for. */
+  tried: Array<{ algorithm: Algorithm; qop?: Qop; reply: Answered }>;
+  /** The last accepted use of each nonce used up (DIG-9, DIG-10): its next use must be refused. */
+  usedUp: Login[];
   /** The logins a control step made: the flawed requests are built on these. */
   controls: Login[];
   /** The replies to the flawed requests of the scenario, with the login each was built on. */
@@ -67,6 +71,7 @@ export function state(world: SxdWorld): DigestState {
       formulas: new Map(),
       logins: [],
       tried: [],
+      usedUp: [],
       controls: [],
       flawed: [],
       cookies: new Map(),
@@ -158,13 +163,15 @@ export async function sendAnswer(world: SxdWorld, answer: DigestAnswer, body?: s
 
 export const granted = (reply: Answered) => reply.response.status >= 200 && reply.response.status < 300;
 
-/** How to answer the current challenges with the description's user. */
+/** How to answer the current challenges (or the one given) with the description's user. */
 export function answering(
   world: SxdWorld,
   algorithm: Algorithm,
-  options: { body?: string; qop?: Qop | null; nc?: number; formula?: Formula },
+  options: { body?: string; qop?: Qop | null; nc?: number; formula?: Formula; challenge?: DigestChallenge },
 ): Answering {
-  const chosen = chooseChallenge(state(world).challenges, algorithm);
+  const chosen = options.challenge
+    ? { challenge: options.challenge, algorithm }
+    : chooseChallenge(state(world).challenges, algorithm);
   if (!chosen) fail(`a Digest challenge with ${algorithm}, as the first challenge offered`, "none", world.reply);
   const { username, password } = stated(world.target, "digest");
   return {
@@ -221,11 +228,7 @@ export async function logIn(world: SxdWorld, wanted: LoginRequest = {}): Promise
   remember(world, offered);
   const algorithm = wanted.algorithm ?? answerableAlgorithms(digest.challenges)[0];
   if (!algorithm || !chooseChallenge(digest.challenges, algorithm)) {
-    const named = digest.challenges.map((c) => c.algorithm).join(", ");
-    return {
-      kind: "unanswerable",
-      reason: `the server offers only algorithms sxd cannot answer (${named}); sxd answers those RFC 7616 registers`,
-    };
+    return { kind: "unanswerable", reason: unanswerableReason(digest.challenges) };
   }
   const known = digest.formulas.get(wanted.qop ?? "");
   const formulas: Formula[] = wanted.formula ? [wanted.formula] : known ? [known] : ["rfc7616", "spec"];
@@ -239,7 +242,7 @@ export async function logIn(world: SxdWorld, wanted: LoginRequest = {}): Promise
     const send = () => {
       const a = answering(world, algorithm, { body: wanted.body, qop: wanted.qop, formula });
       const answer = answerChallenge(a.challenge, a.algorithm, a.request, a.credentials);
-      return { answer, sending: sendAnswer(world, answer, wanted.body, note) };
+      return { answer, challenge: a.challenge, sending: sendAnswer(world, answer, wanted.body, note) };
     };
     let attempt = send();
     reply = await attempt.sending;
@@ -255,6 +258,7 @@ export async function logIn(world: SxdWorld, wanted: LoginRequest = {}): Promise
       digest.formulas.set(wanted.qop ?? "", formula);
       const login: Login = {
         algorithm,
+        challenge: attempt.challenge,
         formula,
         qop: attempt.answer.input.qop ?? null,
         body: wanted.body,
@@ -266,6 +270,12 @@ export async function logIn(world: SxdWorld, wanted: LoginRequest = {}): Promise
     }
   }
   return { kind: "refused", reply: reply as Answered };
+}
+
+/** Why no login can be tried where the challenges offer no algorithm sxd answers. */
+export function unanswerableReason(challenges: readonly DigestChallenge[]): string {
+  const named = challenges.map((c) => c.algorithm).join(", ");
+  return `the server offers only algorithms sxd cannot answer (${named}); sxd answers those RFC 7616 registers`;
 }
 
 /** Why valid credentials may have been refused, for a person to act on. */

@@ -11,9 +11,8 @@
  * version whose Last-Modified is the one a client has just read.
  */
 import { randomBytes } from "node:crypto";
-import { headersFor, type TargetDescription } from "../../harness/description/target.ts";
 import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
-import type { FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz/engine.ts";
+import type { FuzzContext, FuzzGenerator, FuzzTrial, Recipe } from "../../harness/fuzz/engine.ts";
 import { targetDispatcher } from "../../harness/wire/dispatcher.ts";
 import {
   type EntryMutation,
@@ -35,14 +34,10 @@ import {
   preconditionsOf,
 } from "../../lib/update-mutants.ts";
 import { linksByRel, readEntry } from "../support/atom.ts";
-import { HttpClient } from "../support/http.ts";
+import { fuzzClient } from "../support/fuzz-client.ts";
+import type { HttpClient } from "../support/http.ts";
 import { acceptedVerdict, raceVerdict, type Seen, serverError, transportFailure } from "./fuzz-verdicts.ts";
 import { entryBody, isSuccess, newScratch, putScratch, versionNumbered } from "./snapshots.ts";
-
-export interface FuzzContext {
-  target: TargetDescription;
-  timeoutMs: number;
-}
 
 /** The resource the trials work on; `changed`: an update got in (or may have), so the next trial makes a new one. */
 interface Held {
@@ -55,10 +50,10 @@ export function fuzzGenerators(context: FuzzContext): FuzzGenerator[] {
   return [updates(context)];
 }
 
-function updates({ target, timeoutMs }: FuzzContext): FuzzGenerator {
-  const dispatcher = targetDispatcher(timeoutMs);
-  const client = () =>
-    new HttpClient({ timeoutMs, dispatcher, extraHeaders: (url: string) => headersFor(target, url) });
+function updates(context: FuzzContext): FuzzGenerator {
+  const { target } = context;
+  const dispatcher = targetDispatcher(context.timeoutMs, context.tls);
+  const client = () => fuzzClient(context, dispatcher);
   const singles = interleaved([
     singleEntryMutations().map(entryMutationId),
     [...PRECONDITION_MUTATIONS],

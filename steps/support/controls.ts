@@ -35,9 +35,9 @@ export const CONTROLLED_CASES: readonly ControlledCase[] = [
   },
   {
     rows: ["DIG-8"],
-    control: /^the client was granted access with qop auth-int for the body ".*"$/,
+    control: /^the client was granted access with qop auth-int for the body ".*", with each algorithm offered$/,
     flawed: /^the client answers a new challenge with the same credentials and digest but sends the body ".*"$/,
-    spends: "a nonce and its nonce count",
+    spends: "a nonce per algorithm (one-time or limited-use nonces) and its nonce count",
     freshState: NEW_CHALLENGE,
   },
   {

@@ -3,22 +3,13 @@
  * exchange it came in. No stack trace: the message is the whole story.
  */
 import type { Answered } from "../../harness/evidence/exchange.ts";
-import { excerpt, formatExchange } from "../../harness/evidence/transcript.ts";
+import { failureText } from "../../harness/evidence/transcript.ts";
 import { ConformanceFailure } from "../../harness/judging/step-errors.ts";
 
 export function fail(expected: string, got: string, exchange?: Answered): never {
-  const where = exchange ? `\nin the exchange:\n${indent(formatExchange(exchange))}` : "";
-  // What came may be a whole body: the message keeps an excerpt, like the transcript.
-  throw new ConformanceFailure(`expected ${excerpt(expected)}\nbut got ${excerpt(got)}${where}`);
+  throw new ConformanceFailure(failureText(expected, got, exchange));
 }
 
 export function expectThat(condition: boolean, expected: string, got: string, exchange?: Answered): void {
   if (!condition) fail(expected, got, exchange);
-}
-
-function indent(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => `    ${line}`)
-    .join("\n");
 }

@@ -20,7 +20,10 @@ export class LimitClient {
   private readonly dispatcher: Dispatcher;
   private readonly client: HttpClient;
 
-  /** `maxBodyBytes`: where the case reads replies larger than a run's (a long list, a large entry). */
+  /**
+   * `maxBodyBytes`: where the case reads replies larger than a run's by design (a long list, a
+   * large entry); otherwise, and where the run's is larger, the run's (--max-body).
+   */
   constructor(
     private readonly context: LimitContext,
     private readonly maxBodyBytes?: number,
@@ -52,7 +55,7 @@ export class LimitClient {
       dispatcher: this.dispatcher,
       rate,
       ...(guarded ? { guard } : {}),
-      ...(this.maxBodyBytes === undefined ? {} : { maxBodyBytes: this.maxBodyBytes }),
+      maxBodyBytes: Math.max(this.context.maxBodyBytes, this.maxBodyBytes ?? 0),
       extraHeaders: (url) => headersFor(target, url),
       userAgent: "sxd limits",
     });

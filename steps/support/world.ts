@@ -5,6 +5,7 @@
 
 import type { TargetDescription } from "../../harness/description/target.ts";
 import type { Answered } from "../../harness/evidence/exchange.ts";
+import { WHOLE_RUN_MEDIA_TYPE } from "../../harness/judging/outcomes.ts";
 import type { WorldParameters } from "../../harness/run/world-parameters.ts";
 import type { RunLimits } from "../../harness/wire/run-limits.ts";
 import { AfterAll, Before, type IWorldOptions, setWorldConstructor } from "./cucumber.ts";
@@ -43,6 +44,14 @@ export class SxdWorld extends VerdictWorld<WorldParameters> {
   /** Names the reply to judge where a check was sent after it (the same request without its flaw). */
   judgeReply(reply: Answered): void {
     this.judged = { reply, sentAfter: this.http.last };
+  }
+
+  /**
+   * Judges the scenario with the whole run too: once every scenario has run, the named check of
+   * a run judge reads every exchange of the run (harness/run/whole-run.ts).
+   */
+  judgeWithTheRun(check: string): void {
+    this.attach(check, WHOLE_RUN_MEDIA_TYPE);
   }
 
   /** Runs after the scenario, passed or failed, newest first. */

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { TargetDescription } from "../../harness/description/target.ts";
+import type { Exchange } from "../../harness/evidence/exchange.ts";
+import type { RunExchange } from "../../harness/run/whole-run.ts";
+import { formatParams } from "../../lib/auth-params.ts";
+import { type Algorithm, type Qop, rspauthDigest } from "../../lib/digest-math.ts";
+import { answerChallenge, authorizationOf, digestChallenges } from "./digest-client.ts";
+import { EVERY_GRANT_CARRIES_INFO, EVERY_RSPAUTH_PROVES_THE_SECRET, runChecks } from "./run-judge.ts";
+
+const user = { username: "rosa", password: "s3cret" };
+const target = { baseUrl: "http://t", digest: { path: "/protected", ...user } } as TargetDescription;
+const BODY = "<protected/>";
+
+interface Grant {
+  algorithm: Algorithm;
+  qop?: Qop;
+  /** The Authentication-Info sent: the right one, none, or one with a wrong rspauth. */
+  info?: "right" | "none" | "wrong rspauth";
+  secret?: string;
+  status?: number;
+}
+
+/** A reply to a digest answer of the description's user (or another secret), as a run records it. */
+function granted({
+  algorithm,
+  qop = "auth",
+  info = "right",
+  secret = user.password,
+  status = 200,
+}: Grant): RunExchange {
+  const field = `Digest realm="r", qop="${qop}", algorithm=${algorithm}, nonce="n0nce"`;
+  const parsed = digestChallenges(field);
+  assert.ok(parsed.ok && parsed.value[0]);
+  const challenge = parsed.value[0];
+  const answer = answerChallenge(
+    challenge,
+    algorithm,
+    { method: "GET", uri: "/protected" },
+    { ...user, password: secret, qop },
+  );
+  const rspauth = rspauthDigest(answer.input, BODY);
+  const directives = [
+    {
+      name: "rspauth",
+      value: info === "wrong rspauth" ? rspauth.replace(/^./, (c) => (c === "0" ? "1" : "0")) : rspauth,
+      quoted: true,
+    },
+    { name: "qop", value: qop, quoted: false },
+    { name: "cnonce", value: answer.input.cnonce ?? "", quoted: true },
+    { name: "nc", value: answer.input.nc ?? "", quoted: false },
+  ];
+  const exchange: Exchange = {
+    method: "GET",
+    url: "http://t/protected",
+    requestHeaders: { authorization: authorizationOf(answer.directives) },
+    response: {
+      status,
+      headers: info === "none" ? {} : { "authentication-info": [formatParams(directives)] },
+      body: BODY,
+    },
+    startedAt: "2026-01-01T00:00:00.000Z",
+    durationMs: 1,
+  };
+  return { exchange, scenario: `"${algorithm} ${info}" (f.feature:1)` };
+}
+
+const grantsCheck = runChecks[EVERY_GRANT_CARRIES_INFO];
+const rspauthCheck = runChecks[EVERY_RSPAUTH_PROVES_THE_SECRET];
+
+test("DIG-5 over the run: a grant without Authentication-Info, in any scenario, is the evidence, counted by algorithm", () => {
+  const run = [
+    granted({ algorithm: "SHA-256" }),
+    granted({ algorithm: "MD5", info: "none" }),
+    granted({ algorithm: "MD5", info: "none", qop: "auth-int" }),
+    granted({ algorithm: "MD5", info: "none", status: 401 }),
+  ];
+  const found = grantsCheck(run, target);
+  assert.equal(found?.got, "2 without it (MD5 ×2)");
+  assert.match(found?.expected ?? "", /\(3 in all\)/);
+  assert.equal(found?.evidence[0], run[1]);
+  assert.equal(grantsCheck([granted({ algorithm: "SHA-256" }), granted({ algorithm: "MD5" })], target), undefined);
+});
+
+test("DIG-11 over the run: a wrong rspauth on a right answer is the evidence; a wrong answer, auth-int, or no header is not judged", () => {
+  const wrong = granted({ algorithm: "MD5", info: "wrong rspauth" });
+  const found = rspauthCheck([granted({ algorithm: "SHA-256" }), wrong], target);
+  assert.equal(found?.evidence[0], wrong);
+  assert.match(found?.got ?? "", /^1 that do not \(MD5 ×1\), the first: rspauth [0-9a-f]+ instead of [0-9a-f]+$/);
+  const unjudged = [
+    granted({ algorithm: "MD5", info: "wrong rspauth", secret: "another" }),
+    granted({ algorithm: "SHA-256", info: "wrong rspauth", qop: "auth-int" }),
+    granted({ algorithm: "MD5", info: "none" }),
+    granted({ algorithm: "SHA-256-sess" }),
+  ];
+  assert.equal(rspauthCheck(unjudged, target), undefined);
+});
