@@ -16,6 +16,23 @@ export interface RowResult {
   /** Why: the first failure's message, or the reason it was not run. */
   reason?: string;
   scenarios: ScenarioOutcome[];
+  /**
+   * Where the run was a group of repeats (repeats.ts; one run is a group of one): how many
+   * repeats gave the row each verdict, whether they disagreed on it, and which repeat (1 first)
+   * the reason and scenarios above come from.
+   */
+  repeats?: RepeatCounts;
+  intermittent?: boolean;
+  evidenceRepeat?: number;
+}
+
+/** How many repeats of a group gave a row each verdict: `{ failed: 3, passed: 17 }`. */
+export type RepeatCounts = Partial<Record<RowVerdict, number>>;
+
+/** A group of repeats: how many the user asked for and how many started (the deadline, the breaker or a signal stop the rest). */
+export interface Repeated {
+  asked: number;
+  ran: number;
 }
 
 export type Overall = "conformant" | "conformant with warnings" | "not conformant" | "incomplete";
@@ -31,6 +48,8 @@ export interface Judgement {
   exitCode: ExitCode;
   /** The options the verdicts were reached with, so every report reads them the same way. */
   options: JudgeOptions;
+  /** Where the verdicts are a group's (repeats.ts). */
+  repeated?: Repeated;
 }
 
 export interface JudgeOptions {
@@ -52,18 +71,33 @@ export function judge(rows: Row[], outcomes: ScenarioOutcome[], options: JudgeOp
       options,
     ),
   );
+  // A scenario the target kept refusing with 429 did run: the run is incomplete, not empty.
+  const executed = outcomes.filter((o) => o.status === "passed" || o.status === "failed" || o.rateLimited).length;
+  return conclude(results, executed, options);
+}
+
+/**
+ * The verdict of a run, or of a group of repeats, over its rows' verdicts. A group that ran
+ * fewer repeats than asked is incomplete, as a run is whose rows were not all run.
+ */
+export function conclude(
+  results: RowResult[],
+  executed: number,
+  options: JudgeOptions,
+  repeated?: Repeated,
+): Judgement {
   // A row with no scenario in the run was deselected (--tags): not a hole in the run.
   const selected = results.filter((r) => r.scenarios.length > 0);
   const counts = (level: Level[], verdict: RowVerdict) =>
     selected.filter((r) => level.includes(r.row.level) && r.verdict === verdict).length;
-  // A scenario the target kept refusing with 429 did run: the run is incomplete, not empty.
-  const executed = outcomes.filter((o) => o.status === "passed" || o.status === "failed" || o.rateLimited).length;
+  const short = repeated !== undefined && repeated.ran < repeated.asked;
   let overall: Overall;
   if (counts(["must", "may", "should"], "failed") > 0) overall = "not conformant";
-  else if (executed === 0 || counts(GATING_LEVELS, "not run") > 0) overall = "incomplete";
+  else if (executed === 0 || counts(GATING_LEVELS, "not run") > 0 || short) overall = "incomplete";
   else if (counts(["must", "should"], "warning") > 0) overall = "conformant with warnings";
   else overall = "conformant";
-  return { rows: results, overall, executed, exitCode: exitCodeOf(overall, executed, options), options };
+  const exitCode = exitCodeOf(overall, executed, options);
+  return { rows: results, overall, executed, exitCode, options, ...(repeated ? { repeated } : {}) };
 }
 
 /**
