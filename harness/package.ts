@@ -80,7 +80,7 @@ export const INTEROP_JUDGE_FILES = BEHAVIOURS.map((behaviour) => `steps/${behavi
  * What a server run loads once its scenarios ran, to judge the scenarios a step marked as
  * judged with the whole run (harness/run/whole-run.ts): modules exporting runChecks.
  */
-export const RUN_JUDGE_FILES = ["steps/digest/run-judge.ts"];
+export const RUN_JUDGE_FILES = ["steps/digest/run-judge.ts", "steps/snapshots/run-judge.ts"];
 
 /** A module of the suite as `import()` takes it from here: the compiled one where this runs compiled. */
 export function suiteModuleUrl(sourcePath: string): string {

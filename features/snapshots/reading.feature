@@ -5,7 +5,8 @@ Feature: Reading a snapshot-enabled resource
   HTTP adds that a server never dates a change later than the reply itself: Last-Modified
   is no later than the reply's Date (RFC 9110 §8.8.2.1). That holds on every read, just after
   an update too, where a server whose dates count whole seconds may date a new version a second
-  after the one before, ahead of its clock.
+  after the one before, ahead of its clock: every reply of the run to a GET of a resource or a
+  snapshot counts, the other scenarios' too.
 
   Background:
     Given a fresh entry resource
@@ -24,4 +25,4 @@ Feature: Reading a snapshot-enabled resource
     Given the resource has been updated 3 times
     When the client GETs each snapshot, s1 to s3
     And the client GETs the resource
-    Then every reply to a GET of the resource or a snapshot has a Last-Modified no later than its Date
+    Then every reply to a GET of a resource or a snapshot, in the whole run, has a Last-Modified no later than its Date

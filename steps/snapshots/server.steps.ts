@@ -24,6 +24,7 @@ import {
 } from "./checks.ts";
 import { datedAhead, datedAheadFailure } from "./dates.ts";
 import { freshResource } from "./resources.ts";
+import { EVERY_LAST_MODIFIED_BY_ITS_DATE } from "./run-judge.ts";
 import {
   type EntryField,
   entryIn,
@@ -105,10 +106,12 @@ Then("the reply carries a Last-Modified HTTP date", function (this: SxdWorld) {
   );
 });
 
-// SNAP-1's should part, on every read of the scenario: those just after an update too.
+// SNAP-1's should part, on every read of the scenario (those just after an update too), and
+// once the run is over on every read of the run (run-judge.ts).
 Then(
-  "every reply to a GET of the resource or a snapshot has a Last-Modified no later than its Date",
+  "every reply to a GET of a resource or a snapshot, in the whole run, has a Last-Modified no later than its Date",
   function (this: SxdWorld) {
+    this.judgeWithTheRun(EVERY_LAST_MODIFIED_BY_ITS_DATE);
     const { url } = resourceOf(this);
     const dated = datedAhead(this.http.exchanges, (read) => read === url || read.startsWith(`${url}/`));
     if (dated.judged === 0)
