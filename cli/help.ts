@@ -135,6 +135,9 @@ Writes limits.json, limits.html (a chart per case) and summary.md into the repor
     after: `Exit codes: 0 measured (whatever the classes), 1 a finding, or a case as --fail-on names,
 2 usage error or an unreachable target.`,
   },
+  history: {
+    usage: `Usage: sxd history --store FILE|URL [--target TEXT] [--row ID] [--label L] [--since DATE] [--json | --html DIR]
+       sxd history add DIR... --store FILE|URL [--label L]`,
   docs: {
     usage: `Usage: sxd docs [--out DIR] [--results ${F.conformanceJson} ...] [--limits ${F.limitsJson}]`,
     about: `Writes the interface's documentation as a static site (open DIR/index.html from disk, or

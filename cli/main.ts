@@ -35,6 +35,9 @@ Usage:
   sxd fuzz [options]     a long campaign of mutated requests, failures shrunk and replayable
   sxd limits [options]   how the target's costs grow with what it holds (the LIM cases), measured:
                          flat, linear, faster or unclear; informational unless --fail-on
+  sxd history [options]  the runs kept in a store of results (--store): each row's verdicts in
+                         stretches, when it first failed and what fixed it, intermittent rows,
+                         the limits' trend; sxd history add DIR... records report folders
   sxd help COMMAND       help for one command
   sxd --version          the version of sxd
 
@@ -46,6 +49,16 @@ Exit codes of sxd test:
      in the summary), or no scenario ran; --allow-incomplete makes the first 0. Rows left
      out by --tags do not count.
 `;
+
+/** A command's run with the store of results it asks for (--store, SXD_STORE; cli/store-run.ts). */
+async function recording(
+  command: "test" | "test-client" | "interop" | "limits",
+  argv: string[],
+  io: CommandIo,
+  run: () => Promise<number>,
+): Promise<number> {
+  return (await import("./store-run.ts")).withRecording(command, argv, io, run);
+}
 
 async function helpOf(command: string | undefined): Promise<string> {
   if (command === undefined) return MAIN_HELP;
@@ -88,12 +101,17 @@ export async function main(argv: string[], io: CommandIo = PROCESS_IO): Promise<
           return 0;
         }
         const { runSuite } = await import("./run-suite.ts");
-        return (await runSuite(parsed.value, io)).exitCode;
+        const settings = parsed.value;
+        return await recording("test", rest, io, async () => (await runSuite(settings, io)).exitCode);
       }
       case "test-client":
-        return await (await import("./test-client.ts")).runTestClient(rest, io);
+        return await recording("test-client", rest, io, async () =>
+          (await import("./test-client.ts")).runTestClient(rest, io),
+        );
       case "interop":
-        return await (await import("./interop.ts")).runInteropCommand(rest, io);
+        return await recording("interop", rest, io, async () =>
+          (await import("./interop.ts")).runInteropCommand(rest, io),
+        );
       case "serve":
         return await (await import("./serve.ts")).runServe(rest, io);
       case "init": {
@@ -109,7 +127,11 @@ export async function main(argv: string[], io: CommandIo = PROCESS_IO): Promise<
       case "fuzz":
         return await (await import("./fuzz.ts")).runFuzz(rest, io.stdout);
       case "limits":
-        return await (await import("./limits.ts")).runLimitsCommand(rest, io);
+        return await recording("limits", rest, io, async () =>
+          (await import("./limits.ts")).runLimitsCommand(rest, io),
+        );
+      case "history":
+        return await (await import("./history.ts")).runHistory(rest, io);
       default:
         throw new UsageError(`unknown command "${command}" ${nearestCommand(command)}`);
     }

@@ -12,6 +12,7 @@ export const COMMAND_NAMES = [
   "docs",
   "fuzz",
   "limits",
+  "history",
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

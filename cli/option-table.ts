@@ -15,6 +15,7 @@ import { LIMITS_OPTIONS } from "./option-table-limits.ts";
 import { RUN_OPTIONS } from "./option-table-runs.ts";
 import { SECURITY_OPTIONS } from "./option-table-security.ts";
 import { SERVE_OPTIONS } from "./option-table-serve.ts";
+import { STORE_OPTIONS } from "./option-table-store.ts";
 import { TOOL_OPTIONS } from "./option-table-tools.ts";
 
 export { DEFAULT_CLIENT_RUNS_AT_ONCE } from "./option-table-client.ts";
@@ -39,6 +40,7 @@ export const OPTIONS = [
   ...TOOL_OPTIONS,
   ...FUZZ_OPTIONS,
   ...LIMITS_OPTIONS,
+  ...STORE_OPTIONS,
   HELP,
 ] as const;
 

@@ -18,6 +18,8 @@ export const REPORT_FILES = {
   interopHtml: "interop.html",
   limitsJson: "limits.json",
   limitsHtml: "limits.html",
+  historyJson: "history.json",
+  historyHtml: "history.html",
 } as const;
 
 /** The files a server or client run writes into the report directory; they are replaced together at the end. */

@@ -19,7 +19,7 @@ const MIGRATIONS: ReadonlyArray<readonly string[]> = [
       started_at TEXT NOT NULL,
       finished_at TEXT NOT NULL,
       recorded_at TEXT NOT NULL,
-      sxd_version TEXT NOT NULL,
+      sxd_version TEXT,
       catalogue_version TEXT,
       target TEXT NOT NULL,
       target_detail TEXT NOT NULL,

@@ -67,7 +67,8 @@ export interface RunRecord extends Provenance {
   kind: RunKind;
   startedAt: string;
   finishedAt: string;
-  sxdVersion: string;
+  /** sxd's version, where the document gives it (interop.json does not). */
+  sxdVersion: string | null;
   catalogueVersion: string | null;
   /** What the run judged: a server's base URL, a client's command, an interop matrix's servers. */
   target: string;
@@ -118,10 +119,9 @@ type Judged = Omit<RunRecord, keyof Provenance | "id" | "cells" | "points" | "ro
 
 function conformanceRecord(doc: ConformanceDocument): Judged {
   const suite = doc.suite as ConformanceDocument["suite"] & { catalogue?: string };
-  const started = (doc as { startedAt?: string }).startedAt;
   return {
     kind: documentSide(doc) === "client" ? "test-client" : "test",
-    startedAt: started ?? doc.date,
+    startedAt: firstExchangeAt(doc) ?? doc.date,
     finishedAt: doc.date,
     sxdVersion: suite.version,
     catalogueVersion: suite.catalogue ?? null,
@@ -133,21 +133,37 @@ function conformanceRecord(doc: ConformanceDocument): Judged {
       ...(doc.interrupted ? { interrupted: doc.interrupted } : {}),
     },
     overall: doc.overall,
-    rows: doc.rows.map((row: RepeatedRow) => {
-      const deciding = row.verdict === "passed" ? undefined : row.scenarios.find((s) => s.status === "failed");
-      const exchange = deciding?.exchanges.at(-1);
-      return {
-        id: row.id,
-        level: row.level,
-        verdict: row.verdict,
-        reason: row.reason ?? null,
-        scenario: deciding ? `${deciding.name}${deciding.message ? `: ${deciding.message}` : ""}` : null,
-        exchange: exchange ? JSON.stringify(clipped(exchange)) : null,
-        intermittent: row.intermittent === true,
-        repeats: row.repeats ?? null,
-      };
-    }),
+    // A row the run left out (--tags) has no scenario: no verdict of this run.
+    rows: doc.rows
+      .filter((row) => row.scenarios.length > 0)
+      .map((row: RepeatedRow) => {
+        const deciding = row.verdict === "passed" ? undefined : row.scenarios.find((s) => s.status === "failed");
+        const exchange = deciding?.exchanges.at(-1);
+        return {
+          id: row.id,
+          level: row.level,
+          verdict: row.verdict,
+          reason: row.reason ?? null,
+          scenario: deciding ? `${deciding.name}${deciding.message ? `: ${deciding.message}` : ""}` : null,
+          exchange: exchange ? JSON.stringify(clipped(exchange)) : null,
+          intermittent: row.intermittent === true,
+          repeats: row.repeats ?? null,
+        };
+      }),
   };
+}
+
+/**
+ * When a run began, as its document shows it: its first exchange (the document's date is when
+ * it ended); undefined where nothing was exchanged.
+ */
+function firstExchangeAt(doc: ConformanceDocument): string | undefined {
+  let first: string | undefined;
+  for (const row of doc.rows)
+    for (const scenario of row.scenarios)
+      for (const exchange of scenario.exchanges)
+        if (first === undefined || exchange.startedAt < first) first = exchange.startedAt;
+  return first;
 }
 
 function clipped(exchange: Exchange): Exchange {
@@ -174,7 +190,7 @@ function interopRecord(doc: InteropDocument): Judged {
     kind: "interop",
     startedAt: doc.startedAt,
     finishedAt: doc.finishedAt,
-    sxdVersion: (doc as { sxdVersion?: string }).sxdVersion ?? `interop.json version ${doc.version}`,
+    sxdVersion: null,
     catalogueVersion: null,
     target: interopTarget(doc),
     targetDetail: {

@@ -53,7 +53,6 @@ export function conformanceRun(
       };
     }),
   };
-  (doc as { startedAt?: string }).startedAt = hour(options.at ?? 0);
   return { text: JSON.stringify(doc, null, 2), document: { kind: "conformance", doc } };
 }
 

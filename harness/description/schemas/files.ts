@@ -5,6 +5,7 @@
  * imported at run time (typebox is a development dependency).
  */
 import { CLIENT_SCHEMA } from "./client.ts";
+import { HISTORY_SCHEMA } from "./history.ts";
 import { INTEROP_SCHEMA } from "./interop.ts";
 import { LIMITS_SCHEMA } from "./limits.ts";
 import { TARGET_SCHEMA } from "./target.ts";
@@ -14,6 +15,7 @@ export const SCHEMA_FILES: Readonly<Record<string, object>> = {
   "schema/client.schema.json": CLIENT_SCHEMA,
   "schema/interop.schema.json": INTEROP_SCHEMA,
   "schema/limits.schema.json": LIMITS_SCHEMA,
+  "schema/history.schema.json": HISTORY_SCHEMA,
 };
 
 /** What a reader looks for first comes first: the dialect, the address, the title. */
