@@ -138,6 +138,17 @@ Writes limits.json, limits.html (a chart per case) and summary.md into the repor
   history: {
     usage: `Usage: sxd history --store FILE|URL [--target TEXT] [--row ID] [--label L] [--since DATE] [--json | --html DIR]
        sxd history add DIR... --store FILE|URL [--label L]`,
+    about: `Reads the runs kept in a store of results (sxd test, test-client, interop and limits record
+theirs with --store): per target and row, the runs collapsed into stretches of one verdict, the
+first run of the latest failure and the run that fixed it (with their label, date and evidence),
+the rows intermittent (verdicts that differ between runs of one label, or within one --repeat
+group) with the share of runs that failed them, each interop cell the same way, and each limits
+case's cost at its largest size by label, flagged where it rose past the earlier runs' spread.
+add DIR... records report folders written earlier (CI artifacts) as --store would have; a run
+recorded twice is kept once. The label is --label, else the CI's commit (GITHUB_SHA, CI_COMMIT_SHA).`,
+    after: `Exit codes: 0 done; 2 usage error, or a store that cannot be used (not a database, written by a
+newer sxd, refused credentials, nothing listening).`,
+  },
   docs: {
     usage: `Usage: sxd docs [--out DIR] [--results ${F.conformanceJson} ...] [--limits ${F.limitsJson}]`,
     about: `Writes the interface's documentation as a static site (open DIR/index.html from disk, or
