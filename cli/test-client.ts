@@ -42,6 +42,9 @@ export async function runTestClient(argv: string[], io: CommandIo): Promise<numb
   const taskTimeoutMs = number("task-timeout");
   const manualTimeoutS = number("manual-timeout");
   const atOnce = values.manual ? 1 : number("parallel");
+  const repeat = number("repeat");
+  if (repeat > 1 && values.run === undefined)
+    throw new UsageError("--repeat runs the client's command again: it takes --run, not --manual or --har");
   const listed = given.text("tasks");
   const tasks = listed ? parseTasks(listed) : [...OFFERED_TASKS];
   const config = given.text("config");
@@ -74,7 +77,7 @@ export async function runTestClient(argv: string[], io: CommandIo): Promise<numb
       const runs = runsOfRecording(bench.takeRecording(), MANUAL);
       return (await gradeClientRuns(runs, { recorded: MANUAL }, grading, bench.user, io)).exitCode;
     }
-    const settings = { ...grading, command: values.run ?? "", taskTimeoutMs };
+    const settings = { ...grading, command: values.run ?? "", taskTimeoutMs, repeat };
     return (await runClientConformance(settings, benches, io)).exitCode;
   } finally {
     await close();

@@ -12,11 +12,12 @@ import { type ClientUser, failedPlainRuns, type RecordedRequest, type TaskRun } 
 import { CLIENT_TARGET } from "../evidence/conformance-document.ts";
 import { stagingFolder } from "../evidence/report-folder.ts";
 import type { Io } from "../io.ts";
-import { OutcomeCollector } from "../judging/outcomes.ts";
+import { OutcomeCollector, type ScenarioOutcome } from "../judging/outcomes.ts";
 import { featureFiles } from "../judging/scenarios.ts";
 import type { Judgement } from "../judging/verdicts.ts";
 import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
 import { cucumberReports, finishRun } from "../run/finish.ts";
+import { inTurn, type RepeatsRun } from "../run/repeats.ts";
 import { runCommand } from "./command.ts";
 import type { ClientDescription } from "./description.ts";
 import {
@@ -61,6 +62,8 @@ export interface ClientRunSettings extends ClientGrading {
   command: string;
   /** How long one run of a task may take before sxd kills it. */
   taskTimeoutMs: number;
+  /** Every task run this many times in a row, graded as one group (judging/repeats.ts); absent: once. */
+  repeat?: number;
 }
 
 /** What the client steps are given (through cucumber's world parameters). */
@@ -85,7 +88,8 @@ export interface ClientVerdict {
  * Runs each task through the client's command, and again under each condition sxd stages, then
  * grades. As many runs go at once as there are benches, each on a bench of its own (its own
  * recording, staging and entries), so no run sees another's requests; the runs are reported in
- * the order one bench, one run at a time, gives them.
+ * the order one bench, one run at a time, gives them. With `repeat`, all of it that many times
+ * in a row, each repeat's runs graded by themselves and the repeats judged as one group.
  */
 export async function runClientConformance(
   settings: ClientRunSettings,
@@ -94,10 +98,19 @@ export async function runClientConformance(
 ): Promise<ClientVerdict> {
   const [first] = benches;
   if (!first) throw new Error("runClientConformance needs a bench to run the client against");
-  const startedAt = new Date().toISOString();
-  const runs = await runTasks(settings, benches);
-  return gradeClientRuns(runs, { command: settings.command }, settings, first.user, io, startedAt);
+  const source = { command: settings.command };
+  const asked = settings.repeat ?? 1;
+  return gradedGroup(source, settings, io, (staging) =>
+    inTurn(asked, io.stderr, noStop, async (repeat) => {
+      const ran = await runTasks(settings, benches);
+      const runs = asked > 1 ? ran.map((run) => ({ ...run, repeat })) : ran;
+      return { runs, outcomes: await gradedOutcomes(runs, source, settings, first.user, io, staging) };
+    }),
+  );
 }
+
+/** A client's group has no limit but its tasks' own: every repeat asked for runs. */
+const noStop = () => undefined;
 
 /** The runs of every task, each started once a bench is free and the runs before it say what it stages. */
 async function runTasks(settings: ClientRunSettings, benches: readonly ClientBench[]): Promise<TaskRun[]> {
@@ -145,50 +158,46 @@ async function runTasks(settings: ClientRunSettings, benches: readonly ClientBen
 }
 
 /** The client features over the runs (cucumber, whose steps grade them), then the verdicts and the reports. */
-export async function gradeClientRuns(
+export function gradeClientRuns(
   runs: TaskRun[],
   source: ClientSource,
   grading: ClientGrading,
   user: ClientUser,
   io: Io,
-  startedAt = new Date().toISOString(),
 ): Promise<ClientVerdict> {
+  return gradedGroup(source, grading, io, async (staging) => ({
+    repeats: [{ runs, outcomes: await gradedOutcomes(runs, source, grading, user, io, staging) }],
+  }));
+}
+
+/** One repeat of a client's group: its runs, and what the client features made of them. */
+interface GradedRepeat {
+  runs: TaskRun[];
+  outcomes: ScenarioOutcome[];
+}
+
+/**
+ * The verdicts and the reports of a group of graded repeats (one, where nothing is repeated),
+ * which `grade` makes given the staging folder its reports are written into.
+ */
+async function gradedGroup(
+  source: ClientSource,
+  grading: ClientGrading & { repeat?: number },
+  io: Io,
+  grade: (staging: string) => Promise<RepeatsRun<GradedRepeat>>,
+): Promise<ClientVerdict> {
+  const startedAt = new Date().toISOString();
   const reportDir = resolve(grading.reportDir);
-  const collector = new OutcomeCollector();
-  const parameters: ClientParameters = {
-    runs,
-    user,
-    description: grading.description ?? {},
-    ...("recorded" in source ? { recorded: source.recorded } : {}),
-  };
-  const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
-  const target = { baseUrl: `${CLIENT_TARGET}${"command" in source ? source.command : source.recorded}` };
   const staging = stagingFolder(reportDir);
   try {
-    const { runConfiguration } = await loadConfiguration(
-      {
-        file: false,
-        provided: {
-          paths: featureFiles(PACKAGE_ROOT, "client"),
-          import: CLIENT_SUPPORT_MODULES,
-          tags: grading.tasks.map((task) => `@${task}`).join(" or "),
-          format: [PROGRESS_FORMATTER, ...(grading.cucumberReports === false ? [] : cucumberReports(staging))],
-          formatOptions: {
-            sxd: { strict: grading.strict, expectedFailures: [...(grading.expectedFailures?.keys() ?? [])] },
-          },
-          worldParameters: JSON.parse(JSON.stringify(parameters)),
-        },
-      },
-      environment,
-    );
-    loadedHere ??= loadSupport(runConfiguration, environment);
-    await runCucumber({ ...runConfiguration, support: await loadedHere }, environment, (envelope) =>
-      collector.add(envelope),
-    );
+    const group = await grade(staging);
+    const runs = group.repeats.flatMap((repeat) => repeat.runs);
+    const target = { baseUrl: `${CLIENT_TARGET}${"command" in source ? source.command : source.recorded}` };
     const judgement = finishRun(
       {
         side: "client",
-        outcomes: collector.outcomes(),
+        repeats: group.repeats.map((repeat) => repeat.outcomes),
+        asked: grading.repeat,
         judging: {
           strict: grading.strict,
           allowIncomplete: grading.allowIncomplete,
@@ -212,6 +221,50 @@ export async function gradeClientRuns(
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * The client features over one repeat's runs, through cucumber, whose steps grade them;
+ * cucumber's own reports go into `staging` for a run that is not repeated.
+ */
+async function gradedOutcomes(
+  runs: TaskRun[],
+  source: ClientSource,
+  grading: ClientGrading & { repeat?: number },
+  user: ClientUser,
+  io: Io,
+  staging: string,
+): Promise<ScenarioOutcome[]> {
+  const collector = new OutcomeCollector();
+  const parameters: ClientParameters = {
+    runs,
+    user,
+    description: grading.description ?? {},
+    ...("recorded" in source ? { recorded: source.recorded } : {}),
+  };
+  const environment = { cwd: PACKAGE_ROOT, stdout: io.stdout, stderr: io.stderr, env: process.env };
+  const ownReports = grading.cucumberReports !== false && (grading.repeat ?? 1) <= 1;
+  const { runConfiguration } = await loadConfiguration(
+    {
+      file: false,
+      provided: {
+        paths: featureFiles(PACKAGE_ROOT, "client"),
+        import: CLIENT_SUPPORT_MODULES,
+        tags: grading.tasks.map((task) => `@${task}`).join(" or "),
+        format: [PROGRESS_FORMATTER, ...(ownReports ? cucumberReports(staging) : [])],
+        formatOptions: {
+          sxd: { strict: grading.strict, expectedFailures: [...(grading.expectedFailures?.keys() ?? [])] },
+        },
+        worldParameters: JSON.parse(JSON.stringify(parameters)),
+      },
+    },
+    environment,
+  );
+  loadedHere ??= loadSupport(runConfiguration, environment);
+  await runCucumber({ ...runConfiguration, support: await loadedHere }, environment, (envelope) =>
+    collector.add(envelope),
+  );
+  return collector.outcomes();
 }
 
 async function runTask(

@@ -187,6 +187,17 @@ export const RUN_SETTINGS = [
     help: "seconds after which no scenario starts (sxd limits: no request is sent, and sizes that would pass it are lowered); the rest are not run",
   },
   {
+    name: "repeat",
+    key: "repeat",
+    field: "repeat",
+    commands: JUDGING,
+    kind: "count",
+    arg: "N",
+    env: "SXD_REPEAT",
+    default: 1,
+    help: "run the same target N times in a row, as one group: each row's worst verdict, and rows whose verdicts differ marked intermittent (--deadline bounds the group)",
+  },
+  {
     name: "rate",
     key: "rate",
     field: "rate",

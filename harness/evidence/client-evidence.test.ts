@@ -21,3 +21,16 @@ test("a note for each plain run the client failed against sxd's servers, with th
     "note: the client failed the plain run of task history against sxd's own servers (killed after 7 ms without exiting)",
   ]);
 });
+
+test("in a group of repeats, one note a task: its first failed plain run, and in how many repeats one failed", () => {
+  const notes = failedPlainRuns([
+    run("update", 0, { repeat: 1 }),
+    run("update", 2, { repeat: 2, stderr: "first\n" }),
+    run("update", 3, { repeat: 3, stderr: "second\n" }),
+    run("history", 1, { repeat: 3 }),
+  ]);
+  assert.deepEqual(notes, [
+    "note: the client failed the plain run of task update against sxd's own servers (exit 2 after 7 ms, in 2 repeats): first",
+    "note: the client failed the plain run of task history against sxd's own servers (exit 1 after 7 ms)",
+  ]);
+});

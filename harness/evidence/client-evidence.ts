@@ -25,6 +25,8 @@ export interface TaskRun {
   requests: RecordedRequest[];
   /** What a right run prints (the history task: every title, newest first). */
   expectedOutput?: string[];
+  /** The repeat (1 first) of a group (`sxd test-client --repeat`) this run was part of; absent where nothing was repeated. */
+  repeat?: number;
   /**
    * Where the requests come from when no command ran: "recorded in app.har", "done by hand".
    * Such a run has no exit code and no output, and no condition is ever staged for it.
@@ -66,18 +68,23 @@ export function endOf(run: TaskRun): string {
 }
 
 /**
- * A line for each plain run (nothing staged) of a task that the client's command did and did
- * not end with exit 0. sxd's own servers did the task right in that run, so a client that
- * failed it is worth a look, whatever its rows say (its reason: the first line it wrote to stderr).
+ * A line for each task whose plain run (nothing staged) the client's command did and did not
+ * end with exit 0. sxd's own servers did the task right in that run, so a client that failed it
+ * is worth a look, whatever its rows say (its reason: the first line it wrote to stderr). In a
+ * group of repeats, the first such run of a task, and in how many repeats one failed.
  */
 export function failedPlainRuns(runs: readonly TaskRun[]): string[] {
-  return runs
-    .filter((run) => !run.recorded && !run.condition && run.exitCode !== 0 && run.exitCode !== NOT_SUPPORTED)
-    .map((run) => {
-      const said = run.stderr.split("\n").find((line) => line.trim() !== "");
-      const why = said === undefined ? "" : `: ${shorten(said.trim(), 200)}`;
-      return `note: the client failed the plain run of task ${run.task} against sxd's own servers (${endOf(run)})${why}`;
-    });
+  const failed = runs.filter(
+    (run) => !run.recorded && !run.condition && run.exitCode !== 0 && run.exitCode !== NOT_SUPPORTED,
+  );
+  return [...new Set(failed.map((run) => run.task))].map((task) => {
+    const ofTask = failed.filter((run) => run.task === task);
+    const [run] = ofTask as [TaskRun];
+    const said = run.stderr.split("\n").find((line) => line.trim() !== "");
+    const why = said === undefined ? "" : `: ${shorten(said.trim(), 200)}`;
+    const repeats = ofTask.length > 1 ? `, in ${ofTask.length} repeats` : "";
+    return `note: the client failed the plain run of task ${task} against sxd's own servers (${endOf(run)}${repeats})${why}`;
+  });
 }
 
 export function describeRun(run: TaskRun): string {

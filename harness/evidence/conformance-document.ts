@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { PeerSide } from "../description/peer.ts";
 import type { Side } from "../judging/catalogue.ts";
-import type { Overall, RowVerdict } from "../judging/verdicts.ts";
+import type { Overall, RepeatCounts, Repeated, RowVerdict } from "../judging/verdicts.ts";
 import type { ClientEvidence } from "./client-evidence.ts";
 import type { Exchange } from "./exchange.ts";
 
@@ -20,14 +20,34 @@ export interface ConformanceDocument {
   /** Set when a signal stopped the run: the scenarios not started are not run. */
   interrupted?: string;
   warnings?: string[];
-  /** A client run (`sxd test-client`): the command and each run of a task, with what it sent. */
+  /**
+   * A client run (`sxd test-client`): the command and each run of a task, with what it sent; in a
+   * group of repeats, the runs of the repeats some row's evidence comes from, each with its `repeat`.
+   */
   client?: ClientEvidence;
+  /**
+   * The repeats the run was (`--repeat N`): how many were asked, and how many started (fewer
+   * where the deadline, the breaker or a signal stopped the group). A run without --repeat is a
+   * group of one. Absent in the documents of an sxd without --repeat.
+   */
+  repeated?: Repeated;
   rows: Array<{
     id: string;
     level: string;
     rule: string;
+    /** The worst verdict any repeat gave the row (harness/judging/repeats.ts). */
     verdict: RowVerdict;
+    /** Why, as the repeat of `evidenceRepeat` said it: the first failure's message, or why the row was not run. */
     reason?: string;
+    /** How many repeats gave the row each verdict, `{ "failed": 3, "passed": 17 }`; they add up to `repeated.ran`. */
+    repeats?: RepeatCounts;
+    /**
+     * The repeats that judged the row disagreed on its rule: broken (failed, expected failure) in
+     * some, warned or held (passed, fixed, not applicable) in others. "not run" counts for neither.
+     */
+    intermittent?: boolean;
+    /** The repeat (1 first) whose reason, scenarios and exchanges the row shows: the first that gave it its verdict. */
+    evidenceRepeat?: number;
     scenarios: Array<{
       name: string;
       location: string;

@@ -12,7 +12,14 @@ const rows: Row[] = [
 ];
 
 /** A scenario of the run, so that each row counts as selected. */
-const scenario: ScenarioOutcome = { name: "s", location: "f.feature:1", rows: [], status: "passed", attachments: [] };
+const scenario: ScenarioOutcome = {
+  name: "s",
+  location: "f.feature:1",
+  rows: [],
+  level: "must",
+  status: "passed",
+  attachments: [],
+};
 
 /** One repeat, judged: each row's verdict as given (passed unless told), its reason naming it. */
 const repeat = (verdicts: Record<string, RowVerdict>, options: JudgeOptions = { strict: false }) =>

@@ -44,13 +44,17 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
     overall: judgement.overall,
     ...(input.interrupted ? { interrupted: input.interrupted } : {}),
     ...(input.warnings?.length ? { warnings: input.warnings } : {}),
-    ...(input.client ? { client: input.client } : {}),
+    ...(input.client ? { client: evidenceRuns(input.client, judgement) } : {}),
+    ...(judgement.repeated ? { repeated: judgement.repeated } : {}),
     rows: judgement.rows.map((r) => ({
       id: r.row.id,
       level: r.row.level,
       rule: r.row.rule,
       verdict: r.verdict,
       reason: r.reason,
+      ...(r.repeats
+        ? { repeats: r.repeats, intermittent: r.intermittent ?? false, evidenceRepeat: r.evidenceRepeat }
+        : {}),
       scenarios: r.scenarios.map((s) => ({
         name: s.name,
         location: s.location,
@@ -63,4 +67,13 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
       })),
     })),
   };
+}
+
+/**
+ * A client's runs as the document keeps them: in a group of repeats, only those of the repeats
+ * some row shows as its evidence, so N repeats do not make the report N times as large.
+ */
+function evidenceRuns(client: ClientEvidence, judgement: Judgement): ClientEvidence {
+  const shown = new Set(judgement.rows.filter((r) => r.scenarios.length > 0).map((r) => r.evidenceRepeat));
+  return { ...client, runs: client.runs.filter((run) => run.repeat === undefined || shown.has(run.repeat)) };
 }

@@ -4,6 +4,7 @@ import { escapeXml as escapeHtml } from "../../lib/xml.ts";
 import type { ConformanceDocument } from "../evidence/conformance-document.ts";
 import { cssClass, rowDocsUrl } from "../evidence/presentation.ts";
 import { curlCommand, formatExchange } from "../evidence/transcript.ts";
+import { repeatsCount, repeatsShare } from "../judging/repeats.ts";
 import type { RowVerdict } from "../judging/verdicts.ts";
 
 /** Failures first, then warnings, then what did not run, then the rest. */
@@ -33,6 +34,8 @@ export function conformanceHtml(doc: ConformanceDocument, docsUrl?: string): str
     })
     .join("\n");
   const rowsHtml = sorted.map((row) => rowHtml(row, docsUrl)).join("\n");
+  const inRepeats = repeatsCount(doc.repeated);
+  const intermittent = run.filter((r) => r.intermittent).map((r) => r.id);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -57,14 +60,17 @@ details.row > summary { cursor: pointer; }
 .reason, pre { white-space: pre-wrap; word-break: break-word; }
 pre { background: #f6f8fa; padding: .5rem; border-radius: 4px; font-size: 12.5px; }
 .scenario { margin: .5rem 0 .5rem 1rem; }
+.intermittent { background: #fde2c0; color: #7a3b00; border-radius: 3px; padding: 0 .35rem; font-size: .8rem; margin-right: .5rem; }
+.share { color: #555; margin: .2rem 0; }
 </style>
 </head>
 <body>
 <h1>sxd conformance report</h1>
 <div class="meta">Target ${escapeHtml(doc.target.baseUrl)}${doc.target.contactsUrl ? ` · contacts ${escapeHtml(doc.target.contactsUrl)}` : ""}${doc.target.messagingUrl ? ` · messaging ${escapeHtml(doc.target.messagingUrl)}` : ""}<br>
-${escapeHtml(doc.date)} · sxd ${escapeHtml(doc.suite.version)}${doc.strict ? " · strict" : ""}${doc.peer ? ` · sxd played the ${escapeHtml(doc.peer)} server (--peer)` : ""}</div>
+${escapeHtml(doc.date)} · sxd ${escapeHtml(doc.suite.version)}${doc.strict ? " · strict" : ""}${inRepeats ? ` · ${inRepeats}` : ""}${doc.peer ? ` · sxd played the ${escapeHtml(doc.peer)} server (--peer)` : ""}</div>
 <div class="overall ${cssClass(doc.overall)}" id="overall">${escapeHtml(doc.overall)}${doc.interrupted ? ` (interrupted by ${escapeHtml(doc.interrupted)})` : ""}</div>
 ${(doc.warnings ?? []).map((w) => `<p class="warning-line" role="alert">warning: ${escapeHtml(w)}</p>`).join("\n")}
+${inRepeats ? `<p id="intermittent">Intermittent, their verdicts differing between the ${inRepeats}: ${intermittent.join(", ") || "none"}</p>` : ""}
 <table class="counts" id="counts">
 <tr><th></th>${VERDICT_ORDER.map((v) => `<th>${v}</th>`).join("")}</tr>
 ${countRows}
@@ -79,6 +85,11 @@ function rowHtml(row: ConformanceDocument["rows"][number], docsUrl: string | und
   const open = row.verdict === "failed" ? " open" : "";
   // The row shows what was expected and what came; the exchange is in the scenario below.
   const reason = row.reason ? `<div class="reason">${escapeHtml(row.reason.split("\nin the exchange:")[0])}</div>` : "";
+  const share = repeatsShare(row);
+  // In a group, the row's scenarios are those of one repeat: the first that gave its verdict.
+  const shareHtml = share
+    ? `<div class="share">${escapeHtml(share)}; the scenarios below are of repeat ${row.evidenceRepeat}</div>`
+    : "";
   const docs = docsUrl
     ? `<div class="docs"><a href="${escapeHtml(rowDocsUrl(docsUrl, row.id))}">${row.id} in the documentation</a></div>`
     : "";
@@ -92,7 +103,8 @@ function rowHtml(row: ConformanceDocument["rows"][number], docsUrl: string | und
       return `<details class="scenario"><summary>${escapeHtml(s.status)}: ${escapeHtml(s.name)} <small>${escapeHtml(s.location)}</small></summary>${message}${observed}${exchanges}</details>`;
     })
     .join("");
-  return `<details class="row ${cssClass(row.verdict)}" data-row="${row.id}" data-verdict="${row.verdict}"${open}>
-<summary><span class="verdict">${escapeHtml(row.verdict)}</span><span class="level">${row.level.toUpperCase()}</span><b>${row.id}</b> ${escapeHtml(row.rule)}</summary>
-${reason}${docs}${scenarios}</details>`;
+  const mark = row.intermittent ? '<span class="intermittent">intermittent</span>' : "";
+  return `<details class="row ${cssClass(row.verdict)}" data-row="${row.id}" data-verdict="${row.verdict}"${row.intermittent ? ' data-intermittent="true"' : ""}${open}>
+<summary><span class="verdict">${escapeHtml(row.verdict)}</span>${mark}<span class="level">${row.level.toUpperCase()}</span><b>${row.id}</b> ${escapeHtml(row.rule)}</summary>
+${shareHtml}${reason}${docs}${scenarios}</details>`;
 }

@@ -9,7 +9,8 @@
 import { escapeXml, xmlCharactersOnly } from "../../lib/xml.ts";
 import type { InteropDocument } from "../evidence/interop-document.ts";
 import { caseNames, type ScenarioOutcome } from "../judging/outcomes.ts";
-import { caseVerdict, type Judgement, type RowResult } from "../judging/verdicts.ts";
+import { repeatsShare } from "../judging/repeats.ts";
+import { caseVerdict, type Judgement, type RowResult, type RowVerdict } from "../judging/verdicts.ts";
 
 export interface JunitInput {
   judgement: Judgement;
@@ -37,6 +38,7 @@ export function junitXml({ judgement, baseUrl, timestamp }: JunitInput): string 
     ["target", baseUrl],
     ["strict", String(judgement.options.strict)],
     ["allow incomplete", String(judgement.options.allowIncomplete ?? false)],
+    ...repeatsProperties(judgement),
   ]
     .map(([name, value]) => `      <property name="${attribute(name)}" value="${attribute(value)}"/>`)
     .join("\n");
@@ -84,12 +86,26 @@ export function interopJunit(doc: InteropDocument): string {
   ].join("\n");
 }
 
+/** A group's (--repeat) properties: how many repeats ran of those asked, and the rows whose verdicts differed. */
+function repeatsProperties({ repeated, rows }: Judgement): string[][] {
+  if (!repeated || repeated.asked <= 1) return [];
+  const intermittent = rows.filter((r) => r.scenarios.length > 0 && r.intermittent).map((r) => r.row.id);
+  return [
+    ["repeats", `${repeated.ran} of ${repeated.asked}`],
+    ["intermittent rows", intermittent.join(", ") || "none"],
+  ];
+}
+
 function rowCases(result: RowResult, judgement: Judgement): TestCase[] {
   const names = caseNames(result.scenarios);
   const classname = `${result.row.id} (${result.row.level.toUpperCase()})`;
+  // In a group, a case is of the row's evidence repeat; its message says how the row went over all.
+  const share = repeatsShare(result);
   return result.scenarios.map((scenario, i) => {
     const verdict = caseVerdict(scenario, result.row.id, judgement.options);
-    const body = caseBody(verdict, scenario, judgement.options.expectedFailures?.get(result.row.id));
+    const listed = judgement.options.expectedFailures?.get(result.row.id);
+    const told = share !== undefined && SHARED.includes(verdict) ? shared(scenario, share) : scenario;
+    const body = caseBody(verdict, told, listed);
     const duration = (scenario.durationMs ?? 0) / 1000;
     const open = `    <testcase classname="${attribute(classname)}" name="${attribute(names[i])}" time="${seconds(duration)}"`;
     return {
@@ -123,6 +139,14 @@ function caseBody(verdict: ReturnType<typeof caseVerdict>, scenario: ScenarioOut
     default:
       return "";
   }
+}
+
+/** The cases whose message says the row's share of a group: those that broke or warned. */
+const SHARED: RowVerdict[] = ["failed", "warning", "expected failure"];
+
+/** The scenario, its message opening with the row's share of a group: "intermittent, failed in 3 of 20 repeats, passed in 17: …". */
+function shared(scenario: ScenarioOutcome, share: string): ScenarioOutcome {
+  return { ...scenario, message: `${share}: ${scenario.message ?? ""}` };
 }
 
 function output(content: string): string {

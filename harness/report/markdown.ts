@@ -12,6 +12,7 @@
 import { type ConformanceDocument, documentSide, documentSubject } from "../evidence/conformance-document.ts";
 import type { BrokenRow, InteropDocument } from "../evidence/interop-document.ts";
 import { REPORT_FILES } from "../evidence/report-folder.ts";
+import { repeatsCount, repeatsShare } from "../judging/repeats.ts";
 import type { RowVerdict } from "../judging/verdicts.ts";
 import { cellCounts, type FailureGroup, failureGroups, pairMarks, tasksText } from "./interop-cells.ts";
 
@@ -30,13 +31,18 @@ const LEVELS = ["must", "should", "may"] as const;
 
 export function summaryMarkdown(doc: ConformanceDocument): string {
   const checked = doc.rows.filter((row) => row.scenarios.length > 0);
+  const inRepeats = repeatsCount(doc.repeated);
   const side = documentSide(doc) === "client" ? "client" : "server";
   const lines = [
     `# sxd: ${doc.overall}`,
     "",
-    `${side} \`${cell(documentSubject(doc))}\`: ${checked.length} ${checked.length === 1 ? "row" : "rows"} checked (sxd ${doc.suite.version}, ${doc.date})`,
+    `${side} \`${cell(documentSubject(doc))}\`: ${checked.length} ${checked.length === 1 ? "row" : "rows"} checked${inRepeats ? `, ${inRepeats}` : ""} (sxd ${doc.suite.version}, ${doc.date})`,
     "",
   ];
+  if (inRepeats) {
+    const intermittent = checked.filter((row) => row.intermittent).map((row) => row.id);
+    lines.push(`Intermittent, their verdicts differing between repeats: ${intermittent.join(", ") || "none"}.`, "");
+  }
   if (doc.interrupted) lines.push(`Interrupted by ${doc.interrupted}: the scenarios not started are not run.`, "");
   for (const warning of doc.warnings ?? []) lines.push(`> ${cell(warning)}`, "");
   const shown = VERDICTS.filter((verdict) => checked.some((row) => row.verdict === verdict));
@@ -52,7 +58,7 @@ export function summaryMarkdown(doc: ConformanceDocument): string {
     lines.push("", "| row | level | verdict | why |", "|---|---|---|---|");
     notPassed.sort((a, b) => VERDICTS.indexOf(a.verdict) - VERDICTS.indexOf(b.verdict));
     for (const row of notPassed)
-      lines.push(`| ${row.id} | ${row.level.toUpperCase()} | ${row.verdict} | ${cell(firstLine(row.reason))} |`);
+      lines.push(`| ${row.id} | ${row.level.toUpperCase()} | ${verdictCell(row)} | ${cell(firstLine(row.reason))} |`);
   }
   lines.push("", `Every scenario and exchange: \`${REPORT_FILES.conformanceHtml}\` in the reports.`, "");
   return lines.join("\n");
@@ -100,6 +106,12 @@ function groupLine(group: FailureGroup): string {
   const blame = group.blame ?? "nobody (a limit of the run)";
   const explained = [rows.join(", "), also.length > 0 ? `also broken: ${also.join(", ")}` : ""].filter(Boolean);
   return `- ${cell(group.client)} × ${cell(group.server)}, ${tasksText(group.cells)}: ${blame}${explained.length > 0 ? ` (${explained.join("; ")})` : ""}: ${cell(group.why)}`;
+}
+
+/** A row's verdict, and in a group how it went over the repeats: "failed (intermittent, failed in 3 of 20 repeats, passed in 17)". */
+function verdictCell(row: ConformanceDocument["rows"][number]): string {
+  const share = repeatsShare(row);
+  return share === undefined ? row.verdict : `${row.verdict} (${share})`;
 }
 
 /** Text made safe for one cell of a Markdown table: no line break, no column bar, no HTML. */

@@ -10,6 +10,7 @@ import type { Exchange } from "../evidence/exchange.ts";
 import type { InteropDocument } from "../evidence/interop-document.ts";
 import { rowDocsUrl } from "../evidence/presentation.ts";
 import { caseNames, EXCHANGES_MEDIA_TYPE, type ScenarioOutcome } from "../judging/outcomes.ts";
+import { repeatsCount, repeatsShare } from "../judging/repeats.ts";
 import { caseVerdict, type Judgement, type RowResult, type RowVerdict } from "../judging/verdicts.ts";
 import { cellCounts, pairMarks } from "./interop-cells.ts";
 
@@ -53,14 +54,17 @@ export function summaryText(
   const details: string[] = [];
   const rowLines: string[] = [];
   const grouped = new Set<RowResult>();
+  const repeats = judgement.repeated && judgement.repeated.ran > 1 ? judgement.repeated : undefined;
   for (const r of selected.filter((x) => x.verdict !== "passed")) {
     if (grouped.has(r)) continue;
     const group = GROUPED.includes(r.verdict)
-      ? selected.filter((x) => x.verdict === r.verdict && firstLine(x.reason) === firstLine(r.reason))
+      ? selected.filter(
+          (x) => x.verdict === r.verdict && firstLine(x.reason) === firstLine(r.reason) && share(x) === share(r),
+        )
       : [r];
     for (const member of group) grouped.add(member);
     rowLines.push(
-      `  ${r.verdict.toUpperCase()}: ${group.map((x) => x.row.id).join(", ")} (${levelsOf(group)}) ${firstLine(r.reason)}`,
+      `  ${r.verdict.toUpperCase()}: ${group.map((x) => x.row.id).join(", ")} (${levelsOf(group)}) ${share(r)}${firstLine(r.reason)}`,
     );
     if (docsUrl) rowLines.push(...group.map((x) => `    the rule: ${rowDocsUrl(docsUrl, x.row.id)}`));
     const level = r.row.level.toUpperCase();
@@ -70,11 +74,13 @@ export function summaryText(
       if (!LISTED.includes(verdict)) return;
       const number = details.length + 1;
       rowLines.push(`    ${number}) ${verdict}: ${names[i]}: ${firstLine(scenario.message)}`);
-      details.push(detail(number, `${verdict.toUpperCase()} ${r.row.id} (${level})`, names[i], scenario));
+      const inRepeat = repeats ? `, in repeat ${r.evidenceRepeat} of ${repeats.ran}` : "";
+      details.push(detail(number, `${verdict.toUpperCase()} ${r.row.id} (${level})${inRepeat}`, names[i], scenario));
     });
   }
   const lines = details.length > 0 ? ["", "Failures and warnings:", "", ...details] : [];
-  lines.push("", `sxd: ${selected.length} rows checked against ${baseUrl}`);
+  const inRepeats = repeatsCount(judgement.repeated);
+  lines.push("", `sxd: ${selected.length} rows checked against ${baseUrl}${inRepeats ? `, ${inRepeats}` : ""}`);
   for (const level of LEVELS) {
     const ofLevel = selected.filter((r) => r.row.level === level);
     if (ofLevel.length === 0) continue;
@@ -84,6 +90,10 @@ export function summaryText(
     lines.push(`  ${level.toUpperCase().padEnd(7)} ${parts}`);
   }
   lines.push(...rowLines);
+  if (repeats) {
+    const intermittent = selected.filter((r) => r.intermittent).map((r) => r.row.id);
+    lines.push(`  intermittent (verdicts that differ between repeats): ${intermittent.join(", ") || "none"}`);
+  }
   if (rateLimited) lines.push(rateLine(rateLimited));
   lines.push(`verdict: ${judgement.overall} (reports in ${reportDir}/)`, ...gate(judgement), "");
   return lines.join("\n");
@@ -119,9 +129,17 @@ function gate(judgement: Judgement): string[] {
   if (judgement.overall !== "incomplete") return [];
   if (judgement.executed === 0)
     return ["exit 3: no scenario ran, so nothing was checked (--allow-incomplete does not accept that)"];
-  return judgement.exitCode === 0
-    ? ["exit 0: incomplete, accepted by --allow-incomplete"]
+  if (judgement.exitCode === 0) return ["exit 0: incomplete, accepted by --allow-incomplete"];
+  const { repeated } = judgement;
+  return repeated && repeated.ran < repeated.asked
+    ? [`exit 3: ${repeated.ran} of the ${repeated.asked} repeats asked for ran (--allow-incomplete accepts that)`]
     : ["exit 3: a MUST or MAY row above could not be run (--allow-incomplete accepts that)"];
+}
+
+/** "intermittent, failed in 3 of 20 repeats, passed in 17: " for a row of a group, "" for a single run's. */
+function share(row: RowResult): string {
+  const text = repeatsShare(row);
+  return text === undefined ? "" : `${text}: `;
 }
 
 function rateLine({ refused, waitedMs, boundMs, suggestedRate }: RateSummary): string {

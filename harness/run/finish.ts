@@ -1,8 +1,9 @@
 /**
  * What every run does once its scenarios ran, whichever side and wherever the exchanges came
  * from (sxd's requests to a server, a client's to sxd's servers, a recording): judge the rows
- * of its side, write every report into the run's staging folder, put them in place together,
- * and print the summary. One pipeline, so both sides' reports and verdicts cannot drift apart.
+ * of its side (each repeat of a group, then the group), write every report into the run's
+ * staging folder, put them in place together, and print the summary. One pipeline, so both
+ * sides' reports and verdicts cannot drift apart.
  */
 import { join } from "node:path";
 import type { Writable } from "node:stream";
@@ -10,6 +11,7 @@ import { UsageError } from "../errors.ts";
 import { publishReports, REPORT_FILES } from "../evidence/report-folder.ts";
 import { loadRows, type Side } from "../judging/catalogue.ts";
 import type { ScenarioOutcome } from "../judging/outcomes.ts";
+import { judgeRepeats } from "../judging/repeats.ts";
 import { type Judgement, type JudgeOptions, judge } from "../judging/verdicts.ts";
 import type { ReportInput } from "../report/conformance-json.ts";
 import { writeReports } from "../report/index.ts";
@@ -25,7 +27,10 @@ export function cucumberReports(staging: string): Array<[string, string]> {
 
 export interface Finishing {
   side: Side;
-  outcomes: ScenarioOutcome[];
+  /** Each repeat's outcomes, in the order they ran: one for a run, more for a group (--repeat). */
+  repeats: ScenarioOutcome[][];
+  /** How many repeats were asked for; absent: as many as ran. */
+  asked?: number;
   judging: JudgeOptions;
   /** What the reports say besides the verdicts (written into `report.reportDir`, the staging folder). */
   report: Omit<ReportInput, "judgement">;
@@ -40,10 +45,14 @@ export interface Finishing {
 }
 
 export function finishRun(finishing: Finishing, stdout: Writable): Judgement {
-  const { outcomes, report } = finishing;
-  if (outcomes.length === 0)
+  const { repeats, report } = finishing;
+  if (repeats.every((outcomes) => outcomes.length === 0))
     throw new UsageError(finishing.side === "client" ? "no client scenario ran" : "no scenario ran");
-  const judgement = judge(loadRows(finishing.side), outcomes, finishing.judging);
+  const rows = loadRows(finishing.side);
+  const judgement = judgeRepeats(
+    repeats.map((outcomes) => judge(rows, outcomes, finishing.judging)),
+    finishing.asked,
+  );
   if (finishing.writesReports !== false) {
     writeReports({ ...report, judgement });
     publishReports(report.reportDir, finishing.reportDir);

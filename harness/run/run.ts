@@ -22,18 +22,16 @@ import { uniformReplyLine } from "../report/summary.ts";
 import type { TlsSettings } from "../wire/dispatcher.ts";
 import { firstUnreachable, timeRoundTrips } from "../wire/probe.ts";
 import type { RateParameters } from "../wire/rate-limits.ts";
-import { RunLimits, type RunLimitsParameters } from "../wire/run-limits.ts";
+import { RunLimits } from "../wire/run-limits.ts";
 import { forgetRunState, type RunStatePlace } from "../wire/run-state.ts";
 import { chosenAtOnce } from "./concurrency.ts";
 import { runsScenariosAtOnce } from "./concurrent-scenarios.ts";
 import { cucumberReports, finishRun } from "./finish.ts";
 import { firstRefusalNote, rateSummary } from "./rate-report.ts";
+import { type Interruption, inTurn, listenForInterruptions, type RepeatsRun } from "./repeats.ts";
 import { checkHarFile, checkTagExpression } from "./run-checks.ts";
 import { judgedWithTheRun } from "./whole-run.ts";
-import { DEFAULT_SECURITY_SAMPLES, type WorldParameters } from "./world-parameters.ts";
-
-/** Requests in a row that got no reply, after which the run gives up on the target. */
-const FAILURES_IN_A_ROW = 3;
+import { DEFAULT_SECURITY_SAMPLES, runLimits, type WorldParameters } from "./world-parameters.ts";
 
 /**
  * The step definitions, loaded once a process for all its runs (the tests run many): cucumber
@@ -67,8 +65,10 @@ export interface ConformanceRun {
   maxBodyBytes?: number;
   /** Values sampled where a row judges whether they can be predicted; absent: DEFAULT_SECURITY_SAMPLES. */
   securitySamples?: number;
-  /** No scenario starts after this many seconds; absent: DEFAULT_DEADLINE_SECONDS. */
+  /** No scenario starts after this many seconds of the whole group of repeats; absent: DEFAULT_DEADLINE_SECONDS. */
   deadlineSeconds?: number;
+  /** The suite this many times in a row, judged as one group (judging/repeats.ts); absent: once. */
+  repeat?: number;
   /** Rows known to fail, with the reason. */
   expectedFailures?: Map<string, string>;
   /** A messaging server whose contacts server is down, where the shell could start one (the outage row). */
@@ -137,19 +137,28 @@ export async function runConformance(run: ConformanceRun, io: Io): Promise<Suite
     // A round trip through JSON is what reaches the workers anyway.
     runConfiguration.runtime.worldParameters = JSON.parse(JSON.stringify(parameters));
     const startedAt = new Date().toISOString();
-    listenForInterruptions(run, io, place, interruption);
-    const collector = new OutcomeCollector();
+    listenForInterruptions(run.interruptions, io, place, interruption);
     const noteRefusals = firstRefusalNote(rate, io.stderr);
     const loaded = await preloading;
-    const result = await runCucumber(
-      loaded ? { ...runConfiguration, support: loaded } : runConfiguration,
-      environment,
-      (envelope) => collector.add(envelope),
+    const limits = new RunLimits(parameters.limits);
+    const group = await inTurn(
+      run.repeat ?? 1,
+      io.stderr,
+      () => limits.stopReason(),
+      async () => {
+        const collector = new OutcomeCollector();
+        const result = await runCucumber(
+          loaded ? { ...runConfiguration, support: loaded } : runConfiguration,
+          environment,
+          (envelope) => collector.add(envelope),
+        );
+        loadedHere ??= Promise.resolve(result.support);
+        return await judgedWithTheRun(collector.outcomes(), run.target);
+      },
     ).finally(noteRefusals);
-    loadedHere ??= Promise.resolve(result.support);
     const { signal: interrupted } = interruption;
     const judgement = judgeRun(run, io, {
-      outcomes: await judgedWithTheRun(collector.outcomes(), run.target),
+      group,
       staging,
       reportDir,
       startedAt,
@@ -178,9 +187,10 @@ function cucumberOptions(run: ConformanceRun, staging: string) {
       tags: run.tags ?? "",
       parallel: (run.parallel ?? 0) > 1 ? run.parallel : 0,
       // Progress only: the summary prints each failure once; junit.xml is ours (report/junit.ts).
+      // cucumber's own reports are of one cucumber run: a group of repeats writes none.
       format: [
         PROGRESS_FORMATTER,
-        ...(run.cucumberReports === false ? [] : cucumberReports(staging)),
+        ...(run.cucumberReports === false || (run.repeat ?? 1) > 1 ? [] : cucumberReports(staging)),
         ...(run.verbose ? [["summary", "/dev/stderr"] as [string, string]] : []),
       ],
       formatOptions: { sxd: progressOptions },
@@ -227,27 +237,12 @@ function worldParameters(
   };
 }
 
-/** The signal that stopped the run, once one did, and how to stop listening. */
-interface Interruption {
-  signal?: NodeJS.Signals;
-  stopListening?: () => void;
-}
-
-/** From here on an interruption lets no further scenario start. */
-function listenForInterruptions(run: ConformanceRun, io: Io, place: RunStatePlace, interruption: Interruption): void {
-  interruption.stopListening = run.interruptions?.((signal) => {
-    interruption.signal = signal;
-    RunLimits.interrupt(place, `the run was interrupted (${signal})`);
-    io.stderr.write(`sxd: ${signal}: no further scenario starts; the running ones finish, then the reports\n`);
-  });
-}
-
 /** The outcomes judged, the reports written and published, the summary printed. */
 function judgeRun(
   run: ConformanceRun,
   io: Io,
   ran: {
-    outcomes: ScenarioOutcome[];
+    group: RepeatsRun<ScenarioOutcome[]>;
     staging: string;
     reportDir: string;
     startedAt: string;
@@ -255,15 +250,17 @@ function judgeRun(
     interrupted: NodeJS.Signals | undefined;
   },
 ): Judgement {
-  const { interrupted } = ran;
+  const { interrupted, group } = ran;
   const warnings = [
     ...(interrupted ? [`the run was interrupted (${interrupted}): scenarios not started were not run`] : []),
+    ...(group.stopped ? [group.stopped] : []),
     ...(run.tls?.insecure ? ["TLS certificates were not checked (--insecure)"] : []),
   ];
   return finishRun(
     {
       side: "server",
-      outcomes: ran.outcomes,
+      repeats: group.repeats,
+      asked: run.repeat,
       judging: { strict: run.strict, expectedFailures: run.expectedFailures, allowIncomplete: run.allowIncomplete },
       report: {
         reportDir: ran.staging,
@@ -288,13 +285,4 @@ function judgeRun(
     },
     io.stdout,
   );
-}
-
-function runLimits(deadlineSeconds: number, place: RunStatePlace): RunLimitsParameters {
-  return {
-    ...place,
-    deadlineSeconds,
-    deadlineAt: Date.now() + deadlineSeconds * 1000,
-    failuresInARow: FAILURES_IN_A_ROW,
-  };
 }

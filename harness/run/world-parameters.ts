@@ -9,6 +9,7 @@ import type { TargetDescription } from "../description/target.ts";
 import type { TlsSettings } from "../wire/dispatcher.ts";
 import type { RateParameters } from "../wire/rate-limits.ts";
 import type { RunLimitsParameters } from "../wire/run-limits.ts";
+import type { RunStatePlace } from "../wire/run-state.ts";
 
 /**
  * Values a scenario samples to judge whether they can be predicted (nonces, tokens): enough
@@ -43,4 +44,17 @@ export interface WorldParameters {
   earlyResourceFor?: string;
   /** Scenarios this process runs at once (harness/run/concurrent-scenarios.ts); absent: one at a time. */
   scenariosAtOnce?: number;
+}
+
+/** Requests in a row that got no reply, after which the run gives up on the target. */
+const FAILURES_IN_A_ROW = 3;
+
+/** The run's limits, its deadline counted from now: the whole group's, where the run is a group of repeats. */
+export function runLimits(deadlineSeconds: number, place: RunStatePlace): RunLimitsParameters {
+  return {
+    ...place,
+    deadlineSeconds,
+    deadlineAt: Date.now() + deadlineSeconds * 1000,
+    failuresInARow: FAILURES_IN_A_ROW,
+  };
 }
