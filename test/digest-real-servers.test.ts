@@ -14,6 +14,7 @@ import { describe, it, type TestContext } from "node:test";
 import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
 import { validateDescription } from "../harness/description/target-check.ts";
 import { loadRows } from "../harness/judging/catalogue.ts";
+import { observationsOf } from "../harness/judging/outcomes.ts";
 import type { RowResult } from "../harness/judging/verdicts.ts";
 import { startDigestServer } from "./digest-targets/digest-server.ts";
 import { NONCE_LIFETIME_SECONDS, TARGETS, type TargetName } from "./digest-targets/targets.ts";
@@ -132,6 +133,19 @@ describe("the digest rows against servers that behave like real ones", () => {
     const rows = await verdictsOf(t, "sha-512-256-only");
     assertOnlyFaulty(rows);
     for (const id of ["DIG-3", "DIG-4", "DIG-5", "DIG-6", "DIG-7", "DIG-11"]) assertVerdict(rows, id, "passed");
+  });
+
+  it("a server offering an algorithm sxd cannot compute beside SHA-256: judged on SHA-256, the other named as not tried", async (t) => {
+    const rows = await verdictsOf(t, "offers-unregistered-too", {}, "@DIG-5 or @DIG-11 or @DIG-14");
+    assertOnlyFaulty(rows, "DIG-14");
+    for (const id of ["DIG-5", "DIG-11"]) {
+      assertVerdict(rows, id, "passed");
+      const observed = (rows.get(id)?.scenarios ?? []).flatMap((s) => observationsOf(s.attachments));
+      assert.ok(
+        observed.some((o) => /^not tried with SHA3-256: offered, but no algorithm RFC 7616 registers/.test(o)),
+        `${id}: ${observed.join("; ")}`,
+      );
+    }
   });
 
   it("a server that needs its session cookie back fails DIG-4, and the failure names the cookie", async (t) => {

@@ -14,7 +14,7 @@ Feature: Access with a digest
 
   A rule binds every algorithm the server offers: the rows that build on a login (DIG-4,
   Authentication-Info, rspauth) log in with each algorithm the challenge offers, each over a
-  challenge of its own. An algorithm offered that is none RFC 7616 registers is not tried, and
+  challenge of its own. An offered algorithm that RFC 7616 does not register is not tried, and
   the report says so; one whose login was refused is DIG-4's failure, and the others are judged.
   They are not run where no login gets in: that one failure belongs to the first scenario here.
 

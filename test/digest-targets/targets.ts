@@ -116,6 +116,10 @@ export const TARGETS = {
     behaviour: "offers SHA-512-256 only, an algorithm RFC 7616 registers",
     quirks: () => ({ offer: ["SHA-512-256"] }),
   },
+  "offers-unregistered-too": {
+    behaviour: "offers SHA3-256, which RFC 7616 does not register, before SHA-256",
+    quirks: () => ({ offer: ["SHA3-256", "SHA-256"] }),
+  },
   "nonce-in-session-cookie": {
     behaviour: "keeps its nonce in a session whose cookie it sets on the 401, and needs that cookie back",
     quirks: () => ({ nonces: sessionNonces() }),
