@@ -75,7 +75,8 @@ function trendChart(trend: CaseTrend): string {
   const axis = `<line x1="${PAD.left}" x2="${PAD.left}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="#555"/><line x1="${PAD.left}" x2="${W - PAD.right}" y1="${H - PAD.bottom}" y2="${H - PAD.bottom}" stroke="#555"/><text x="${PAD.left - 6}" y="${y(highest / 1.1) + 4}" font-size="11" text-anchor="end">${(highest / 1.1).toPrecision(3)}</text><text x="${PAD.left - 6}" y="${H - PAD.bottom}" font-size="11" text-anchor="end">0</text><text x="12" y="${PAD.top - 8}" font-size="11">${escapeHtml(trend.unit)}</text>`;
   const caption = trend.labels
     .map(
-      (l) => `${escapeHtml(l.label)} ${l.lowerQuartile.toPrecision(3)}${l.risen ? ' <span class="rose">rose</span>' : ""}`,
+      (l) =>
+        `${escapeHtml(l.label)} ${l.lowerQuartile.toPrecision(3)}${l.risen ? ' <span class="rose">rose</span>' : ""}`,
     )
     .join(", ");
   return `<figure><svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(title)}"><text x="${W / 2}" y="14" font-size="13" text-anchor="middle">${escapeHtml(title)}</text>${axis}${marks.join("")}</svg><figcaption>${caption}</figcaption></figure>`;

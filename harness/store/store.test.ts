@@ -93,7 +93,7 @@ test("a writer killed in its transaction leaves no part of its run; the runs bef
   // A child records small runs, then one of many rows, and is killed while that one is written.
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(import.meta.dirname, "../../test/fixtures/store-writer.ts"), file],
+    ["--import", "tsx", join(import.meta.dirname, "../../test/fixtures/store-writer.ts"), file, "small", "3", "big"],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
