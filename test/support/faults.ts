@@ -11,16 +11,19 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, sep } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { loadRows } from "../../harness/judging/catalogue.ts";
 import { loadScenarios } from "../../harness/judging/scenarios.ts";
 import { PACKAGE_ROOT } from "../../harness/package.ts";
 import { FAULTS, type FaultInfo } from "../../reference/index.ts";
 import { failureSummary } from "./failure-summary.ts";
+import { SOURCE_ROOT } from "./source-root.ts";
 import { behaviourTags, rowsWith, runAgainstReference } from "./suite.ts";
 
-const EXPECTED_DIR = fileURLToPath(new URL("../expected-failures/", import.meta.url));
+// The checkout's folder, not the test tree's: a file written with SXD_UPDATE_EXPECTED=1 must land
+// where git sees it, also where none was pinned before (the test tree links only to those pinned when it was built).
+const EXPECTED_DIR = join(SOURCE_ROOT, "test", "expected-failures", sep);
 const UPDATE_EXPECTED = process.env.SXD_UPDATE_EXPECTED === "1";
 
 export function checkFaultsOf(prefix: "SNAP" | "DIG" | "EXP"): void {
