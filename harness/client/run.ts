@@ -12,11 +12,11 @@ import { type ClientUser, failedPlainRuns, type RecordedRequest, type TaskRun } 
 import { CLIENT_TARGET } from "../evidence/conformance-document.ts";
 import { stagingFolder } from "../evidence/report-folder.ts";
 import type { Io } from "../io.ts";
-import { OutcomeCollector, type ScenarioOutcome } from "../judging/outcomes.ts";
+import { OutcomeCollector } from "../judging/outcomes.ts";
 import { featureFiles } from "../judging/scenarios.ts";
 import type { Judgement } from "../judging/verdicts.ts";
 import { CLIENT_SUPPORT_MODULES, PACKAGE_ROOT, PROGRESS_FORMATTER } from "../package.ts";
-import { cucumberReports, finishRun } from "../run/finish.ts";
+import { cucumberReports, finishRun, judgedRepeat } from "../run/finish.ts";
 import { inTurn, type RepeatsRun } from "../run/repeats.ts";
 import { runCommand } from "./command.ts";
 import type { ClientDescription } from "./description.ts";
@@ -101,10 +101,11 @@ export async function runClientConformance(
   const source = { command: settings.command };
   const asked = settings.repeat ?? 1;
   return gradedGroup(source, settings, io, (staging) =>
-    inTurn(asked, io.stderr, noStop, async (repeat) => {
+    inTurn(asked, io.stderr, noStop, async (repeat, earlier) => {
       const ran = await runTasks(settings, benches);
       const runs = asked > 1 ? ran.map((run) => ({ ...run, repeat })) : ran;
-      return { runs, outcomes: await gradedOutcomes(runs, source, settings, first.user, io, staging) };
+      const before = earlier.map((e) => e.judgement);
+      return { runs, judgement: await graded(runs, source, settings, first.user, io, { staging, before }) };
     }),
   );
 }
@@ -166,14 +167,14 @@ export function gradeClientRuns(
   io: Io,
 ): Promise<ClientVerdict> {
   return gradedGroup(source, grading, io, async (staging) => ({
-    repeats: [{ runs, outcomes: await gradedOutcomes(runs, source, grading, user, io, staging) }],
+    repeats: [{ runs, judgement: await graded(runs, source, grading, user, io, { staging, before: [] }) }],
   }));
 }
 
 /** One repeat of a client's group: its runs, and what the client features made of them. */
 interface GradedRepeat {
   runs: TaskRun[];
-  outcomes: ScenarioOutcome[];
+  judgement: Judgement;
 }
 
 /**
@@ -196,13 +197,8 @@ async function gradedGroup(
     const judgement = finishRun(
       {
         side: "client",
-        repeats: group.repeats.map((repeat) => repeat.outcomes),
+        repeats: group.repeats.map((repeat) => repeat.judgement),
         asked: grading.repeat,
-        judging: {
-          strict: grading.strict,
-          allowIncomplete: grading.allowIncomplete,
-          expectedFailures: grading.expectedFailures,
-        },
         report: {
           reportDir: staging,
           target,
@@ -224,17 +220,18 @@ async function gradedGroup(
 }
 
 /**
- * The client features over one repeat's runs, through cucumber, whose steps grade them;
- * cucumber's own reports go into `staging` for a run that is not repeated.
+ * The client features over one repeat's runs, through cucumber, whose steps grade them, and the
+ * repeat judged (`before`: the repeats before it); cucumber's own reports go into `staging` for a
+ * run that is not repeated.
  */
-async function gradedOutcomes(
+async function graded(
   runs: TaskRun[],
   source: ClientSource,
   grading: ClientGrading & { repeat?: number },
   user: ClientUser,
   io: Io,
-  staging: string,
-): Promise<ScenarioOutcome[]> {
+  { staging, before }: { staging: string; before: readonly Judgement[] },
+): Promise<Judgement> {
   const collector = new OutcomeCollector();
   const parameters: ClientParameters = {
     runs,
@@ -264,7 +261,8 @@ async function gradedOutcomes(
   await runCucumber({ ...runConfiguration, support: await loadedHere }, environment, (envelope) =>
     collector.add(envelope),
   );
-  return collector.outcomes();
+  const { strict, allowIncomplete, expectedFailures } = grading;
+  return judgedRepeat("client", collector.outcomes(), { strict, allowIncomplete, expectedFailures }, before);
 }
 
 async function runTask(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Row } from "./catalogue.ts";
 import type { ScenarioOutcome } from "./outcomes.ts";
-import { groupVerdict, judgeRepeats, repeatsShare } from "./repeats.ts";
+import { groupVerdict, judgeRepeats, keptForEvidence, repeatsShare } from "./repeats.ts";
 import { conclude, type JudgeOptions, type RepeatCounts, type RowVerdict } from "./verdicts.ts";
 
 const rows: Row[] = [
@@ -150,4 +150,24 @@ test("the share says whether the row is intermittent, the group's verdict first,
   assert.equal(share("not applicable", { "not applicable": 3 }), undefined, "nothing to look at");
   assert.equal(share("passed", { passed: 2, "not run": 1 }), "passed in 2 of 3 repeats, was not run in 1");
   assert.equal(share("passed"), undefined);
+});
+
+test("a repeat keeps a row's scenarios only where no earlier repeat gave the row its verdict: the group's evidence stays whole", () => {
+  const kept: ReturnType<typeof conclude>[] = [];
+  for (const verdicts of [{}, { "DIG-6": "failed" }, { "DIG-6": "failed" }, {}] as Record<string, RowVerdict>[])
+    kept.push(keptForEvidence(repeat(verdicts), kept));
+  const scenariosKept = kept.map((judgement) =>
+    judgement.rows.filter((r) => r.scenarios.length > 0).map((r) => r.row.id),
+  );
+  assert.deepEqual(scenariosKept, [["DIG-6", "DIG-11", "DIG-9"], ["DIG-6"], [], []]);
+  const group = judgeRepeats(kept);
+  assert.deepEqual(
+    group.rows.map((r) => [r.row.id, r.verdict, r.evidenceRepeat, r.scenarios.length]),
+    [
+      ["DIG-6", "failed", 2, 1],
+      ["DIG-11", "passed", 1, 1],
+      ["DIG-9", "passed", 1, 1],
+    ],
+  );
+  assert.deepEqual(rowOf(group, "DIG-6")?.repeats, { passed: 2, failed: 2 });
 });

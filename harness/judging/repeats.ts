@@ -86,6 +86,18 @@ export function judgeRepeats(repeats: readonly Judgement[], asked = repeats.leng
   return conclude(rows, executed, first.options, { asked, ran: repeats.length });
 }
 
+/**
+ * A repeat's judgement as a group keeps it while more repeats run: each row's scenarios only where
+ * no earlier repeat gave the row the same verdict, since a group shows a row's evidence from the
+ * first repeat that gave its verdict and no later one. What the others recorded (their
+ * exchanges) can go, so a group holds at most one repeat's evidence per verdict of a row, not N.
+ */
+export function keptForEvidence(repeat: Judgement, earlier: readonly Judgement[]): Judgement {
+  const seen = (result: RowResult) =>
+    earlier.some((before) => before.rows.some((r) => r.row.id === result.row.id && r.verdict === result.verdict));
+  return { ...repeat, rows: repeat.rows.map((r) => (seen(r) ? { ...r, scenarios: [] } : r)) };
+}
+
 /** What a verdict's count says in a share: "failed in 3", "warned in 2". */
 const DONE: Record<RowVerdict, string> = {
   failed: "failed",

@@ -11,7 +11,7 @@ import { UsageError } from "../errors.ts";
 import { publishReports, REPORT_FILES } from "../evidence/report-folder.ts";
 import { loadRows, type Side } from "../judging/catalogue.ts";
 import type { ScenarioOutcome } from "../judging/outcomes.ts";
-import { judgeRepeats } from "../judging/repeats.ts";
+import { judgeRepeats, keptForEvidence } from "../judging/repeats.ts";
 import { type Judgement, type JudgeOptions, judge } from "../judging/verdicts.ts";
 import type { ReportInput } from "../report/conformance-json.ts";
 import { writeReports } from "../report/index.ts";
@@ -27,11 +27,10 @@ export function cucumberReports(staging: string): Array<[string, string]> {
 
 export interface Finishing {
   side: Side;
-  /** Each repeat's outcomes, in the order they ran: one for a run, more for a group (--repeat). */
-  repeats: ScenarioOutcome[][];
+  /** Each repeat as judgedRepeat() judged it, in the order they ran: one for a run, more for a group (--repeat). */
+  repeats: Judgement[];
   /** How many repeats were asked for; absent: as many as ran. */
   asked?: number;
-  judging: JudgeOptions;
   /** What the reports say besides the verdicts (written into `report.reportDir`, the staging folder). */
   report: Omit<ReportInput, "judgement">;
   /** Where the reports go once all are written, and how the summary names it. */
@@ -44,15 +43,25 @@ export interface Finishing {
   notes?: (judgement: Judgement) => string[];
 }
 
+/**
+ * One repeat's outcomes judged as it ends, the rows of its side, keeping only what can still be
+ * the group's evidence (`earlier`: the repeats before it). A first repeat in which no scenario
+ * ran is a usage error.
+ */
+export function judgedRepeat(
+  side: Side,
+  outcomes: ScenarioOutcome[],
+  judging: JudgeOptions,
+  earlier: readonly Judgement[],
+): Judgement {
+  if (outcomes.length === 0 && earlier.length === 0)
+    throw new UsageError(side === "client" ? "no client scenario ran" : "no scenario ran");
+  return keptForEvidence(judge(loadRows(side), outcomes, judging), earlier);
+}
+
 export function finishRun(finishing: Finishing, stdout: Writable): Judgement {
-  const { repeats, report } = finishing;
-  if (repeats.every((outcomes) => outcomes.length === 0))
-    throw new UsageError(finishing.side === "client" ? "no client scenario ran" : "no scenario ran");
-  const rows = loadRows(finishing.side);
-  const judgement = judgeRepeats(
-    repeats.map((outcomes) => judge(rows, outcomes, finishing.judging)),
-    finishing.asked,
-  );
+  const { report } = finishing;
+  const judgement = judgeRepeats(finishing.repeats, finishing.asked);
   if (finishing.writesReports !== false) {
     writeReports({ ...report, judgement });
     publishReports(report.reportDir, finishing.reportDir);

@@ -17,14 +17,15 @@ export interface RepeatsRun<T> {
 }
 
 /**
- * Runs `once` for repeats 1 to `asked`; before each after the first, `stopReason` says why none
- * may start any more, if so. A group of one says nothing of repeats.
+ * Runs `once` for repeats 1 to `asked`, each given what the repeats before it gave; before each
+ * after the first, `stopReason` says why none may start any more, if so. A group of one says
+ * nothing of repeats.
  */
 export async function inTurn<T>(
   asked: number,
   progress: Writable,
   stopReason: () => string | undefined,
-  once: (repeat: number) => Promise<T>,
+  once: (repeat: number, earlier: readonly T[]) => Promise<T>,
 ): Promise<RepeatsRun<T>> {
   const repeats: T[] = [];
   for (let repeat = 1; repeat <= asked; repeat++) {
@@ -34,7 +35,7 @@ export async function inTurn<T>(
       return { repeats, stopped: `${left} of ${asked} did not start: ${reason}` };
     }
     if (asked > 1) progress.write(`sxd: repeat ${repeat} of ${asked}\n`);
-    repeats.push(await once(repeat));
+    repeats.push(await once(repeat, repeats));
   }
   return { repeats };
 }

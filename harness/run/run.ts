@@ -13,7 +13,7 @@ import { type TargetDescription, unstatedLines } from "../description/target.ts"
 import { UsageError } from "../errors.ts";
 import { stagingFolder } from "../evidence/report-folder.ts";
 import type { Io } from "../io.ts";
-import { OutcomeCollector, type ScenarioOutcome } from "../judging/outcomes.ts";
+import { OutcomeCollector } from "../judging/outcomes.ts";
 import { earlyResourceFor, loadScenarios, plannedScenarios, runOrder } from "../judging/scenarios.ts";
 import type { Judgement } from "../judging/verdicts.ts";
 import { PACKAGE_ROOT, PROGRESS_FORMATTER, SUPPORT_MODULES, suiteVersion } from "../package.ts";
@@ -26,7 +26,7 @@ import { RunLimits } from "../wire/run-limits.ts";
 import { forgetRunState, type RunStatePlace } from "../wire/run-state.ts";
 import { chosenAtOnce } from "./concurrency.ts";
 import { runsScenariosAtOnce } from "./concurrent-scenarios.ts";
-import { cucumberReports, finishRun } from "./finish.ts";
+import { cucumberReports, finishRun, judgedRepeat } from "./finish.ts";
 import { firstRefusalNote, rateSummary } from "./rate-report.ts";
 import { type Interruption, inTurn, listenForInterruptions, type RepeatsRun } from "./repeats.ts";
 import { checkHarFile, checkTagExpression } from "./run-checks.ts";
@@ -141,11 +141,16 @@ export async function runConformance(run: ConformanceRun, io: Io): Promise<Suite
     const noteRefusals = firstRefusalNote(rate, io.stderr);
     const loaded = await preloading;
     const limits = new RunLimits(parameters.limits);
-    const group = await inTurn(
+    const judging = {
+      strict: run.strict,
+      expectedFailures: run.expectedFailures,
+      allowIncomplete: run.allowIncomplete,
+    };
+    const group = await inTurn<Judgement>(
       run.repeat ?? 1,
       io.stderr,
       () => limits.stopReason(),
-      async () => {
+      async (_, earlier) => {
         const collector = new OutcomeCollector();
         const result = await runCucumber(
           loaded ? { ...runConfiguration, support: loaded } : runConfiguration,
@@ -153,7 +158,7 @@ export async function runConformance(run: ConformanceRun, io: Io): Promise<Suite
           (envelope) => collector.add(envelope),
         );
         loadedHere ??= Promise.resolve(result.support);
-        return await judgedWithTheRun(collector.outcomes(), run.target);
+        return judgedRepeat("server", await judgedWithTheRun(collector.outcomes(), run.target), judging, earlier);
       },
     ).finally(noteRefusals);
     const { signal: interrupted } = interruption;
@@ -242,7 +247,7 @@ function judgeRun(
   run: ConformanceRun,
   io: Io,
   ran: {
-    group: RepeatsRun<ScenarioOutcome[]>;
+    group: RepeatsRun<Judgement>;
     staging: string;
     reportDir: string;
     startedAt: string;
@@ -261,7 +266,6 @@ function judgeRun(
       side: "server",
       repeats: group.repeats,
       asked: run.repeat,
-      judging: { strict: run.strict, expectedFailures: run.expectedFailures, allowIncomplete: run.allowIncomplete },
       report: {
         reportDir: ran.staging,
         target: run.target,
