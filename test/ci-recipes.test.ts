@@ -28,6 +28,7 @@ import { segmentMatcher } from "../lib/glob.ts";
 import { USER_ENV } from "../scripts/install-tarball.ts";
 import { EXAMPLE_CLIENT, exampleClient, finished, SXD, sxd, tempDir } from "./support/cli.ts";
 import { cellFound, givenConformance } from "./support/interop-runs.ts";
+import { postgresMissing, startPostgres } from "./support/postgres.ts";
 import { SOURCE_ROOT } from "./support/source-root.ts";
 
 const ROOT = SOURCE_ROOT;
@@ -35,11 +36,12 @@ const DOC = readFileSync(join(ROOT, "docs/ci.md"), "utf8");
 /** The YAML blocks of docs/ci.md, each with the file it names on its first line (`# .gitlab-ci.yml`). */
 const BLOCKS = [...DOC.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => {
   const text = m[1] as string;
-  return { file: /^# (\S+)\n/.exec(text)?.[1], text };
+  return { file: /^# (\S+)(?: \(.*\))?\n/.exec(text)?.[1], title: /^# (.*)\n/.exec(text)?.[1], text };
 });
 
+/** A recipe by its first line's file name, or by the whole line where several name one file ("# .gitlab-ci.yml (a store of results)"). */
 function recipe(file: string): string {
-  const block = BLOCKS.find((b) => b.file === file);
+  const block = BLOCKS.find((b) => b.title === file) ?? BLOCKS.find((b) => b.file === file);
   assert.ok(block, `docs/ci.md has no YAML block that opens with # ${file}`);
   return block.text;
 }
@@ -54,7 +56,13 @@ test("every GitHub workflow of docs/ci.md passes actionlint, and the sxd action 
   const workflows = BLOCKS.filter((b) => b.file?.startsWith(".github/workflows/"));
   assert.deepEqual(
     workflows.map((w) => w.file),
-    [".github/workflows/conformance.yml", ".github/workflows/sxd.yml", ".github/workflows/interop.yml"],
+    [
+      ".github/workflows/conformance.yml",
+      ".github/workflows/sxd.yml",
+      ".github/workflows/interop.yml",
+      ".github/workflows/sxd-store.yml",
+      ".github/workflows/sxd-sqlite.yml",
+    ],
   );
   for (const { file, text } of workflows) assert.deepEqual(await runLint(text, file as string), [], file);
   // The linter reads what it is given: the merge job needing a job that is not there is an error.
@@ -84,6 +92,8 @@ interface GitlabJob {
   variables?: Record<string, string>;
   before_script?: string[];
   script?: string[];
+  /** Run after the script, whatever its end, in a shell of their own (the job's code is the script's). */
+  after_script?: string[];
   artifacts?: { when?: string; paths?: string[]; reports?: { junit?: string | string[] } };
 }
 
@@ -199,7 +209,9 @@ async function runJob(instance: Instance, repo: string, globals: Record<string, 
   for (const [key, value] of Object.entries({ ...globals, ...instance.job.variables }))
     variables[key] = expand(String(value), variables);
   const lines = [...(instance.job.before_script ?? []), ...(instance.job.script ?? [])];
-  const child = spawn("sh", ["-e", "-c", lines.join("\n")], {
+  const after = instance.job.after_script ?? [];
+  const shell = `(set -e\n${lines.join("\n")}\n); code=$?\n(${after.join("\n") || ":"}) || true\nexit $code`;
+  const child = spawn("sh", ["-c", shell], {
     cwd: dir,
     detached: true, // its own process group: what the job left running ends with it, as its container does
     env: {
@@ -333,4 +345,82 @@ test("the GitLab matrix, SXD_SOURCE set once at its top: three shards and their 
   const links = [...html.matchAll(/href="([^"#]+)/g)].map((m) => decodeURIComponent(m[1] as string));
   assert.ok(links.length >= interopOf(merged).cells.length, html); // each cell's evidence, at least
   for (const link of links) assert.ok(existsSync(join(merged, link)), link);
+});
+
+// ------------------------------------------------------------- a store of results, in GitLab
+
+/** The runner's own variables a recording run reads its label and evidence from. */
+const COMMIT = { CI_COMMIT_SHA: "77aa01bb9f8e7d6c5b4a39281706f5e4d3c2b1a0", CI_COMMIT_REF_NAME: "main" };
+
+/** A recipe's jobs against the bundled reference (the user's service is not there), one row each. */
+function onTheReference(file: Record<string, unknown>, rows: Record<string, string>): void {
+  const jobs = file as Record<string, { variables?: Record<string, string> }>;
+  for (const job of Object.values(jobs)) {
+    if (!job?.variables || job === file.variables) continue;
+    delete job.variables.SXD_BASE_URL;
+    if (job.variables.SXD_CI_ARGS !== undefined) job.variables.SXD_CI_ARGS = "";
+  }
+  for (const [name, row] of Object.entries(rows)) {
+    const job = jobs[name] as { variables?: Record<string, string> };
+    job.variables = { ...job.variables, SXD_TAGS: row };
+  }
+}
+
+const historyIn = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, "history.json"), "utf8")) as import("../harness/store/history.ts").HistoryDocument;
+
+const noPostgres = postgresMissing();
+
+test("the GitLab store of results: two jobs write into one PostgreSQL at once, labelled by the commit, and the history job's page holds both", {
+  skip: noPostgres,
+}, async () => {
+  const server = await startPostgres();
+  try {
+    const file = parse(recipe(".gitlab-ci.yml (a store of results)")) as Record<string, unknown> & {
+      variables: Record<string, string>;
+    };
+    // What the project's CI/CD variables and the runner give every job.
+    Object.assign(file.variables, { SXD_SOURCE: ROOT, SXD_STORE: server.url("team"), ...COMMIT });
+    onTheReference(file, { digest: "@DIG-1", snapshots: "@SNAP-4" });
+    const ran = await runPipeline(pipelineOf(file), tempDir());
+    const job = (name: string) => {
+      const r = ran.get(name);
+      assert.ok(r && r !== "skipped", `${name} ran`);
+      return r;
+    };
+    for (const name of ["digest", "snapshots", "history"]) assert.equal(job(name).code, 0, job(name).log);
+    assert.match(
+      job("digest").log,
+      /^recorded in postgres:\/\/sxd:•••@127\.0\.0\.1:\d+\/team: test run [0-9a-f]{12} of .*, label 77aa01b$/m,
+    );
+    const history = historyIn(join(job("history").dir, "sxd-history"));
+    assert.equal(history.runs, 2);
+    assert.deepEqual(
+      history.targets.map((t) => t.rows.map((r) => [r.id, r.stretches.map((s) => [s.verdict, s.first.label])])).sort(),
+      [[["DIG-1", [["passed", "77aa01b"]]]], [["SNAP-4", [["passed", "77aa01b"]]]]],
+    );
+    assert.ok(existsSync(join(job("history").dir, "sxd-history/history.html")));
+  } finally {
+    server.stop();
+  }
+});
+
+test("the GitLab SQLite store in the cache: the second pipeline's page holds both pipelines' runs", async () => {
+  const file = parse(recipe(".gitlab-ci.yml (a SQLite store in the cache)")) as Record<string, unknown> & {
+    variables: Record<string, string>;
+  };
+  Object.assign(file.variables, { SXD_SOURCE: ROOT, ...COMMIT });
+  onTheReference(file, { conformance: "@DIG-1" });
+  const cache = (file.conformance as { cache: { paths: string[] } }).cache.paths;
+  const repo = tempDir();
+  let kept: Ran | undefined;
+  for (const pipeline of [1, 2]) {
+    // The cache restored as the job starts: what the last pipeline's job left in its paths.
+    for (const path of cache) if (kept) cpSync(join(kept.dir, path), join(repo, path), { recursive: true });
+    const ran = (await runPipeline(pipelineOf(file), repo)).get("conformance");
+    assert.ok(ran && ran !== "skipped");
+    assert.equal(ran.code, 0, ran.log);
+    assert.equal(historyIn(join(ran.dir, "sxd-reports/history")).runs, pipeline, ran.log);
+    kept = ran;
+  }
 });
