@@ -52,9 +52,22 @@ export interface LimitCase {
    * grows with the repeats.
    */
   repeatRequests?(size: number): number;
+  /**
+   * The least time a size takes whatever its requests' pace, where the target has shown a pace
+   * of its own (a server that gives each version a second makes a chain of N versions take N s),
+   * with that pace in words: the deadline's planning counts it, and names it where it is what
+   * lowers a size.
+   */
+  paced?(size: number, repeats: number): { ms: number; pace: string } | undefined;
   prepare(size: number, repeats: number): Promise<void>;
   /** One repeat at a prepared size: each series' cost by its name. */
   measure(size: number, repeat: number): Promise<Record<string, number>>;
+  /**
+   * The condition the repeat just measured was under, where the target's state can change what
+   * the operation costs beside the size (an update sent before the server's clock passed the
+   * version before may wait for it): the engine classes only repeats measured under one condition.
+   */
+  condition?(): string | undefined;
   /**
    * What the case sees at a size beside its costs, in words, asked once the size is prepared and
    * (unless interleaved) measured, where the memory is read: LIM-4's nonce issued before the

@@ -120,3 +120,45 @@ test("what a case observes at each size is kept by size; an answer it did not ex
   ]);
   assert.equal(result.growth, "flat", "an observation is no cost");
 });
+
+test("repeats measured under another condition than most are not classed with them, and the case says which", async () => {
+  // At 1000 things every repeat was measured otherwise (a server's wait for its clock), and cost 100 times more.
+  const mixed = fakeCase((n) => (n === 1000 ? 100 : 1));
+  let last = 0;
+  const measure = mixed.measure;
+  mixed.measure = async (size, repeat) => {
+    last = size;
+    return measure(size, repeat);
+  };
+  mixed.condition = () => (last === 1000 ? "before the clock passed" : "after the clock passed");
+  const [result] = await measureLimits([mixed], plan());
+  assert.deepEqual(
+    result.series[0].points.map((p) => p.size),
+    [10, 100],
+  );
+  assert.equal(result.growth, "flat");
+  assert.deepEqual(result.notes, [
+    "not classed with the repeats measured after the clock passed, those measured otherwise: N = 1000: 5 of 5 before the clock passed",
+  ]);
+  // Told one condition throughout, every size is classed.
+  const same = fakeCase((n) => 1 + n / 10);
+  same.condition = () => "after the clock passed";
+  const [classed] = await measureLimits([same], plan());
+  assert.equal(classed.growth, "linear");
+  assert.equal(classed.notes, undefined);
+});
+
+test("where the target sets a pace of its own, a size it bounds is lowered naming that pace", async () => {
+  // Requests of a millisecond would fit 1000 things in 30 s; at a second a thing, 100 do not: 30 do.
+  const paced = fakeCase(() => 1);
+  paced.paced = (size) => ({ ms: size * 1000, pace: "one version a second" });
+  const [result] = await measureLimits([paced], plan(30_000));
+  assert.deepEqual(
+    result.series[0].points.map((p) => p.size),
+    [10, 29],
+  );
+  assert.deepEqual(result.lowered, [
+    { size: 100, reason: "lowered to 29, about 100 s at one version a second: past the deadline" },
+    { size: 1000, reason: "about 1000 s at one version a second: past the deadline" },
+  ]);
+});

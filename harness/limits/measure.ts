@@ -110,7 +110,7 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
   // One repeat more than asked, the first at each size not kept: it pays for the code paths
   // the process has not run yet (compiling, first connections), which a small size would carry alone.
   const repeats = plan.repeats + 1;
-  const costs = new Map<number, Array<Record<string, number>>>();
+  const costs = new Map<number, Repeat[]>();
   const memory: Point[] = [];
   const sampleMemory = (size: number) => {
     const bytes = plan.memory?.();
@@ -118,25 +118,32 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
   };
   const measureAt = async (size: number, repeat: number) => {
     const cost = await limitCase.measure(size, repeat);
-    if (repeat > 0) costs.get(size)?.push(cost);
+    const under = limitCase.condition?.();
+    if (repeat > 0) costs.get(size)?.push(under === undefined ? { cost } : { cost, under });
   };
   const sizes = [...result.sizes].sort((a, b) => a - b);
   try {
     // Requests of the repeats still to come at the sizes prepared (turn about, after them all).
     let pending = 0;
     for (const [i, asked] of sizes.entries()) {
-      const guessAt = (size: number) => limitCase.requests(size, repeats) * msPerRequest(plan.pace);
+      const byRequests = (size: number) => limitCase.requests(size, repeats) * msPerRequest(plan.pace);
+      // Where the target has shown a pace of its own (a version a second), a size takes at least that.
+      const guessAt = (size: number) => Math.max(byRequests(size), limitCase.paced?.(size, repeats)?.ms ?? 0);
       const left = plan.caseDeadline - plan.now() - pending * msPerRequest(plan.pace);
       let size = asked;
       if (guessAt(asked) > left) {
         const fits = largestFitting(guessAt, sizes[i - 1] ?? 0, asked, left);
-        const over = `about ${Math.ceil(guessAt(asked) / 1000)} s: past the deadline`;
+        const over = (size: number) => {
+          const paced = limitCase.paced?.(size, repeats);
+          const bound = paced !== undefined && paced.ms >= byRequests(size) ? ` at ${paced.pace}` : "";
+          return `about ${Math.ceil(guessAt(size) / 1000)} s${bound}: past the deadline`;
+        };
         if (fits === undefined) {
-          for (const skipped of sizes.slice(i)) result.lowered.push({ size: skipped, reason: over });
+          for (const skipped of sizes.slice(i)) result.lowered.push({ size: skipped, reason: over(skipped) });
           break;
         }
-        result.lowered.push({ size: asked, reason: `lowered to ${fits}, ${over}` });
-        for (const skipped of sizes.slice(i + 1)) result.lowered.push({ size: skipped, reason: over });
+        result.lowered.push({ size: asked, reason: `lowered to ${fits}, ${over(asked)}` });
+        for (const skipped of sizes.slice(i + 1)) result.lowered.push({ size: skipped, reason: over(skipped) });
         size = fits;
       }
       // Interleaved, the repeats come after every size is prepared: their requests are pending.
@@ -168,10 +175,11 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
   } finally {
     await limitCase.cleanup().catch(() => undefined);
   }
-  const notes = limitCase.notes?.() ?? [];
+  const { kept, apart } = underOneCondition(costs, result.size.name);
+  const notes = [...(apart === undefined ? [] : [apart]), ...(limitCase.notes?.() ?? [])];
   if (notes.length > 0) result.notes = notes;
   for (const series of result.series) {
-    series.points = [...costs.entries()]
+    series.points = [...kept.entries()]
       .filter(([, repeated]) => repeated.length > 0)
       .map(([size, repeated]) =>
         pointOf(
@@ -182,11 +190,52 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
     series.fit = growthOf(series.points);
   }
   // Memory read after preparing a size that was then refused or lost measures nothing of it.
-  const measured = memory.filter((point) => (costs.get(point.size)?.length ?? 0) > 0);
+  const measured = memory.filter((point) => (kept.get(point.size)?.length ?? 0) > 0);
   if (measured.length > 0) {
     result.memory = { name: "resident memory", unit: "MB", points: measured, fit: growthOf(measured) };
   }
   result.growth = caseGrowth(result);
+}
+
+/** One repeat's costs by series, and the condition it was measured under where the case tells one. */
+interface Repeat {
+  cost: Record<string, number>;
+  under?: string;
+}
+
+/**
+ * The repeats measured under the condition most of them were (all, where the case tells none):
+ * two sizes measured under different conditions are never classed together. The others are left
+ * out of the points, and `apart` says which and why.
+ */
+export function underOneCondition(
+  repeats: ReadonlyMap<number, readonly Repeat[]>,
+  sizeName: string,
+): { kept: Map<number, Array<Record<string, number>>>; apart?: string } {
+  const counts = new Map<string | undefined, number>();
+  for (const list of repeats.values()) for (const { under } of list) counts.set(under, (counts.get(under) ?? 0) + 1);
+  const main = [...counts.entries()].reduce<[string | undefined, number] | undefined>(
+    (most, entry) => (most === undefined || entry[1] > most[1] ? entry : most),
+    undefined,
+  )?.[0];
+  const kept = new Map<number, Array<Record<string, number>>>();
+  const left: string[] = [];
+  for (const [size, list] of repeats) {
+    kept.set(
+      size,
+      list.filter((repeat) => repeat.under === main).map((repeat) => repeat.cost),
+    );
+    const others = list.filter((repeat) => repeat.under !== main);
+    for (const under of new Set(others.map((repeat) => repeat.under)))
+      left.push(
+        `${sizeName} = ${size}: ${others.filter((r) => r.under === under).length} of ${list.length} ${under ?? "without a condition told"}`,
+      );
+  }
+  if (left.length === 0) return { kept };
+  return {
+    kept,
+    apart: `not classed with the repeats measured ${main ?? "without a condition told"}, those measured otherwise: ${left.join("; ")}`,
+  };
 }
 
 /** Each repeat of every size in turn; a size refused or lost midway ends there for all larger. */

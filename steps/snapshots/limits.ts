@@ -64,6 +64,7 @@ function readingHistory(context: LimitContext): LimitCase {
     interleaved: true,
     notRun: () => notRun(context),
     requests: (n, repeats) => n * REQUESTS_PER_VERSION + repeats * 3 * READS_PER_REPEAT,
+    paced: (n) => chains.paced(n),
     async prepare(n) {
       bySize.set(n, await chains.chain(n));
     },
@@ -81,10 +82,15 @@ function readingHistory(context: LimitContext): LimitCase {
   };
 }
 
-/** LIM-2: one conditional PUT on a chain of N versions. */
+/**
+ * LIM-2: one conditional PUT on a chain of N versions, sent once the server's clock has passed
+ * the version before (limit-chains.ts): a server that holds a quick update for its second would
+ * otherwise show its wait, at the sizes measured last in each turn, as growth.
+ */
 function updating(context: LimitContext): LimitCase {
   const chains = new LimitChains(context);
   const bySize = new Map<number, ScratchResource>();
+  let under: string | undefined;
   return {
     id: "LIM-2",
     size: N,
@@ -93,13 +99,17 @@ function updating(context: LimitContext): LimitCase {
     interleaved: true,
     notRun: () => notRun(context),
     requests: (n, repeats) => (n + repeats * UPDATES_PER_REPEAT) * REQUESTS_PER_VERSION,
+    paced: (n, repeats) => chains.paced(n + repeats * UPDATES_PER_REPEAT),
     async prepare(n) {
-      bySize.set(n, await chains.chain(n));
+      bySize.set(n, await chains.chain(n, "", true));
     },
     async measure(n) {
       const resource = bySize.get(n) as ScratchResource;
-      return { PUT: (await chains.update(resource)).ms };
+      const update = await chains.update(resource, "", "pass");
+      under = update.under;
+      return { PUT: update.ms };
     },
+    condition: () => under,
     cleanup: () => chains.cleanup(),
   };
 }
@@ -118,6 +128,7 @@ function deleting(context: LimitContext): LimitCase {
     requests: (n, repeats) => repeats * ((n + 1) * REQUESTS_PER_VERSION + 3),
     // The DELETE and the two reads after it: each repeat's chain is built as the size is prepared.
     repeatRequests: () => 3,
+    paced: (n, repeats) => chains.paced(repeats * (n + 1)),
     async prepare(n, repeats) {
       const made: ScratchResource[] = [];
       bySize.set(n, made);
@@ -134,10 +145,14 @@ function deleting(context: LimitContext): LimitCase {
   };
 }
 
-/** LIM-6: a PUT of an entry of S bytes, and a GET of a small resource after it. */
+/**
+ * LIM-6: a PUT of an entry of S bytes, each size on a resource of its own, sent once the
+ * server's clock has passed the version before (as LIM-2's); and a GET of a small resource after it.
+ */
 function entrySize(context: LimitContext): LimitCase {
   const chains = new LimitChains(context);
-  const resources: { small?: ScratchResource; large?: ScratchResource } = {};
+  const resources: { small?: ScratchResource; large: Map<number, ScratchResource> } = { large: new Map() };
+  let under: string | undefined;
   return {
     id: "LIM-6",
     size: { name: "S", unit: "bytes" },
@@ -148,19 +163,21 @@ function entrySize(context: LimitContext): LimitCase {
     ],
     interleaved: true,
     notRun: () => notRun(context),
-    requests: (_s, repeats) => 4 + repeats * (REQUESTS_PER_VERSION + READS_PER_REPEAT),
-    async prepare() {
+    requests: (_s, repeats) => 2 + repeats * (REQUESTS_PER_VERSION + READS_PER_REPEAT),
+    async prepare(bytes) {
       resources.small ??= await chains.chain(1);
-      resources.large ??= await chains.chain(1);
+      resources.large.set(bytes, await chains.chain(1));
     },
     async measure(bytes) {
-      const put = await chains.update(resources.large as ScratchResource, "x".repeat(bytes));
+      const put = await chains.update(resources.large.get(bytes) as ScratchResource, "x".repeat(bytes), "pass");
+      under = put.under;
       const small = resources.small as ScratchResource;
       return {
         "PUT of the entry": put.ms,
         "GET of a small resource after it": await medianOf(READS_PER_REPEAT, () => chains.timedGet(small.url)),
       };
     },
+    condition: () => under,
     cleanup: () => chains.cleanup(),
   };
 }
