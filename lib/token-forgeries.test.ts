@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readJwt, signedJwt, verifiedHs256 } from "./jwt.ts";
+import { bytesOf, percentDecoded } from "./percent.ts";
 import { forgeriesOf, shownBy, stepped, viewsOf } from "./token-forgeries.ts";
 
 const users = { user: "ada", otherUser: "lin" };
@@ -76,4 +77,19 @@ test("a JWT: alg none without signature, signature dropped, claims changed with 
 test("the tail cut keeps three quarters of the token", () => {
   assert.deepEqual(tokens("tail-cut", "abcdefgh"), ["abcdef"]);
   assert.deepEqual(tokens("tail-cut", "a"), []);
+});
+
+test("a version byte that is no UTF-8 hides nothing: the user's name beside it is changed", () => {
+  const version = percentDecoded("%80");
+  assert.deepEqual(tokens("other-user", `${version}ada|17`), [`${version}lin|17`]);
+});
+
+test("a token with raw bytes (a MAC percent-encoded as bytes): its user and expiry are forged, its bytes left alone", () => {
+  const mac = percentDecoded("%D9%F6%31%32%33%34%FF%00%7C9%80");
+  const token = `ada|1760000000|${mac}`;
+  assert.deepEqual(tokens("number-up", token), [`ada|1760000001|${mac}`]);
+  assert.deepEqual(tokens("number-down", token), [`ada|1759999999|${mac}`]);
+  assert.deepEqual(tokens("other-user", token), [`lin|1760000000|${mac}`]);
+  const [cut] = tokens("tail-cut", token);
+  assert.ok(token.startsWith(cut) && bytesOf(cut).length < bytesOf(token).length);
 });

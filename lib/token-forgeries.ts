@@ -1,9 +1,9 @@
 /**
  * Tokens forged from what a served one shows (EXP-6). A token that guards a link must not be
  * made by anyone who has seen one: decoded, changed and encoded again, it must be refused.
- * This module takes a token apart (the token as written, each of its parts between
- * separators, each part read as base64, base64url or hex where that gives text) and writes
- * the forgeries an attacker would try first, each changed in one way.
+ * This module takes a token as meant apart (its link's escapes decoded, lib/percent.ts; the
+ * token, each of its parts between separators, each part read as base64, base64url or hex where
+ * that gives text) and writes the forgeries an attacker would try first, each changed in one way.
  *
  *   forgeriesOf("other-user", "YWRh", { user: "ada", otherUser: "lin" });
  *   // [{ kind: "other-user", token: "bGlu", forOtherUser: true, what: "base64url text \"ada\" → \"lin\"" }]
@@ -12,6 +12,7 @@
  * forgery of that kind, and the caller says so.
  */
 import { jwtSigningInput, readJwt } from "./jwt.ts";
+import { rawShare } from "./percent.ts";
 
 export type ForgeryKind =
   | "other-user"
@@ -92,9 +93,9 @@ export function viewsOf(token: string): TokenView[] {
   return views;
 }
 
-/** A long part with letters of both cases: an encoding of bytes, not words and numbers. */
+/** A long part with letters of both cases, or over a quarter raw bytes (lib/percent.ts): bytes, not words and numbers. */
 function looksEncoded(part: string): boolean {
-  return part.length >= 16 && /[a-z]/.test(part) && /[A-Z]/.test(part);
+  return rawShare(part) > 0.25 || (part.length >= 16 && /[a-z]/.test(part) && /[A-Z]/.test(part));
 }
 
 interface Codec {
@@ -266,10 +267,12 @@ function jwtForgeries(kind: ForgeryKind, token: string, users: TokenUsers): Forg
 
 /** The token without its last quarter: a server that compares only what it was sent lets it in. */
 function tailCut(token: string): Forgery[] {
-  if (token.length < 2) return [];
-  const cut = Math.max(1, Math.ceil(token.length / 4));
-  const detail = `the last ${cut} of ${token.length} characters cut`;
-  return [{ kind: "tail-cut", token: token.slice(0, -cut), what: "its last quarter cut", detail, forOtherUser: false }];
+  const chars = Array.from(token);
+  if (chars.length < 2) return [];
+  const cut = Math.max(1, Math.ceil(chars.length / 4));
+  const detail = `the last ${cut} of ${chars.length} characters cut`;
+  const kept = chars.slice(0, -cut).join("");
+  return [{ kind: "tail-cut", token: kept, what: "its last quarter cut", detail, forOtherUser: false }];
 }
 
 const FORGERS: Record<ForgeryKind, (token: string, users: TokenUsers) => Forgery[]> = {

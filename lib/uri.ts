@@ -25,3 +25,14 @@ export function isHttpUrl(text: string): boolean {
     return false;
   }
 }
+
+/**
+ * An absolute URI as a request may carry it (RFC 3986 §2): only the characters a URI is made
+ * of, and every "%" the start of an escape of two hex digits. A space, a control character, a
+ * raw non-ASCII one or `%3G` is no URI, and an HTTP stack may refuse the request line with 400.
+ */
+export function isWellFormedUri(text: string): boolean {
+  return (
+    /^[A-Za-z0-9._~:/?#[\]@!$&'()*+,;=%-]*$/.test(text) && !/%(?![0-9A-Fa-f]{2})/.test(text) && isAbsoluteUri(text)
+  );
+}

@@ -24,6 +24,7 @@ const BOTH_SIDES = [
   "exp-token-not-user-bound",
   "exp-token-unsigned-user",
   "exp-token-unsigned-expiry",
+  "exp-token-escaped-unsigned-expiry",
   "exp-token-jwt-alg-none",
   "exp-token-jwt-unverified",
   "exp-token-counter",

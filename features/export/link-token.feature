@@ -12,7 +12,9 @@ Feature: The token in the export link guards the export
   hands out one single-use link per user, already spent), the case is not run. The flawed
   token differs from the served one by its value alone where it can: a forged token keeps the
   served token's length and alphabet, so a server cannot refuse it on its shape; a random
-  token of another shape is tried as well. Another user's token is tried on the import
+  token of another shape is tried as well. A change is made to the token as meant, its
+  percent-escapes decoded, and escaped again as the link escapes it, so a flawed link is
+  always a well-formed URI. Another user's token is tried on the import
   address of a second user the contacts server knows (export.otherUser); a user nobody knows
   may be refused for that alone, so without one that case is not run.
 

@@ -6,7 +6,9 @@ Feature: A token made from what a served token shows does not export
   and forges the tokens an attacker tries first: the other user's name in place of this
   user's, a number or time one step either side, a JWT with alg none and no signature, with
   its signature dropped or with its claims changed, and the token with its last quarter cut
-  off. None of them may export or get 303.
+  off. None of them may export or get 303. Where the link percent-encodes its token, sxd takes
+  apart the token as meant, its escapes decoded, and escapes each forgery again as the link
+  escapes its token: every forged link is a well-formed URI.
 
   Each forgery is made from a token read after a POST that exported, and once it is refused
   the link it was made from must still export: that POST is the control of the next forgery.

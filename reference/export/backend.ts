@@ -18,6 +18,7 @@ import {
   tokenHeaderValue,
   tokenOfHeader,
 } from "../../lib/export-backend.ts";
+import { percentDecoded, percentEncoded } from "../../lib/percent.ts";
 import { errorReply, HttpError, type Reply, type Route, type ServerRequest } from "../http/reply.ts";
 
 export const DEFAULT_BACKEND: BackendRequest = { path: "/user/{user}/contacts" };
@@ -33,7 +34,7 @@ export function backendRequestFor(
 ): { path: string; method: string; headers: Record<string, string> } {
   const path = backend.path
     .replaceAll("{user}", encodeURIComponent(user))
-    .replaceAll("{token}", encodeURIComponent(token ?? ""));
+    .replaceAll("{token}", percentEncoded(token ?? ""));
   const headers =
     backend.tokenHeader && token !== undefined
       ? { [backend.tokenHeader.toLowerCase()]: tokenHeaderValue(backend, token) }
@@ -60,7 +61,9 @@ export function matchBackend(
   if (!match) return undefined;
   const part = (name: string) => {
     const at = names.indexOf(name);
-    return at < 0 ? undefined : safeDecode(match[at + 1] ?? "");
+    if (at < 0) return undefined;
+    // A token's bytes that are not UTF-8 stay bytes, as the messaging server read them (lib/percent.ts).
+    return name === "token" ? percentDecoded(match[at + 1] ?? "") : safeDecode(match[at + 1] ?? "");
   };
   const user = part("user");
   if (!user) return undefined;

@@ -21,6 +21,8 @@ export interface ExportChoices {
   listing: "contact-list" | "feed";
   /** An upload's reply: 303 to the user's copy, or 204 No Content. */
   uploadReply: "see-other" | "no-content";
+  /** The messaging server refuses a request target with a broken escape (`%3G`) with 400, as Go's HTTP server does. */
+  refusesBrokenEscapes: boolean;
 }
 
 const EXPORT_CHOICES: Record<Variant, ExportChoices> = {
@@ -32,6 +34,7 @@ const EXPORT_CHOICES: Record<Variant, ExportChoices> = {
     refusedTokenStatus: 403,
     listing: "contact-list",
     uploadReply: "see-other",
+    refusesBrokenEscapes: false,
   },
   alternative: {
     exportRel: "urn:sxd:rel:copy-contacts-to-messaging",
@@ -41,6 +44,7 @@ const EXPORT_CHOICES: Record<Variant, ExportChoices> = {
     refusedTokenStatus: 404,
     listing: "feed",
     uploadReply: "no-content",
+    refusesBrokenEscapes: true,
   },
 };
 

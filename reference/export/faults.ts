@@ -84,6 +84,11 @@ export const exportFaults = {
     breaks: ["EXP-6"],
     description: "the token shows its expiry in decimal beside a MAC of the user alone: the expiry can be moved",
   },
+  "exp-token-escaped-unsigned-expiry": {
+    breaks: ["EXP-6"],
+    description:
+      "the token is a version byte 0x80 and user|expiry|hex MAC of the user, percent-encoded in the link: decoded, its expiry can be moved",
+  },
   "exp-token-jwt-alg-none": {
     breaks: ["EXP-6"],
     description: "the token is an HS256 JWT, and one whose header says alg none is taken without a signature",
@@ -173,13 +178,15 @@ export function exportPolicy(active: ReadonlySet<string>): ExportPolicy {
       ? "unsigned-user"
       : on("exp-token-unsigned-expiry")
         ? "unsigned-expiry"
-        : on("exp-token-jwt-alg-none")
-          ? "jwt-alg-none"
-          : on("exp-token-jwt-unverified")
-            ? "jwt-unverified"
-            : on("exp-token-counter")
-              ? "counted"
-              : "hmac",
+        : on("exp-token-escaped-unsigned-expiry")
+          ? "escaped-unsigned-expiry"
+          : on("exp-token-jwt-alg-none")
+            ? "jwt-alg-none"
+            : on("exp-token-jwt-unverified")
+              ? "jwt-unverified"
+              : on("exp-token-counter")
+                ? "counted"
+                : "hmac",
 
     refusesEveryExport: on("exp-refuses-every-export"),
     checksToken: !on("exp-token-not-checked"),

@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseMediaType, XML_TYPE } from "../../lib/media-type.ts";
+import { percentDecoded, percentEncoded } from "../../lib/percent.ts";
 import { escapeXml } from "../../lib/xml.ts";
 import type { ExportUsers, ReferenceContext } from "../context.ts";
 import {
@@ -116,7 +117,7 @@ export function contactsRoutes(context: ReferenceContext): Route {
         self: self[policy.selfLink],
         export: {
           rel: context.exportRel ?? choices.exportRel,
-          href: `${context.urls.messaging}/user/${encoded}/import${policy.tokenIn === "query" ? "?" : ";"}t=${token}`,
+          href: `${context.urls.messaging}/user/${encoded}/import${policy.tokenIn === "query" ? "?" : ";"}t=${percentEncoded(token)}`,
           title: policy.exportLinkHasTitle ? choices.exportTitle : undefined,
         },
       },
@@ -223,6 +224,8 @@ export function messagingRoutes(context: ReferenceContext): Route {
   return async (request) => {
     const match = /^\/user\/([^/;]+)(?:\/(import|contacts)((?:;[^/]*)?))?$/.exec(request.path);
     if (!match) return undefined;
+    if (choices.refusesBrokenEscapes && /%(?![0-9A-Fa-f]{2})/.test(request.target))
+      throw new HttpError(400, "the request target has a % that starts no escape of two hex digits (RFC 3986 §2.1)");
     const [, segment, action, params] = match;
     const user = userOf(segment, context.exportUsers);
     if (action === "import") return exportContacts(request, user, params);
@@ -248,10 +251,10 @@ function userOf(segment: string, named: ExportUsers | undefined): string {
   return user;
 }
 
-/** The `t` parameter of `;t=<token>;…` path parameters. */
+/** The `t` parameter of `;t=<token>;…` path parameters, as meant: bytes that are not UTF-8 stay bytes (lib/percent.ts). */
 function tokenOf(params: string): string | undefined {
   for (const param of params.split(";")) {
-    if (param.startsWith("t=")) return safeDecode(param.slice(2));
+    if (param.startsWith("t=")) return percentDecoded(param.slice(2));
   }
   return undefined;
 }
@@ -259,14 +262,6 @@ function tokenOf(params: string): string | undefined {
 function queryToken(target: string): string | undefined {
   const at = target.indexOf("?");
   return at < 0 ? undefined : (new URLSearchParams(target.slice(at + 1)).get("t") ?? undefined);
-}
-
-function safeDecode(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function refusal(check: TokenCheck & { ok: false }): string {

@@ -9,16 +9,28 @@
  * - jwt-unverified:  the same JWT, read but never verified (decoded in place of checked).
  * - counted:         the next number of a counter, looked up in a table (counted-tokens.ts):
  *                    unforgeable by changing one, yet anyone who read one knows the next.
+ * - escaped-unsigned-expiry: a version byte 0x80 (as Fernet's), then `<user>|<expiry>|<hex MAC
+ *                    of the user>`, which the link carries percent-encoded (as Go's url.PathEscape
+ *                    writes bytes): decoded, it shows an expiry, and nothing signs it. The version
+ *                    byte is no UTF-8, so a reader that decodes the escapes as UTF-8 sees nothing.
  *
  * Both servers check through `checkToken`, so the contacts server's backend check agrees with
  * the messaging server's, whatever the scheme.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { type JsonObject, readJwt, signedJwt, verifiedHs256 } from "../../lib/jwt.ts";
+import { textOfBytes } from "../../lib/percent.ts";
 import { mintCounted, verifyCounted } from "./counted-tokens.ts";
 import { mintToken, type TokenCheck, type TokenFormat, verifyToken } from "./token.ts";
 
-export type TokenScheme = "hmac" | "unsigned-user" | "unsigned-expiry" | "jwt-alg-none" | "jwt-unverified" | "counted";
+export type TokenScheme =
+  | "hmac"
+  | "unsigned-user"
+  | "unsigned-expiry"
+  | "escaped-unsigned-expiry"
+  | "jwt-alg-none"
+  | "jwt-unverified"
+  | "counted";
 
 export interface TokenSetting {
   scheme: TokenScheme;
@@ -36,7 +48,9 @@ export function issueToken(setting: TokenSetting, user: string, expiresAt: numbe
     case "unsigned-user":
       return Buffer.from(user).toString("base64url");
     case "unsigned-expiry":
-      return `${expiresAt}.${userMac(setting.key, user)}`;
+      return `${expiresAt}.${userMac(setting.key, user).toString("base64url")}`;
+    case "escaped-unsigned-expiry":
+      return `${VERSION_BYTE}${user}|${expiresAt}|${userMac(setting.key, user).toString("hex")}`;
     case "jwt-alg-none":
     case "jwt-unverified":
       return signedJwt({ sub: user, exp: expiresAt }, setting.key);
@@ -56,8 +70,18 @@ export function checkToken(setting: TokenSetting, user: string, token: string | 
     case "unsigned-expiry": {
       const match = /^(\d{1,15})\.([A-Za-z0-9_-]+)$/.exec(token);
       if (!match) return { ok: false, reason: "malformed" };
-      if (!sameText(match[2], userMac(setting.key, user))) return { ok: false, reason: "invalid" };
+      if (!sameBytes(Buffer.from(match[2]), Buffer.from(userMac(setting.key, user).toString("base64url"))))
+        return { ok: false, reason: "invalid" };
       return Number(match[1]) > now ? { ok: true } : { ok: false, reason: "expired" };
+    }
+    case "escaped-unsigned-expiry": {
+      // The token as meant, its escapes decoded (lib/percent.ts): the version byte stays a byte.
+      const match = /^\uDC80([^|]*)\|(\d{1,15})\|([0-9a-f]{64})$/.exec(token);
+      if (!match) return { ok: false, reason: "malformed" };
+      const mac = userMac(setting.key, user).toString("hex");
+      if (match[1] !== user || !sameBytes(Buffer.from(match[3]), Buffer.from(mac)))
+        return { ok: false, reason: "invalid" };
+      return Number(match[2]) > now ? { ok: true } : { ok: false, reason: "expired" };
     }
     case "jwt-alg-none":
     case "jwt-unverified":
@@ -79,12 +103,13 @@ function jwtClaimsCheck(claims: JsonObject | undefined, user: string, now: numbe
   return typeof claims.exp === "number" && claims.exp > now ? { ok: true } : { ok: false, reason: "expired" };
 }
 
-function userMac(key: string, user: string): string {
-  return createHmac("sha256", key).update(`user\n${user}`).digest("base64url");
+/** The version byte 0x80 as decoded text holds a byte that is no UTF-8 (lib/percent.ts). */
+const VERSION_BYTE = textOfBytes(Uint8Array.of(0x80));
+
+function userMac(key: string, user: string): Buffer {
+  return createHmac("sha256", key).update(`user\n${user}`).digest();
 }
 
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
+function sameBytes(left: Buffer, right: Buffer): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }

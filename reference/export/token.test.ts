@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { percentEncoded } from "../../lib/percent.ts";
 import { mintToken, type TokenFormat, verifyToken } from "./token.ts";
 
 const KEY = "test-key";
@@ -13,8 +14,9 @@ for (const format of ["standard", "alternative"] as TokenFormat[]) {
       assert.deepEqual(verifyToken(KEY, "alice", token, NOW, format), { ok: true });
     });
 
-    it("fits in one path parameter", () => {
-      assert.match(token, /^[A-Za-z0-9._-]+$/);
+    it("fits in one path parameter, percent-encoded where it must be", () => {
+      assert.match(percentEncoded(token), /^(?:[A-Za-z0-9._-]|%[0-9A-F]{2})+$/);
+      assert.equal(percentEncoded(token) === token, format === "standard");
     });
 
     it("is refused for another user", () => {
@@ -40,7 +42,7 @@ for (const format of ["standard", "alternative"] as TokenFormat[]) {
       const later =
         format === "standard"
           ? token.replace(/^[^.]+/, (NOW + 86_400).toString(36))
-          : token.replace(/-\d+-/, `-${NOW + 86_400}-`);
+          : token.replace(/\|\d+\|/, `|${NOW + 86_400}|`);
       assert.notEqual(later, token);
       assert.deepEqual(verifyToken(KEY, "alice", later, NOW, format), { ok: false, reason: "invalid" });
     });

@@ -10,7 +10,9 @@
  *
  * Two formats, so the suite can show it never relies on one:
  * - standard:    `<expiry base36>.<hmac base64url>`
- * - alternative: `<nonce hex>-<expiry decimal>-<hmac hex>` (a random nonce makes every link differ)
+ * - alternative: `<nonce hex>|<user>|<expiry decimal>|<hmac base64>` (a random nonce makes every
+ *                link differ), which the link carries percent-encoded: `%7C` for each `|`, and
+ *                the `+`, `/` and `=` of base64 escaped too, so a reader must decode it first.
  *
  * Checking rebuilds the token from its parts and compares whole strings in constant time,
  * so a change to any character (even padding bits of an encoding) is refused.
@@ -33,7 +35,7 @@ export function mintToken(
 ): string {
   return format === "standard"
     ? `${expiresAt.toString(36)}.${sign(key, ["standard", user, String(expiresAt)]).toString("base64url")}`
-    : `${nonce}-${expiresAt}-${sign(key, ["alternative", user, String(expiresAt), nonce]).toString("hex")}`;
+    : `${nonce}|${user}|${expiresAt}|${sign(key, ["alternative", user, String(expiresAt), nonce]).toString("base64")}`;
 }
 
 /** `now` and the expiry are in whole seconds since the epoch. */
@@ -62,7 +64,7 @@ function parseToken(token: string, format: TokenFormat): { expiresAt: number; no
   const match =
     format === "standard"
       ? /^([0-9a-z]{1,12})\.[A-Za-z0-9_-]+$/.exec(token)
-      : /^([0-9a-f]{16})-(\d{1,15})-[0-9a-f]+$/.exec(token);
+      : /^([0-9a-f]{16})\|.*\|(\d{1,15})\|[A-Za-z0-9+/]+={0,2}$/s.exec(token);
   if (!match) return undefined;
   return format === "standard"
     ? { expiresAt: Number.parseInt(match[1], 36) }

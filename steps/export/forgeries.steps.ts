@@ -12,7 +12,7 @@ import { expectThat } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
 import { type ExportState, exported, type ResultReading, stateOf } from "./checks.ts";
 import { readResult, resultAddress } from "./result.ts";
-import { linkAfterControl, unflawedStillExports, withToken } from "./token-flaws.ts";
+import { linkAfterControl, tokenOf, unflawedStillExports, withToken } from "./token-flaws.ts";
 
 /** The forgeries by the names the feature gives them. */
 const FORGERIES: Record<string, ForgeryKind> = {
@@ -61,7 +61,7 @@ When(
     for (let i = 0; ; i++) {
       const fresh = await linkAfterControl(this, state);
       if ("notRun" in fresh) return this.notRun(fresh.notRun);
-      const token = tokenIn(fresh.href);
+      const token = tokenOf(fresh.href);
       const forgery = forgeriesOf(kind, token, users)[i];
       if (forgery === undefined && i === 0)
         return this.notApplicable(
@@ -103,23 +103,9 @@ Then(
   },
 );
 
-/** The token as the link carries it, percent-escapes decoded. */
-function tokenIn(href: string): string {
-  let token = "";
-  withToken(href, (t) => {
-    token = t;
-    return t;
-  });
-  try {
-    return decodeURIComponent(token);
-  } catch {
-    return token;
-  }
-}
-
-/** The fresh link with the forged token (escaped as a path parameter needs) and, where it names the other user, that user's address. */
+/** The fresh link with the forged token (escaped as the link escapes its own) and, where it names the other user, that user's address. */
 function forgedUrl(href: string, forgery: Forgery, state: ExportState, otherUser: string | undefined): string {
-  const url = withToken(href, () => forgery.token.replace(/[^A-Za-z0-9._~+=:,!$'()*@-]/g, encodeURIComponent));
+  const url = withToken(href, () => forgery.token);
   if (!forgery.forOtherUser || otherUser === undefined) return url;
   return url.replace(`/user/${encodeURIComponent(state.user)}/`, `/user/${encodeURIComponent(otherUser)}/`);
 }

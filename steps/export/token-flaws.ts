@@ -4,12 +4,16 @@
  * read from the list after the control POST, so a server whose links are single-use gives
  * a link the control did not spend; a server that serves the spent link again is caught by
  * the check after the flawed POST: that same link, without the flaw, must still export.
+ * A flaw changes the token as meant, its percent-escapes decoded (RFC 3986 §2.1), and the
+ * changed token is escaped again as the link escaped it: a flawed link is always a URI
+ * (never a `%3G`, which an HTTP stack refuses before the server's code sees the token).
  *
  *   const flawed = flawedLink("a random token", { href, user: "alice" });
  *   // { url: "http://m/user/alice/import;t=5f0c…" }
  */
 import type { Answered } from "../../harness/evidence/exchange.ts";
-import { isAbsoluteUri } from "../../lib/uri.ts";
+import { percentDecoded, percentEncoded } from "../../lib/percent.ts";
+import { isAbsoluteUri, isWellFormedUri } from "../../lib/uri.ts";
 import { fail } from "../support/expect.ts";
 import { forgedLike, forgedTail, randomToken } from "../support/tokens.ts";
 import type { SxdWorld } from "../support/world.ts";
@@ -33,13 +37,29 @@ function ofToken(change: (token: string) => string) {
   return (link: LinkToFlaw): FlawedLink => ({ url: withToken(link.href, change) });
 }
 
-/** The link with its token (as written in it) replaced by `change(token)`; "" leaves the parameter out. */
+/**
+ * The link with its token replaced by `change(token)`, the token as meant (escapes decoded)
+ * and the change escaped again as the link escapes its token; "" leaves the parameter out.
+ */
 export function withToken(href: string, change: (token: string) => string): string {
+  const found = tokenParameterOf(href);
+  const value = change(percentDecoded(found[2]));
+  const parameter = value === "" ? "" : `${found[1]}t=${percentEncoded(value, found[2])}`;
+  const url = `${href.slice(0, found.index)}${parameter}${href.slice(found.index + found[0].length)}`;
+  if (isWellFormedUri(href) && !isWellFormedUri(url))
+    throw new Error(`a changed export link that is no URI: ${url}, from ${href} (a bug in the suite)`);
+  return url;
+}
+
+/** The link's token as meant: its percent-escapes decoded, bytes that are no UTF-8 kept (lib/percent.ts). */
+export function tokenOf(href: string): string {
+  return percentDecoded(tokenParameterOf(href)[2]);
+}
+
+function tokenParameterOf(href: string): RegExpExecArray {
   const found = TOKEN_PARAMETER.exec(href);
   if (!found) fail("an export link carrying a token parameter t", `href ${href}`);
-  const value = change(found[2]);
-  const parameter = value === "" ? "" : `${found[1]}t=${value}`;
-  return `${href.slice(0, found.index)}${parameter}${href.slice(found.index + found[0].length)}`;
+  return found;
 }
 
 /** The middle character changed: the ends of an encoded value may carry bits a decoder ignores. */
