@@ -15,7 +15,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { ConformanceDocument } from "../harness/evidence/conformance-document.ts";
 import { startDigestServer } from "./digest-targets/digest-server.ts";
-import { exampleClient, sxdHere, tempDir } from "./support/cli.ts";
+import { exampleClient, sxd, sxdHere, tempDir } from "./support/cli.ts";
+import { validateJunit } from "./support/junit-schema.ts";
 
 interface Reply {
   status: number;
@@ -107,6 +108,8 @@ async function repeated(config: string, tags: string, repeat: number) {
 
 function reports(dir: string) {
   const read = (name: string) => readFileSync(join(dir, name), "utf8");
+  const junit = validateJunit(join(dir, "junit.xml"));
+  if ("valid" in junit) assert.ok(junit.valid, junit.output);
   const doc = JSON.parse(read("conformance.json")) as ConformanceDocument;
   const row = (id: string) => {
     const found = doc.rows.find((r) => r.id === id);
@@ -236,6 +239,15 @@ test("the bundled reference, the whole suite three times: every row gives the sa
     "sxd's own flakiness: a row whose verdict changed between repeats against its own reference",
   );
   for (const row of checked(doc)) assert.equal(row.repeats?.[row.verdict], 3, row.id);
+});
+
+test("with --parallel workers every repeat runs the step definitions the first one loaded (an sxd process)", async () => {
+  const dir = tempDir();
+  const args = ["--tags", "@SNAP-1 and @must", "--repeat", "2", "--parallel", "2", "--report-dir", dir];
+  const run = await sxd(["test", ...args]);
+  assert.equal(run.code, 0, run.stdout);
+  const { row } = reports(dir);
+  assert.deepEqual(row("SNAP-1").repeats, { passed: 2 });
 });
 
 test("sxd test-client --repeat runs the tasks again each repeat; a client broken in one repeat is intermittent there", async () => {

@@ -139,7 +139,6 @@ export async function runConformance(run: ConformanceRun, io: Io): Promise<Suite
     const startedAt = new Date().toISOString();
     listenForInterruptions(run.interruptions, io, place, interruption);
     const noteRefusals = firstRefusalNote(rate, io.stderr);
-    const loaded = await preloading;
     const limits = new RunLimits(parameters.limits);
     const judging = {
       strict: run.strict,
@@ -152,6 +151,8 @@ export async function runConformance(run: ConformanceRun, io: Io): Promise<Suite
       () => limits.stopReason(),
       async (_, earlier) => {
         const collector = new OutcomeCollector();
+        // The step definitions a process registers once: preloaded, or from an earlier run or repeat.
+        const loaded = await loadedHere;
         const result = await runCucumber(
           loaded ? { ...runConfiguration, support: loaded } : runConfiguration,
           environment,
