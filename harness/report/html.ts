@@ -70,7 +70,7 @@ pre { background: #f6f8fa; padding: .5rem; border-radius: 4px; font-size: 12.5px
 ${escapeHtml(doc.date)} · sxd ${escapeHtml(doc.suite.version)}${doc.strict ? " · strict" : ""}${inRepeats ? ` · ${inRepeats}` : ""}${doc.peer ? ` · sxd played the ${escapeHtml(doc.peer)} server (--peer)` : ""}</div>
 <div class="overall ${cssClass(doc.overall)}" id="overall">${escapeHtml(doc.overall)}${doc.interrupted ? ` (interrupted by ${escapeHtml(doc.interrupted)})` : ""}</div>
 ${(doc.warnings ?? []).map((w) => `<p class="warning-line" role="alert">warning: ${escapeHtml(w)}</p>`).join("\n")}
-${inRepeats ? `<p id="intermittent">Intermittent, their verdicts differing between the ${inRepeats}: ${intermittent.join(", ") || "none"}</p>` : ""}
+${(doc.repeated?.ran ?? 1) > 1 ? `<p id="intermittent">Intermittent, their verdicts differing between repeats: ${intermittent.join(", ") || "none"}</p>` : ""}
 <table class="counts" id="counts">
 <tr><th></th>${VERDICT_ORDER.map((v) => `<th>${v}</th>`).join("")}</tr>
 ${countRows}

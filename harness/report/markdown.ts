@@ -39,7 +39,7 @@ export function summaryMarkdown(doc: ConformanceDocument): string {
     `${side} \`${cell(documentSubject(doc))}\`: ${checked.length} ${checked.length === 1 ? "row" : "rows"} checked${inRepeats ? `, ${inRepeats}` : ""} (sxd ${doc.suite.version}, ${doc.date})`,
     "",
   ];
-  if (inRepeats) {
+  if ((doc.repeated?.ran ?? 1) > 1) {
     const intermittent = checked.filter((row) => row.intermittent).map((row) => row.id);
     lines.push(`Intermittent, their verdicts differing between repeats: ${intermittent.join(", ") || "none"}.`, "");
   }
