@@ -202,14 +202,25 @@ test("a correct server whose replies are sometimes slow has no intermittent row 
 });
 
 test("--deadline bounds the whole group: no repeat starts once it has passed, and the group is incomplete", async () => {
-  // Every reply takes 300 ms: a repeat of DIG-11's scenarios, two requests each at least, outlasts 1 s.
+  // Every reply takes 300 ms: DIG-11's two scenarios one after the other, two requests each at least, outlast 1 s.
   const target = await digestTarget(async (reply) => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     return reply;
   });
   try {
     const dir = tempDir();
-    const args = ["--config", target.config, "--tags", "@DIG-11", "--repeat", "3", "--deadline", "1"];
+    const args = [
+      "--config",
+      target.config,
+      "--tags",
+      "@DIG-11",
+      "--repeat",
+      "3",
+      "--deadline",
+      "1",
+      "--parallel",
+      "1",
+    ];
     const run = await sxdHere(["test", ...args, "--report-dir", dir]);
     assert.equal(run.code, 3, run.stdout);
     const { doc } = reports(dir);
