@@ -133,9 +133,10 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
       let size = asked;
       if (guessAt(asked) > left) {
         const fits = largestFitting(guessAt, sizes[i - 1] ?? 0, asked, left);
+        // The pace is named where it alone would pass the time left: it is what bounds the size.
         const over = (size: number) => {
           const paced = limitCase.paced?.(size, repeats);
-          const bound = paced !== undefined && paced.ms >= byRequests(size) ? ` at ${paced.pace}` : "";
+          const bound = paced !== undefined && paced.ms > left ? ` at ${paced.pace}` : "";
           return `about ${Math.ceil(guessAt(size) / 1000)} s${bound}: past the deadline`;
         };
         if (fits === undefined) {

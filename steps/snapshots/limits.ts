@@ -99,7 +99,7 @@ function updating(context: LimitContext): LimitCase {
     interleaved: true,
     notRun: () => notRun(context),
     requests: (n, repeats) => (n + repeats * UPDATES_PER_REPEAT) * REQUESTS_PER_VERSION,
-    paced: (n, repeats) => chains.paced(n + repeats * UPDATES_PER_REPEAT),
+    paced: (n, repeats) => chains.paced(n + repeats * UPDATES_PER_REPEAT, true),
     async prepare(n) {
       bySize.set(n, await chains.chain(n, "", true));
     },
