@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { fileProblem, UsageError } from "../harness/errors.ts";
 import { REPORT_FILES } from "../harness/evidence/report-folder.ts";
 import { folderDocuments } from "../harness/store/folder.ts";
-import type { HistoryFilter } from "../harness/store/history.ts";
+import type { HistoryDocument, HistoryFilter } from "../harness/store/history.ts";
 import { runRecord } from "../harness/store/records.ts";
 import { isPostgresUrl } from "../harness/store/sql.ts";
 import { commandHelp } from "./help.ts";
@@ -66,17 +66,20 @@ async function showHistory(location: string, given: GivenOptions, io: CommandIo)
     ...optional("until", dateOf("--until", given.text("until"), "end")),
     ...optional("rows", rowsOf(given.list("row"))),
   };
-  const { historyOf } = await import("../harness/store/history.ts");
+  const { historyOf, notesWanted, withNotes } = await import("../harness/store/history.ts");
+  const { noteKey } = await import("../harness/store/store.ts");
   const store = await openedStore(location);
-  let runs: Awaited<ReturnType<typeof store.runs>>;
+  let history: HistoryDocument;
   try {
-    runs = await store.runs(filter);
+    const plain = historyOf(await store.runs(filter), store.where, filter);
+    // Why each stretch of a row that did not pass began: read for those runs' rows alone.
+    const notes = await store.notes(notesWanted(plain));
+    history = withNotes(plain, (run, row) => notes.get(noteKey(run, row)));
   } catch (error) {
     throw new UsageError((error as Error).message);
   } finally {
     await store.close();
   }
-  const history = historyOf(runs, store.where, filter);
   const json = `${JSON.stringify(history, null, 2)}\n`;
   const htmlDir = given.text("html");
   if (htmlDir !== undefined) {

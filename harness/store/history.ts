@@ -61,28 +61,19 @@ export function historyOf(runs: readonly RunRecord[], store: string, filter: His
       runs: ofTarget.length,
       first: refOf(ofTarget[0] as RunRecord),
       last: refOf(ofTarget.at(-1) as RunRecord),
-      rows: histories(ofTarget, (run) =>
-        run.rows.map((row) => ({
-          id: row.id,
-          observation: {
-            verdict: row.verdict,
-            note: row.reason,
-            intermittent: row.intermittent,
-            repeats: row.repeats,
-          },
-        })),
-      ).filter((h) => keep(h.id)),
-      cells: histories(ofTarget, (run) =>
-        run.cells.map((cell) => ({
-          id: `${cell.client}/${cell.server}/${cell.task}`,
-          observation: {
-            verdict: cell.result,
-            note: cell.blame ? `blame: ${cell.blame}; ${cell.why}` : cell.why,
-            intermittent: false,
-            repeats: null,
-          },
-        })),
-      ).filter((h) => keep(h.id)),
+      rows: histories(ofTarget, (run, add) => {
+        for (const row of run.rows) add(row.id, row.verdict, row.reason, row.intermittent, row.repeats);
+      }).filter((h) => keep(h.id)),
+      cells: histories(ofTarget, (run, add) => {
+        for (const cell of run.cells)
+          add(
+            `${cell.client}/${cell.server}/${cell.task}`,
+            cell.result,
+            cell.blame ? `blame: ${cell.blame}; ${cell.why}` : cell.why,
+            false,
+            null,
+          );
+      }).filter((h) => keep(h.id)),
       limits: trends(ofTarget).filter((t) => keep(t.caseId)),
     })),
   };
@@ -98,16 +89,48 @@ function listIn<T>(map: Map<string, T[]>, key: string): T[] {
   return list;
 }
 
-type Seen = { id: string; observation: Omit<Observation, "at"> };
+type Add = (
+  id: string,
+  verdict: string,
+  note: string | null,
+  intermittent: boolean,
+  repeats: Record<string, number> | null,
+) => void;
 
 /** Each id's history across the runs, ids in the order first seen. */
-function histories(runs: readonly RunRecord[], seen: (run: RunRecord) => Seen[]): RowHistory[] {
+function histories(runs: readonly RunRecord[], seen: (run: RunRecord, add: Add) => void): RowHistory[] {
   const byId = new Map<string, Observation[]>();
   for (const run of runs) {
     const at = refOf(run);
-    for (const { id, observation } of seen(run)) listIn(byId, id).push({ ...observation, at });
+    seen(run, (id, verdict, note, intermittent, repeats) =>
+      listIn(byId, id).push({ at, verdict, note, intermittent, repeats }),
+    );
   }
   return [...byId].map(([id, observations]) => rowHistory(id, observations));
+}
+
+/** The rows' stretches whose notes (why the row did not pass) the store keeps apart: Store.notes(). */
+export function notesWanted(doc: HistoryDocument): Array<{ run: string; row: string }> {
+  return doc.targets.flatMap((t) =>
+    t.rows.flatMap((h) =>
+      h.stretches.filter((s) => s.verdict !== "passed").map((s) => ({ run: s.first.run, row: h.id })),
+    ),
+  );
+}
+
+/** The history with each row's stretch noted: why its first run gave that verdict (its reason, else its deciding scenario). */
+export function withNotes(
+  doc: HistoryDocument,
+  noteOf: (run: string, row: string) => { reason: string | null; scenario: string | null } | undefined,
+): HistoryDocument {
+  const noted = (h: RowHistory): RowHistory => ({
+    ...h,
+    stretches: h.stretches.map((s) => {
+      const note = noteOf(s.first.run, h.id);
+      return { ...s, note: s.note ?? note?.reason ?? note?.scenario ?? null };
+    }),
+  });
+  return { ...doc, targets: doc.targets.map((t) => ({ ...t, rows: t.rows.map(noted) })) };
 }
 
 function trends(runs: readonly RunRecord[]): CaseTrend[] {

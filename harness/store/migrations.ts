@@ -4,8 +4,9 @@
  * as it is opened, and a store written by a newer sxd (a higher number than this sxd knows) is
  * refused, never written. Each migration is applied with the number in one transaction.
  *
- * The tables: a run (sxd_runs) and what it judged: a row's verdict (sxd_verdicts), an interop
- * cell (sxd_cells), a limits point (sxd_points). Times are ISO 8601 text in UTC, which sorts as
+ * The tables: a run (sxd_runs, with its rows' verdicts in brief, store.ts row_verdicts) and what
+ * it judged: a row's verdict whole (sxd_verdicts), an interop cell (sxd_cells), a limits point
+ * (sxd_points). Times are ISO 8601 text in UTC, which sorts as
  * time does in both dialects.
  */
 import type { Sql } from "./sql.ts";
@@ -27,7 +28,8 @@ const MIGRATIONS: ReadonlyArray<readonly string[]> = [
       ref TEXT,
       overall TEXT,
       folder TEXT,
-      job_url TEXT
+      job_url TEXT,
+      row_verdicts TEXT NOT NULL
     )`,
     "CREATE INDEX sxd_runs_target ON sxd_runs (target, started_at)",
     "CREATE INDEX sxd_runs_started ON sxd_runs (started_at)",

@@ -12,13 +12,13 @@ import Database from "libsql";
 import { scratchDir } from "../../test/support/scratch.ts";
 import { conformanceRun, interopRun, limitsRun, NO_PROVENANCE } from "../../test/support/store-runs.ts";
 import { runRecord } from "./records.ts";
-import { openStore, SCHEMA_VERSION, StoreError } from "./store.ts";
+import { noteKey, openStore, SCHEMA_VERSION, StoreError } from "./store.ts";
 
 const folder = scratchDir("sxd-store-");
 let files = 0;
 const freshFile = () => join(folder, `store-${++files}.db`);
 
-test("a run's record comes back whole, its exchanges left out; the same run recorded twice is one", async () => {
+test("a run's record comes back whole, each row's notes apart; the same run recorded twice is one", async () => {
   const store = await openStore(join(folder, "made", "on", "first-use.db"));
   try {
     const provenance = { label: "a1b2c3d", ref: "main", jobUrl: "https://ci.test/job/7", folder: "/reports" };
@@ -39,8 +39,12 @@ test("a run's record comes back whole, its exchanges left out; the same run reco
     assert.ok(conformance?.rows[1]?.exchange?.includes('"status":500'), "the deciding exchange is recorded");
     assert.deepEqual(stored, {
       ...conformance,
-      rows: conformance?.rows.map((row) => ({ ...row, exchange: null })),
+      rows: conformance?.rows.map((row) => ({ ...row, reason: null, scenario: null, exchange: null })),
     });
+    // What a row said beyond its verdict is read for the rows asked for.
+    const notes = await store.notes([{ run: conformance?.id ?? "", row: "DIG-2" }]);
+    const { reason, scenario, exchange } = conformance?.rows[1] ?? {};
+    assert.deepEqual([...notes], [[noteKey(conformance?.id ?? "", "DIG-2"), { reason, scenario, exchange }]]);
     assert.deepEqual(back.find((run) => run.kind === "limits")?.points, runs[1]?.points);
     assert.deepEqual(back.find((run) => run.kind === "interop")?.cells, runs[2]?.cells);
     assert.deepEqual(

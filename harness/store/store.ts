@@ -26,8 +26,14 @@ export interface Store {
   readonly where: string;
   /** true where the run is new; false where the same run was already stored (nothing written). */
   record(run: RunRecord): Promise<boolean>;
-  /** The runs the filter takes, oldest first, each with what it found (the exchanges left out). */
+  /**
+   * The runs the filter takes, oldest first, each with what it found: every row's verdict (its
+   * reason, scenario and exchange left in the store: notes() reads those of the rows asked for),
+   * every interop cell and limits point.
+   */
   runs(filter?: RunFilter): Promise<RunRecord[]>;
+  /** The reason, deciding scenario and exchange of some runs' rows, by noteKey(run, row). */
+  notes(wanted: ReadonlyArray<{ run: string; row: string }>): Promise<Map<string, Note>>;
   close(): Promise<void>;
 }
 
@@ -123,6 +129,38 @@ function recordOf<R>(columns: Columns<R>, row: SqlRow): R {
 
 const names = <R>(columns: Columns<R>, prefix = "") => columns.map(([column]) => `${prefix}${column}`);
 
+/** What a row's record says besides its verdict, kept in sxd_verdicts alone. */
+export type Note = Pick<RowRecord, "reason" | "scenario" | "exchange">;
+const NOTE: Columns<Note> = [
+  ["reason", "reason", "text?"],
+  ["scenario", "scenario", "text?"],
+  ["exchange", "exchange", "text?"],
+];
+
+export const noteKey = (run: string, row: string) => `${run} ${row}`;
+
+/**
+ * A row's verdict as sxd_runs.row_verdicts keeps it beside the run, one JSON array for all its
+ * rows (id, level, verdict, intermittent as 0 or 1, repeats): read in one value a run, where the
+ * history reads the verdicts of thousands of runs (sxd_verdicts holds each row whole).
+ */
+type Brief = [string, string, string, number, Record<string, number> | null];
+
+const briefOf = (r: RowRecord): Brief => [r.id, r.level, r.verdict, r.intermittent ? 1 : 0, r.repeats];
+
+function rowOfBrief([id, level, verdict, intermittent, repeats]: Brief): RowRecord {
+  return {
+    id,
+    level,
+    verdict,
+    reason: null,
+    scenario: null,
+    exchange: null,
+    intermittent: intermittent === 1,
+    repeats,
+  };
+}
+
 class SqlStore implements Store {
   constructor(
     private readonly sql: Sql,
@@ -131,10 +169,10 @@ class SqlStore implements Store {
 
   async record(run: RunRecord): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
-      const columns = [...names(RUN), "recorded_at"];
+      const columns = [...names(RUN), "row_verdicts", "recorded_at"];
       const fresh = await tx.run(
         `INSERT INTO sxd_runs (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ON CONFLICT (id) DO NOTHING`,
-        [...valuesOf(RUN, run), new Date().toISOString()],
+        [...valuesOf(RUN, run), JSON.stringify(run.rows.map(briefOf)), new Date().toISOString()],
       );
       if (fresh === 0) return false;
       const insert = <R>(table: string, columns: Columns<R>, records: readonly R[]) =>
@@ -155,16 +193,22 @@ class SqlStore implements Store {
     const { where, values } = whereOf(filter);
     const runs = (
       await this.sql.all(
-        `SELECT ${names(RUN, "r.").join(", ")} FROM sxd_runs r ${where} ORDER BY r.started_at, r.id`,
+        `SELECT ${names(RUN, "r.").join(", ")}, r.row_verdicts FROM sxd_runs r ${where} ORDER BY r.started_at, r.id`,
         values,
       )
-    ).map((row) => ({ ...recordOf(RUN, row), rows: [], cells: [], points: [] }) as RunRecord);
+    ).map(
+      (row) =>
+        ({
+          ...recordOf(RUN, row),
+          rows: (JSON.parse(String(row.row_verdicts)) as Brief[]).map(rowOfBrief),
+          cells: [],
+          points: [],
+        }) as RunRecord,
+    );
     const byId = new Map(runs.map((run) => [run.id, run]));
     const read = async <R>(table: string, columns: Columns<R>, add: (run: RunRecord, record: R) => void) => {
-      // The exchanges stay in the store: the history reads verdicts by the thousand.
-      const shown = columns.filter(([column]) => column !== "exchange");
       const rows = await this.sql.all(
-        `SELECT t.run_id, ${names(shown, "t.").join(", ")} FROM ${table} t JOIN sxd_runs r ON r.id = t.run_id ${where}`,
+        `SELECT t.run_id, ${names(columns, "t.").join(", ")} FROM ${table} t JOIN sxd_runs r ON r.id = t.run_id ${where}`,
         values,
       );
       for (const row of rows) {
@@ -172,10 +216,27 @@ class SqlStore implements Store {
         if (run) add(run, recordOf(columns, row));
       }
     };
-    await read("sxd_verdicts", VERDICT, (run, r) => run.rows.push(r));
     await read("sxd_cells", CELL, (run, c) => run.cells.push(c));
     await read("sxd_points", POINT, (run, p) => run.points.push(p));
     return runs;
+  }
+
+  async notes(wanted: ReadonlyArray<{ run: string; row: string }>): Promise<Map<string, Note>> {
+    const notes = new Map<string, Note>();
+    const runIds = [...new Set(wanted.map((w) => w.run))];
+    const asked = new Set(wanted.map((w) => noteKey(w.run, w.row)));
+    for (let at = 0; at < runIds.length; at += 500) {
+      const part = runIds.slice(at, at + 500);
+      const rows = await this.sql.all(
+        `SELECT run_id, row_id, reason, scenario, exchange FROM sxd_verdicts WHERE run_id IN (${part.map(() => "?").join(", ")})`,
+        part,
+      );
+      for (const row of rows) {
+        const key = noteKey(String(row.run_id), String(row.row_id));
+        if (asked.has(key)) notes.set(key, recordOf(NOTE, row));
+      }
+    }
+    return notes;
   }
 
   async close(): Promise<void> {

@@ -99,44 +99,50 @@ export function failureAndFix(observations: readonly Observation[]): {
   return { firstFailed, fixedBy };
 }
 
+const BROKE = 1;
+const HELD = 2;
+
 /** The labels within which the row both broke and held: in one repeat group, or across runs of one label. */
 export function intermittentLabels(observations: readonly Observation[]): string[] {
-  const seen = new Map<string, Set<Broken>>();
+  // Each label's states seen as bits: it is intermittent once both are set.
+  const seen = new Map<string, number>();
   const labels = new Set<string>();
   for (const o of observations) {
-    const label = o.at.label ?? `run ${o.at.run.slice(0, 12)}`;
-    if (o.intermittent || repeatsDisagree(o.repeats)) labels.add(label);
-    if (o.at.label === null) continue;
-    const states = seen.get(label) ?? new Set<Broken>();
-    states.add(brokenness(o.verdict));
-    seen.set(label, states);
-    if (states.has("broken") && states.has("held")) labels.add(label);
+    if (o.intermittent || (o.repeats !== null && repeatsDisagree(o.repeats)))
+      labels.add(o.at.label ?? `run ${o.at.run.slice(0, 12)}`);
+    const label = o.at.label;
+    if (label === null) continue;
+    const state = brokenness(o.verdict);
+    if (state === "neither") continue;
+    const bits = (seen.get(label) ?? 0) | (state === "broken" ? BROKE : HELD);
+    seen.set(label, bits);
+    if (bits === (BROKE | HELD)) labels.add(label);
   }
   return [...labels];
 }
 
-function repeatsDisagree(repeats: Record<string, number> | null): boolean {
-  if (repeats === null) return false;
-  const states = new Set(
-    Object.entries(repeats)
-      .filter(([, n]) => n > 0)
-      .map(([verdict]) => brokenness(verdict)),
-  );
-  return states.has("broken") && states.has("held");
+function repeatsDisagree(repeats: Record<string, number>): boolean {
+  let bits = 0;
+  for (const [verdict, n] of Object.entries(repeats)) {
+    const state = brokenness(verdict);
+    if (n > 0 && state !== "neither") bits |= state === "broken" ? BROKE : HELD;
+  }
+  return bits === (BROKE | HELD);
 }
 
 /** Of the runs that judged the row (a repeat group's each repeat), the share that broke it. */
 export function failedShare(observations: readonly Observation[]): number {
   let broken = 0;
   let judged = 0;
+  const count = (verdict: string, n: number) => {
+    const state = brokenness(verdict);
+    if (state === "neither") return;
+    judged += n;
+    if (state === "broken") broken += n;
+  };
   for (const o of observations) {
-    const counts = o.repeats ?? { [o.verdict]: 1 };
-    for (const [verdict, n] of Object.entries(counts)) {
-      const state = brokenness(verdict);
-      if (state === "neither") continue;
-      judged += n;
-      if (state === "broken") broken += n;
-    }
+    if (o.repeats === null) count(o.verdict, 1);
+    else for (const [verdict, n] of Object.entries(o.repeats)) count(verdict, n);
   }
   return judged === 0 ? 0 : Math.round((broken / judged) * 1000) / 1000;
 }
