@@ -101,6 +101,11 @@ export const exportFaults = {
     breaks: ["EXP-7"],
     description: "each export adds the contacts again instead of replacing the previous copy",
   },
+  "exp-import-not-serialised": {
+    breaks: ["EXP-7"],
+    description:
+      "imports of one user are not serialised: an import empties the user's copy and refills it a moment later, and a POST that comes meanwhile joins that refill and is answered at once, so concurrent POSTs leave the contacts several times and an export answered meanwhile finds its copy empty",
+  },
   "exp-outage-303": {
     breaks: ["EXP-8"],
     description: "when the contacts server cannot be reached the export is still answered 303",
@@ -151,6 +156,8 @@ export interface ExportPolicy {
   fetchesContacts: boolean;
   /** What an import does with the fetched contacts: replace the user's copy, add to it, or forget them. */
   importStores: "replace" | "append" | "nothing";
+  /** Whether imports of one user wait for each other (else they overlap: import-store.ts, UnserialisedImports). */
+  serialisesImports: boolean;
   /** Whether an import compares each contact with every one before it, read back from storage (import-store.ts). */
   importComparesEachHeld: boolean;
   /** When the contacts server cannot be reached: the status's error body, a bare status, or 303 as if all went well. */
@@ -194,6 +201,7 @@ export function exportPolicy(active: ReadonlySet<string>): ExportPolicy {
     checksTokenTail: !on("exp-token-tail-unchecked"),
     fetchesContacts: !on("exp-contacts-not-fetched"),
     importStores: on("exp-import-stores-nothing") ? "nothing" : on("exp-duplicate-on-repeat") ? "append" : "replace",
+    serialisesImports: !on("exp-import-not-serialised"),
     importComparesEachHeld: on("exp-import-compares-each-held"),
     outageReply: on("exp-outage-no-error-body") ? "bare-status" : on("exp-outage-303") ? "see-other" : "error-body",
     outageDropsCopy: on("exp-outage-drops-copy"),

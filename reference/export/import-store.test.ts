@@ -3,7 +3,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { holdProcess } from "../../test/support/hostile.ts";
-import { BACKEND_TRIES, ContactStore, compareEachWithEarlier, type Fetcher, fetchContacts } from "./import-store.ts";
+import {
+  BACKEND_TRIES,
+  ContactStore,
+  compareEachWithEarlier,
+  type Fetcher,
+  fetchContacts,
+  UnserialisedImports,
+} from "./import-store.ts";
 
 const LIST = '<contacts xmlns:atom="http://www.w3.org/2005/Atom"><contact><name>A</name></contact></contacts>';
 
@@ -259,4 +266,16 @@ describe("compareEachWithEarlier (the fault exp-import-compares-each-held)", () 
       clearInterval(open);
     }
   });
+});
+
+it("imports not serialised: one alone leaves one copy; one that comes meanwhile is answered at once, before the copy is back", async () => {
+  const store = new ContactStore();
+  const imports = new UnserialisedImports(store, 20);
+  await imports.import("ada", ["<a/>", "<b/>"]);
+  assert.deepEqual(store.get("ada"), ["<a/>", "<b/>"]);
+  const first = imports.import("ada", ["<a/>", "<b/>"]);
+  await imports.import("ada", ["<a/>", "<b/>"]);
+  assert.deepEqual(store.get("ada"), [], "the second was answered while the first refills");
+  await first;
+  assert.deepEqual(store.get("ada"), ["<a/>", "<b/>", "<a/>", "<b/>"]);
 });

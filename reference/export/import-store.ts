@@ -59,6 +59,42 @@ export class ContactStore {
 }
 
 /**
+ * How long an import that is not serialised (the fault `exp-import-not-serialised`) leaves the
+ * user's copy empty before it refills it: wide enough that POSTs sent at once all come within it.
+ */
+export const UNSERIALISED_REFILL_MS = 100;
+
+/**
+ * Imports of one user as a server takes them that does not serialise them (the fault
+ * `exp-import-not-serialised` only): the first empties the user's copy and refills it a while
+ * later, with its own contacts and those of every import that came meanwhile, which are answered
+ * at once. So POSTs sent at once leave each contact several times, and an export answered
+ * meanwhile finds the copy empty. The reference replaces a copy in one assignment.
+ */
+export class UnserialisedImports {
+  private readonly refills = new Map<string, string[][]>();
+
+  constructor(
+    private readonly store: ContactStore,
+    private readonly refillMs = UNSERIALISED_REFILL_MS,
+  ) {}
+
+  async import(user: string, contacts: readonly string[]): Promise<void> {
+    const underWay = this.refills.get(user);
+    if (underWay) {
+      underWay.push([...contacts]);
+      return;
+    }
+    const batches = [[...contacts]];
+    this.refills.set(user, batches);
+    this.store.replace(user, []);
+    await sleep(this.refillMs);
+    this.refills.delete(user);
+    this.store.replace(user, batches.flat());
+  }
+}
+
+/**
  * What reading one imported contact back from storage takes, for the fault
  * `exp-import-compares-each-held` only. A wait, like the snapshot faults' storage reads
  * (snapshots/history-walk.ts): the growth is large per contact and costs no processor time, so

@@ -44,7 +44,7 @@ import {
   USER_NAME,
 } from "./contact-list.ts";
 import { type ExportPolicy, exportPolicy } from "./faults.ts";
-import { ContactStore, compareEachWithEarlier, fetchContacts } from "./import-store.ts";
+import { ContactStore, compareEachWithEarlier, fetchContacts, UnserialisedImports } from "./import-store.ts";
 import { expectedToken, TOKEN_LIFETIME_SECONDS, type TokenCheck } from "./token.ts";
 import { checkToken, issueToken, type TokenSetting } from "./token-schemes.ts";
 
@@ -130,6 +130,7 @@ export function contactsRoutes(context: ReferenceContext): Route {
 export function messagingRoutes(context: ReferenceContext): Route {
   const limits = context.storage ?? DEFAULT_STORAGE_LIMITS;
   const store = new ContactStore({ maxUsers: limits.maxResources, maxBytes: limits.maxBytes });
+  const unserialised = new UnserialisedImports(store);
   const policy = exportPolicy(context.faults);
   const choices = exportChoices(context);
   const resultUrl = (user: string) => `${context.urls.messaging}/user/${encodeURIComponent(user)}`;
@@ -189,6 +190,8 @@ export function messagingRoutes(context: ReferenceContext): Route {
         if (policy.outageDropsCopy) store.replace(user, []);
         if (policy.outageReply === "bare-status") return { status: fetched.status };
         if (policy.outageReply === "error-body") return errorReply(fetched.status, fetched.message, fetched.headers);
+      } else if (!policy.serialisesImports) {
+        await unserialised.import(user, fetched.contacts);
       } else if (policy.importStores === "append") {
         store.append(user, fetched.contacts);
       } else if (policy.importStores === "replace") {

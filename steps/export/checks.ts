@@ -43,6 +43,13 @@ export type ResultReading =
 
 export const states = new WeakMap<SxdWorld, ExportState>();
 
+/**
+ * What every scenario that exports shares: the export user's copy on the messaging server and
+ * the user's export link. Its scenarios run one at a time (steps/support/alone.ts), so none reads
+ * a copy another's POST is rebuilding, or finds its link spent by another.
+ */
+export const THE_EXPORT_USER = "the export user's copy and link";
+
 /** Each outage command's time limit, and how long the contacts server may take to answer again. */
 export const DEFAULT_OUTAGE_TIMEOUT_MS = 30000;
 

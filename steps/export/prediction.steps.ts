@@ -8,11 +8,12 @@
  */
 import type { Answered } from "../../harness/evidence/exchange.ts";
 import { judgeSequence, type SequenceSample } from "../../lib/sequencer.ts";
+import { holdsWhileRunning } from "../support/alone.ts";
 import { Then, When } from "../support/cucumber.ts";
 import { fail } from "../support/expect.ts";
 import { expectUnpredictable, sampleAtOnce, sampled, sampleSize } from "../support/sequencer.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { type ExportState, exportLinkOf, readListForScenario, stateOf } from "./checks.ts";
+import { type ExportState, exportLinkOf, readListForScenario, stateOf, THE_EXPORT_USER } from "./checks.ts";
 import { findExportLink, importToken, readContactList } from "./contact-list.ts";
 
 interface TokenSample {
@@ -32,7 +33,11 @@ function tokenOf(world: SxdWorld, state: ExportState, reply: Answered): string |
   return token?.ok ? token.value : undefined;
 }
 
-When("the client reads the user's contact list as often as the sample needs", async function (this: SxdWorld) {
+const SAMPLES_THE_TOKENS = "the client reads the user's contact list as often as the sample needs";
+// The sample is of the tokens the list hands out in a row: another scenario's reads would come between.
+holdsWhileRunning(THE_EXPORT_USER, SAMPLES_THE_TOKENS);
+
+When(SAMPLES_THE_TOKENS, async function (this: SxdWorld) {
   const state = stateOf(this);
   const first = await readListForScenario(this);
   const link = exportLinkOf(this, state, first);

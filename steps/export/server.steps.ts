@@ -8,7 +8,7 @@
 import { stated } from "../../harness/description/target.ts";
 import { headerOf } from "../../harness/evidence/exchange.ts";
 import { isAbsoluteUri } from "../../lib/uri.ts";
-import { mayStartBeside } from "../support/alone.ts";
+import { holdsWhileRunning, mayStartBeside } from "../support/alone.ts";
 import { Given, setParallelCanAssign, Then, When } from "../support/cucumber.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
@@ -23,6 +23,7 @@ import {
   STATED_UNREADABLE,
   stateOf,
   states,
+  THE_EXPORT_USER,
 } from "./checks.ts";
 import { countOccurrences, importToken } from "./contact-list.ts";
 import { checkAllHeld, expectMissingNone, heldContacts, locationOf, resultAddress } from "./result.ts";
@@ -52,7 +53,11 @@ Given("the client has read the user's contact list", async function (this: SxdWo
   await readListForScenario(this);
 });
 
-Given("the client has read the export link from the user's contact list", async function (this: SxdWorld) {
+const READS_THE_EXPORT_LINK = "the client has read the export link from the user's contact list";
+// Whoever holds the link may change the user's copy (and spend a single-use link): one such scenario at a time.
+holdsWhileRunning(THE_EXPORT_USER, READS_THE_EXPORT_LINK);
+
+Given(READS_THE_EXPORT_LINK, async function (this: SxdWorld) {
   const exchange = await readListForScenario(this);
   const state = stateOf(this);
   state.link = exportLinkOf(this, state, exchange);

@@ -23,11 +23,16 @@ export interface ReferenceRun {
   peer?: TestSettings["peer"];
   /** --rate: requests a second. */
   rate?: number;
+  /** --parallel N; "chosen": left out, sxd choosing from the round trip. Absent: 1. */
+  parallel?: number | "chosen";
   /** The report files in `reportDir`; absent, none: the tests judge by the returned verdicts. */
   reportFiles?: true;
 }
 
-export function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & { reportDir: string }> {
+/** A run, its report folder, and what it printed. */
+export type QuietRun = SuiteRun & { reportDir: string; output: string };
+
+export function runAgainstReference(options: ReferenceRun): Promise<QuietRun> {
   return runQuietly(undefined, options);
 }
 
@@ -35,14 +40,11 @@ export function runAgainstReference(options: ReferenceRun): Promise<SuiteRun & {
 export function runAgainstTarget(
   target: TargetDescription,
   options: Omit<ReferenceRun, "faults" | "variant"> = {},
-): Promise<SuiteRun & { reportDir: string }> {
+): Promise<QuietRun> {
   return runQuietly(target, options);
 }
 
-async function runQuietly(
-  target: TargetDescription | undefined,
-  options: ReferenceRun,
-): Promise<SuiteRun & { reportDir: string }> {
+async function runQuietly(target: TargetDescription | undefined, options: ReferenceRun): Promise<QuietRun> {
   const output: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -58,7 +60,7 @@ async function runQuietly(
     strict: options.strict ?? true,
     reportDir,
     timeoutMs: 5000,
-    parallel: 1,
+    parallel: options.parallel === "chosen" ? undefined : (options.parallel ?? 1),
     securitySamples: TEST_SECURITY_SAMPLES,
     expectFailFile: undefined,
     harFile: undefined,
@@ -72,7 +74,7 @@ async function runQuietly(
     reportFiles: options.reportFiles === true,
   };
   const run = await runSuite(settings, { stdout: sink, stderr: sink });
-  return { ...run, reportDir };
+  return { ...run, reportDir, output: output.join("") };
 }
 
 /** The rows of a run with the given verdict, sorted. */
