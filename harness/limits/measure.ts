@@ -10,6 +10,7 @@ import type { Exchange } from "../evidence/exchange.ts";
 import { observedBySaying } from "../evidence/limits-document.ts";
 import { RequestNotSent } from "../judging/step-errors.ts";
 import { type LimitCase, LimitFinding, LimitReached, type SeriesSpec, UnexpectedAnswer } from "./case.ts";
+import { type Repeat, underOneCondition } from "./conditions.ts";
 import { type Fit, type Growth, growthOf, type Point, pointOf } from "./growth.ts";
 import { largestFitting, msPerRequest, type Pace, repeatRequests } from "./plan.ts";
 
@@ -196,47 +197,6 @@ async function measureCase(limitCase: LimitCase, result: CaseResult, plan: CaseP
     result.memory = { name: "resident memory", unit: "MB", points: measured, fit: growthOf(measured) };
   }
   result.growth = caseGrowth(result);
-}
-
-/** One repeat's costs by series, and the condition it was measured under where the case tells one. */
-interface Repeat {
-  cost: Record<string, number>;
-  under?: string;
-}
-
-/**
- * The repeats measured under the condition most of them were (all, where the case tells none):
- * two sizes measured under different conditions are never classed together. The others are left
- * out of the points, and `apart` says which and why.
- */
-export function underOneCondition(
-  repeats: ReadonlyMap<number, readonly Repeat[]>,
-  sizeName: string,
-): { kept: Map<number, Array<Record<string, number>>>; apart?: string } {
-  const counts = new Map<string | undefined, number>();
-  for (const list of repeats.values()) for (const { under } of list) counts.set(under, (counts.get(under) ?? 0) + 1);
-  const main = [...counts.entries()].reduce<[string | undefined, number] | undefined>(
-    (most, entry) => (most === undefined || entry[1] > most[1] ? entry : most),
-    undefined,
-  )?.[0];
-  const kept = new Map<number, Array<Record<string, number>>>();
-  const left: string[] = [];
-  for (const [size, list] of repeats) {
-    kept.set(
-      size,
-      list.filter((repeat) => repeat.under === main).map((repeat) => repeat.cost),
-    );
-    const others = list.filter((repeat) => repeat.under !== main);
-    for (const under of new Set(others.map((repeat) => repeat.under)))
-      left.push(
-        `${sizeName} = ${size}: ${others.filter((r) => r.under === under).length} of ${list.length} ${under ?? "without a condition told"}`,
-      );
-  }
-  if (left.length === 0) return { kept };
-  return {
-    kept,
-    apart: `not classed with the repeats measured ${main ?? "without a condition told"}, those measured otherwise: ${left.join("; ")}`,
-  };
 }
 
 /** Each repeat of every size in turn; a size refused or lost midway ends there for all larger. */
