@@ -13,6 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Static } from "typebox";
 import type { HISTORY_SCHEMA } from "../harness/description/schemas/history.ts";
 import { REPORT_FILES } from "../harness/evidence/report-folder.ts";
+import { catalogueVersion } from "../harness/judging/catalogue.ts";
 import type { HistoryDocument } from "../harness/store/history.ts";
 import { referenceDescriptionFile, sxdHere, tempDir } from "./support/cli.ts";
 import { hostile, PROBE_REPLY } from "./support/hostile.ts";
@@ -52,6 +53,17 @@ test("sxd test --store records the run; sxd history add of its folders into anot
   const again = await sxdHere(["history", "add", folders[0] as string, "--store", stored, "--label", "v1"]);
   assert.match(again.stdout, /^already stored in .*: test run/m);
   assert.match(again.stdout, /^added 0 of 1 runs$/m, "a run recorded twice is kept once");
+
+  // The run names the catalogue it judged by; the store keeps it.
+  const written = JSON.parse(readFileSync(join(folders[0] as string, REPORT_FILES.conformanceJson), "utf8"));
+  assert.equal(written.suite.catalogue, catalogueVersion());
+  const { openStore } = await import("../harness/store/store.ts");
+  const store = await openStore(stored);
+  assert.deepEqual(
+    (await store.runs()).map((run) => run.catalogueVersion),
+    [catalogueVersion(), catalogueVersion()],
+  );
+  await store.close();
 
   const fromStore = await history(stored);
   const fromFolders = await history(added);

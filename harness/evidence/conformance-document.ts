@@ -10,7 +10,8 @@ import type { ClientEvidence } from "./client-evidence.ts";
 import type { Exchange } from "./exchange.ts";
 
 export interface ConformanceDocument {
-  suite: { name: string; version: string };
+  /** sxd's version, and the catalogue's (a hash of catalogue/rows.json; absent in older documents). */
+  suite: { name: string; version: string; catalogue?: string };
   target: { baseUrl: string; contactsUrl?: string; messagingUrl?: string };
   /** The server sxd played itself (--peer); its URL is the target's of that side. */
   peer?: PeerSide;

@@ -2,6 +2,7 @@
  * The row catalogue (`catalogue/rows.json`): every rule of the spec with its ID and level, and
  * apart from them the LIM cases, measurements with no level that no verdict reads.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { packageFile } from "../package.ts";
 
@@ -46,14 +47,20 @@ export interface LimitRow {
   sizes: string;
 }
 
-let cached: { rows: Row[]; limits: LimitRow[] } | undefined;
+let cached: { rows: Row[]; limits: LimitRow[]; version: string } | undefined;
 
-function catalogue(): { rows: Row[]; limits: LimitRow[] } {
-  cached ??= JSON.parse(readFileSync(packageFile("catalogue/rows.json"), "utf8")) as {
-    rows: Row[];
-    limits: LimitRow[];
-  };
+function catalogue(): { rows: Row[]; limits: LimitRow[]; version: string } {
+  if (cached === undefined) {
+    const text = readFileSync(packageFile("catalogue/rows.json"), "utf8");
+    const { rows, limits } = JSON.parse(text) as { rows: Row[]; limits: LimitRow[] };
+    cached = { rows, limits, version: createHash("sha256").update(text).digest("hex").slice(0, 12) };
+  }
   return cached;
+}
+
+/** The catalogue's version: a hash of catalogue/rows.json, which a run's conformance.json names. */
+export function catalogueVersion(): string {
+  return catalogue().version;
 }
 
 /** The rows of one side; the server's where none is named, as every server run reads them. */

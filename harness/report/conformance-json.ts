@@ -9,6 +9,7 @@ import type { TargetDescription } from "../description/target.ts";
 import type { ClientEvidence } from "../evidence/client-evidence.ts";
 import type { ConformanceDocument } from "../evidence/conformance-document.ts";
 import type { Exchange } from "../evidence/exchange.ts";
+import { catalogueVersion } from "../judging/catalogue.ts";
 import { EXCHANGES_MEDIA_TYPE, observationsOf } from "../judging/outcomes.ts";
 import type { Judgement } from "../judging/verdicts.ts";
 import { suiteVersion } from "../package.ts";
@@ -36,7 +37,7 @@ export interface ReportInput {
 export function conformanceDocument(input: ReportInput): ConformanceDocument {
   const { target, judgement } = input;
   return {
-    suite: { name: "sxd", version: suiteVersion() },
+    suite: { name: "sxd", version: suiteVersion(), catalogue: catalogueVersion() },
     target: { baseUrl: target.baseUrl, contactsUrl: target.contactsUrl, messagingUrl: target.messagingUrl },
     ...(input.peer ? { peer: input.peer.side } : {}),
     date: new Date().toISOString(),

@@ -108,17 +108,11 @@ export function runRecord({ text, document }: RunDocument, provenance: Provenanc
   }
 }
 
-/** A row as a `--repeat` group's conformance.json may give it (harness/evidence/conformance-document.ts). */
-type RepeatedRow = ConformanceDocument["rows"][number] & {
-  intermittent?: boolean;
-  repeats?: Record<string, number>;
-};
-
 type Judged = Omit<RunRecord, keyof Provenance | "id" | "cells" | "points" | "rows"> &
   Partial<Pick<RunRecord, "rows" | "cells" | "points">>;
 
 function conformanceRecord(doc: ConformanceDocument): Judged {
-  const suite = doc.suite as ConformanceDocument["suite"] & { catalogue?: string };
+  const { suite } = doc;
   return {
     kind: documentSide(doc) === "client" ? "test-client" : "test",
     startedAt: firstExchangeAt(doc) ?? doc.date,
@@ -136,7 +130,7 @@ function conformanceRecord(doc: ConformanceDocument): Judged {
     // A row the run left out (--tags) has no scenario: no verdict of this run.
     rows: doc.rows
       .filter((row) => row.scenarios.length > 0)
-      .map((row: RepeatedRow) => {
+      .map((row) => {
         const deciding = row.verdict === "passed" ? undefined : row.scenarios.find((s) => s.status === "failed");
         const exchange = deciding?.exchanges.at(-1);
         return {
@@ -147,7 +141,7 @@ function conformanceRecord(doc: ConformanceDocument): Judged {
           scenario: deciding ? `${deciding.name}${deciding.message ? `: ${deciding.message}` : ""}` : null,
           exchange: exchange ? JSON.stringify(clipped(exchange)) : null,
           intermittent: row.intermittent === true,
-          repeats: row.repeats ?? null,
+          repeats: (row.repeats as Record<string, number> | undefined) ?? null,
         };
       }),
   };
