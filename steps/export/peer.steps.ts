@@ -4,6 +4,7 @@
  * backend request there, and the row stands on what the messaging server shows.
  */
 import type { Answered } from "../../harness/evidence/exchange.ts";
+import { percentDecoded } from "../../lib/percent.ts";
 import { Then } from "../support/cucumber.ts";
 import { fail } from "../support/expect.ts";
 import { asExchange, backendRequests, tokenPresented } from "../support/peer.ts";
@@ -23,7 +24,7 @@ Then(
     const seen = (await backendRequests(peer)).filter((s) => s.startedAt >= since);
     const withToken = tokenPresented(this);
     const ours = seen.find(
-      (s) => s.user === state.user && (!withToken || (token.ok && s.token === safeDecode(token.value))),
+      (s) => s.user === state.user && (!withToken || (token.ok && s.token === percentDecoded(token.value))),
     );
     const expected = `a backend request at sxd's contacts server ${peer.url} for user ${state.user}${withToken ? ` with the link's token${token.ok ? ` ${token.value}` : ""}` : " (export.backend presents no token, so only the user is checked)"} after the POST of the link`;
     if (!ours) {
@@ -38,11 +39,3 @@ Then(
     );
   },
 );
-
-function safeDecode(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined;
-  }
-}
