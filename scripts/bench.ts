@@ -8,7 +8,8 @@
 // without), clients (sxd
 // test-client on a slow-starting client, one run at a time against the default runs at once),
 // interop (`sxd interop` on 4 clients by 4 servers, one cell at a time against the default
-// cells at once). Default: all.
+// cells at once), store (what recording a run adds to sxd test, sxd history over 10,000 runs, a
+// stored run's size). Default: all.
 import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   lockout: async () => (await import("./bench/gateway.ts")).benchLockout(),
   clients: async () => (await import("./bench/clients.ts")).benchClients(),
   interop: async () => (await import("./bench/interop.ts")).benchInterop(),
+  store: async () => (await import("./bench/store.ts")).benchStore(),
 };
 
 const asked = process.argv.slice(2);

@@ -224,12 +224,14 @@ class SqlStore implements Store {
   async notes(wanted: ReadonlyArray<{ run: string; row: string }>): Promise<Map<string, Note>> {
     const notes = new Map<string, Note>();
     const runIds = [...new Set(wanted.map((w) => w.run))];
+    const rowIds = [...new Set(wanted.map((w) => w.row))];
     const asked = new Set(wanted.map((w) => noteKey(w.run, w.row)));
+    const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
     for (let at = 0; at < runIds.length; at += 500) {
       const part = runIds.slice(at, at + 500);
       const rows = await this.sql.all(
-        `SELECT run_id, row_id, reason, scenario, exchange FROM sxd_verdicts WHERE run_id IN (${part.map(() => "?").join(", ")})`,
-        part,
+        `SELECT run_id, row_id, reason, scenario, exchange FROM sxd_verdicts WHERE run_id IN (${marks(part.length)}) AND row_id IN (${marks(rowIds.length)})`,
+        [...part, ...rowIds],
       );
       for (const row of rows) {
         const key = noteKey(String(row.run_id), String(row.row_id));
