@@ -15,6 +15,7 @@ import type { HISTORY_SCHEMA } from "../harness/description/schemas/history.ts";
 import { REPORT_FILES } from "../harness/evidence/report-folder.ts";
 import { catalogueVersion } from "../harness/judging/catalogue.ts";
 import type { HistoryDocument } from "../harness/store/history.ts";
+import { startReference } from "../reference/index.ts";
 import { referenceDescriptionFile, sxdHere, tempDir } from "./support/cli.ts";
 import { hostile, PROBE_REPLY } from "./support/hostile.ts";
 
@@ -97,6 +98,69 @@ test("sxd test --store records the run; sxd history add of its folders into anot
   const none = await history(stored, "--label", "v2");
   assert.equal(none.runs, 0);
   assert.equal((await history(stored, "--since", "2999-01-01")).runs, 0);
+});
+
+test("a --repeat group and sxd limits are recorded too: the group's counts, and each case's cost by label", async () => {
+  const dir = tempDir();
+  const stored = join(dir, "runs.db");
+  const group = await sxdHere([
+    "test",
+    "--tags",
+    "@DIG-1",
+    "--repeat",
+    "2",
+    "--store",
+    stored,
+    "--report-dir",
+    join(dir, "g"),
+  ]);
+  assert.equal(group.code, 0, group.stderr);
+  // One server measured under two labels: one target.
+  const reference = await startReference({ host: "127.0.0.1", ports: { base: 0, contacts: 0, messaging: 0 } });
+  try {
+    for (const label of ["v1", "v2"]) {
+      const limits = ["limits", "--cases", "LIM-1", "--sizes", "LIM-1=3,10", "--repeats", "3"];
+      const target = ["--config", referenceDescriptionFile(), "--base-url", reference.urls.base];
+      const run = await sxdHere([
+        ...limits,
+        ...target,
+        "--store",
+        stored,
+        "--label",
+        label,
+        "--report-dir",
+        join(dir, label),
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+    }
+  } finally {
+    await reference.close();
+  }
+  const { openStore } = await import("../harness/store/store.ts");
+  const store = await openStore(stored);
+  const runs = await store.runs();
+  await store.close();
+  assert.deepEqual(
+    runs.map((run) => run.kind),
+    ["test", "limits", "limits"],
+  );
+  const dig1 = runs[0]?.rows.find((row) => row.id === "DIG-1");
+  assert.deepEqual([dig1?.verdict, dig1?.repeats, dig1?.intermittent], ["passed", { passed: 2 }, false]);
+  assert.deepEqual([...new Set(runs[1]?.points.map((p) => `${p.caseId} ${p.size}`))].sort(), ["LIM-1 10", "LIM-1 3"]);
+  const measured = (await history(stored, "--row", "LIM-1")).targets.filter((t) => t.limits.length > 0);
+  assert.deepEqual(
+    measured.map((t) => t.target),
+    [reference.urls.base],
+  );
+  const trends = measured[0]?.limits ?? [];
+  assert.ok(trends.length > 0);
+  for (const trend of trends) {
+    assert.equal(trend.size, 10, "the largest size");
+    assert.deepEqual(
+      trend.labels.map((l) => l.label),
+      ["v1", "v2"],
+    );
+  }
 });
 
 test("a store that cannot be used stops the run before it starts: one line, exit 2, no report", async () => {
