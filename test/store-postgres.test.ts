@@ -22,6 +22,7 @@ import { referenceDescriptionFile, sxdHere, tempDir } from "./support/cli.ts";
 import { hostile, PROBE_REPLY } from "./support/hostile.ts";
 import { freePort } from "./support/ports.ts";
 import { postgresMissing, startPostgres, type ThrowawayPostgres } from "./support/postgres.ts";
+import { storeWriterArgs } from "./support/store-runs.ts";
 
 const skip = postgresMissing();
 let server: ThrowawayPostgres;
@@ -30,16 +31,9 @@ before(async () => {
 });
 after(() => server?.stop());
 
-const WRITER = join(import.meta.dirname, "fixtures/store-writer.ts");
-
 function writer(url: string, name: string, count: number, big = false) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", WRITER, url, name, String(count), ...(big ? ["big"] : [])],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+  const args = storeWriterArgs([url, name, String(count), ...(big ? ["big"] : [])]);
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   let said = "";
   child.stdout.on("data", (chunk) => {
     said += String(chunk);
@@ -53,9 +47,8 @@ function writer(url: string, name: string, count: number, big = false) {
 test("three writers at once: every finished run whole; the one killed in its transaction leaves its big run absent", {
   skip,
 }, async () => {
+  // A new database: the three make its tables at once, one of them under the migrations' lock.
   const url = server.url("writers");
-  // Made before the writers start, as a CI's first job does; the writers' migrations find it current.
-  await (await openStore(url)).close();
   const killed = `${url}?application_name=sxd-killed-writer`;
   const writers = [writer(url, "one", 12), writer(url, "two", 12), writer(killed, "three", 6, true)];
   const watcher = new pg.Client({ connectionString: url });

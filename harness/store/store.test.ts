@@ -10,7 +10,13 @@ import { join } from "node:path";
 import { test } from "node:test";
 import Database from "libsql";
 import { scratchDir } from "../../test/support/scratch.ts";
-import { conformanceRun, interopRun, limitsRun, NO_PROVENANCE } from "../../test/support/store-runs.ts";
+import {
+  conformanceRun,
+  interopRun,
+  limitsRun,
+  NO_PROVENANCE,
+  storeWriterArgs,
+} from "../../test/support/store-runs.ts";
 import { runRecord } from "./records.ts";
 import { noteKey, openStore, SCHEMA_VERSION, StoreError } from "./store.ts";
 
@@ -95,13 +101,9 @@ test("another program's SQLite database is not made a store", async () => {
 test("a writer killed in its transaction leaves no part of its run; the runs before it stay whole", async () => {
   const file = freshFile();
   // A child records small runs, then one of many rows, and is killed while that one is written.
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(import.meta.dirname, "../../test/fixtures/store-writer.ts"), file, "small", "3", "big"],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+  const child = spawn(process.execPath, storeWriterArgs([file, "small", "3", "big"]), {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let said = "";
   // SQLite keeps a rollback journal beside the file for as long as a write transaction is open.
   const journal = `${file}-journal`;

@@ -127,3 +127,13 @@ export function interopRun(results: Record<string, InteropCell["result"]>, at = 
 }
 
 export const NO_PROVENANCE = { label: null, ref: null, jobUrl: null, folder: null };
+
+/**
+ * The node arguments that run test/fixtures/store-writer with `args`: its JavaScript in the
+ * tests' own build (scripts/test-tree.mjs), else its TypeScript through tsx.
+ */
+export function storeWriterArgs(args: readonly string[]): string[] {
+  const compiled = import.meta.url.endsWith(".js");
+  const writer = new URL(`../fixtures/store-writer.${compiled ? "js" : "ts"}`, import.meta.url).pathname;
+  return [...(compiled ? [] : ["--import", "tsx"]), writer, ...args];
+}
