@@ -26,7 +26,7 @@ import { parse } from "yaml"; // @cucumber/cucumber's own (it reads YAML profile
 import type { InteropDocument } from "../harness/evidence/interop-document.ts";
 import { segmentMatcher } from "../lib/glob.ts";
 import { USER_ENV } from "../scripts/install-tarball.ts";
-import { EXAMPLE_CLIENT, exampleClient, finished, SXD, sxd, tempDir } from "./support/cli.ts";
+import { EXAMPLE_CLIENT, exampleClient, finished, SXD, sxd, sxdHere, tempDir } from "./support/cli.ts";
 import { cellFound, givenConformance } from "./support/interop-runs.ts";
 import { postgresMissing, startPostgres } from "./support/postgres.ts";
 import { SOURCE_ROOT } from "./support/source-root.ts";
@@ -338,6 +338,18 @@ test("the GitLab matrix, SXD_SOURCE set once at its top: three shards and their 
   const results = interopOf(merged).cells.map((cell) => `${cell.client} ${cell.task}: ${cell.result} ${cell.blame}`);
   assert.ok(results.includes("example digest-get: succeeded null"), results.join("\n"));
   assert.ok(results.includes("wrong digest-get: failed client"), results.join("\n"));
+
+  // The one run's folder, added to a store: every cell kept with its result and blame.
+  const stored = join(tempDir(), "interop.db");
+  const added = await sxdHere(["history", "add", whole, "--store", stored, "--label", "v1"]);
+  assert.equal(added.code, 0, added.stderr);
+  const shown = await sxdHere(["history", "--store", stored, "--json"]);
+  const [matrix] = (JSON.parse(shown.stdout) as import("../harness/store/history.ts").HistoryDocument).targets;
+  assert.equal(matrix?.target, "interop: ref");
+  assert.equal(matrix?.cells.length, 10);
+  const wrong = matrix?.cells.find((cell) => cell.id === "wrong/ref/digest-get");
+  assert.deepEqual([wrong?.stretches[0]?.verdict, wrong?.firstFailed?.label], ["failed", "v1"]);
+  assert.match(wrong?.stretches[0]?.note ?? "", /^blame: client; /);
 
   // What the merge job keeps is the merged folder, and every link of its page opens a file in it.
   assert.deepEqual(merge.instance.job.artifacts?.paths, ["sxd-matrix/"]);
