@@ -17,11 +17,14 @@ function digestDecisions(policy: DigestPolicy): string {
   return JSON.stringify({
     ...policy,
     unknownAlgorithmTakenAs: policy.unknownAlgorithmTakenAs(["SHA-256", "MD5"]),
-    acceptsNc: ["00000001", "000001", "1", "0000000g"].map(policy.acceptsNc),
+    acceptsNc: ["00000001", "000001", "1", "0000000g"].flatMap((nc) =>
+      ALGORITHMS.map((algorithm) => policy.acceptsNc(nc, algorithm)),
+    ),
     trustsUnissuedNonce: [true, false].map((current) =>
       policy.trustsUnissuedNonce("n", { timestampCurrent: () => current }),
     ),
-    checksResponse: QOPS.map(policy.checksResponse),
+    checksResponse: QOPS.flatMap((qop) => ALGORITHMS.map((algorithm) => policy.checksResponse(qop, algorithm))),
+    comparesResponsePrefix: ALGORITHMS.map(policy.comparesResponsePrefix),
     formula: QOPS.map(policy.formula),
     hashesEmptyAuthIntBody: ALGORITHMS.map(policy.hashesEmptyAuthIntBody),
     logsNonceUse: QOPS.flatMap((qop) => ALGORITHMS.map((algorithm) => policy.logsNonceUse(qop, algorithm))),

@@ -6,13 +6,14 @@ Feature: Mutated credentials
   cannot have). Where the change is in what the digest covers, the response is recomputed as a
   client would compute it, so that only a server that skips the one check gets it wrong.
 
-  Each case first logs in with the strongest algorithm offered; every mutant is then built on
-  the same credentials answered again over a new challenge of its own, so that its nonce is as
-  fresh as the one that got in. The mutants are fixed (no random part): `sxd fuzz` draws many
-  more from the same generator.
+  A rule binds every algorithm the server offers: each case first logs in with each algorithm
+  offered, and every mutant is built on the credentials of each that got in, answered again
+  over a challenge of its own (the one the refusal of the mutant before carried, where no
+  request has answered its nonce yet), so that its nonce is as fresh as the one that got in.
+  The mutants are fixed (no random part): `sxd fuzz` draws many more from the same generator.
 
   Background:
-    Given the client was granted access with the strongest algorithm offered
+    Given the client was granted access with each algorithm offered
 
   @DIG-6 @must
   Scenario: Credentials mutated to prove something else get no access

@@ -200,6 +200,28 @@ export const digestFaults = {
     description:
       "never logs the use of an MD5 nonce: under the use limit the description states (the bundled reference's one-time nonces), an MD5 nonce gets in past it and a replay gets in (SHA-256 nonces are counted)",
   },
+  "dig-md5-any-secret": {
+    // DIG-8 too: an MD5 auth-int digest is not compared either, so a changed body gets in.
+    breaks: ["DIG-6", "DIG-8"],
+    description:
+      "never compares the response digest of MD5 credentials: any secret gets in with MD5 (SHA-256 is right)",
+  },
+  "dig-md5-response-prefix": {
+    breaks: ["DIG-6"],
+    description:
+      "compares an MD5 response only as far as the client's is long, so an empty or cut MD5 response gets in (SHA-256 responses are compared whole)",
+  },
+  "dig-md5-lenient-nc": {
+    breaks: ["DIG-12"],
+    description:
+      "reads the nc of MD5 credentials with parseInt, so MD5 credentials with nc=1 or nc=0000000g get in (SHA-256 ones need eight hexadecimal digits)",
+  },
+  "dig-empty-algorithm-as-md5": {
+    // JavaScript's `algorithm || "MD5"`: an empty value is no value.
+    breaks: ["DIG-12"],
+    description:
+      'reads algorithm="" as no algorithm named, which RFC 7616 takes for MD5, so MD5 credentials with an empty algorithm get in (SHA-256 ones then fail to match)',
+  },
   "dig-nonce-log-scanned": {
     breaks: [],
     grows: ["LIM-4"],

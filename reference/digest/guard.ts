@@ -155,10 +155,10 @@ function judgeResponse(
   const matches =
     ha1 !== undefined &&
     !policy.refusesEveryLogin &&
-    (policy.comparesResponsePrefix
+    (policy.comparesResponsePrefix(credentials.algorithm)
       ? responseDigest(input).startsWith(response.toLowerCase())
       : sameDigest(responseDigest(input), response));
-  if (policy.checksResponse(qop) && !matches) {
+  if (policy.checksResponse(qop, credentials.algorithm) && !matches) {
     return refused("the response does not match: wrong user name or secret", false, input.nonce);
   }
 
@@ -186,7 +186,10 @@ function readCredentials(settings: GuardSettings, authorization: string): Step<C
     return malformed(`the credentials lack ${absent.join(", ")}`);
   }
 
-  const algorithm = parseAlgorithm(given.get("algorithm")) ?? policy.unknownAlgorithmTakenAs(settings.hashes);
+  const named = given.get("algorithm");
+  const algorithm =
+    parseAlgorithm(named === "" && policy.readsEmptyAlgorithmAsAbsent ? undefined : named) ??
+    policy.unknownAlgorithmTakenAs(settings.hashes);
   const offered = (a: Algorithm) =>
     policy.takesAnyAlgorithmOfOfferedHash
       ? settings.hashes.includes(hashOf(a))
@@ -196,7 +199,7 @@ function readCredentials(settings: GuardSettings, authorization: string): Step<C
     if (policy.crashesOnUnknownQop) throw new Error(`no handler for qop ${qop}`);
     return malformed(`qop ${qop} is not offered here (offered: ${settings.qops.join(", ")})`);
   }
-  if (qop !== undefined && !policy.acceptsNc(given.get("nc") ?? "")) {
+  if (qop !== undefined && !policy.acceptsNc(given.get("nc") ?? "", algorithm)) {
     return malformed("nc must be eight hexadecimal digits");
   }
   return { ok: true, value: { given, algorithm, qop } };

@@ -49,10 +49,12 @@ export interface DigestPolicy {
   crashesOnUnknownQop: boolean;
   /** What an algorithm the server does not know is taken for; undefined: it is refused. */
   unknownAlgorithmTakenAs(offered: readonly HashName[]): Algorithm | undefined;
+  /** algorithm="" is read as no algorithm named, which RFC 7616 §3.3 takes for MD5. */
+  readsEmptyAlgorithmAsAbsent: boolean;
   /** Any algorithm of an offered hash is taken, -sess or not, offered or not. */
   takesAnyAlgorithmOfOfferedHash: boolean;
-  /** Whether nc has the shape it must have (eight hexadecimal digits). */
-  acceptsNc(nc: string): boolean;
+  /** Whether nc has the shape it must have (eight hexadecimal digits), in credentials of this algorithm. */
+  acceptsNc(nc: string, algorithm: Algorithm): boolean;
   /** Whether uri must name the request target (§3.4.6). */
   checksUri: boolean;
   /** The password is hashed with the realm the client names, so any realm gets in. */
@@ -63,10 +65,10 @@ export interface DigestPolicy {
   // The response (§3.4.1) and the nonce's use
   grantsUnknownUser: boolean;
   refusesEveryLogin: boolean;
-  /** The response is compared only as far as the client's is long (an empty one matches). */
-  comparesResponsePrefix: boolean;
-  /** Whether the response digest is compared at all for this qop. */
-  checksResponse(qop: Qop | undefined): boolean;
+  /** Whether the response of this algorithm is compared only as far as the client's is long (an empty one matches). */
+  comparesResponsePrefix(algorithm: Algorithm): boolean;
+  /** Whether the response digest is compared at all for this qop and algorithm. */
+  checksResponse(qop: Qop | undefined, algorithm: Algorithm): boolean;
   /** RFC 7616's formula, or SPEC.md's literal H(A1:nonce:A2) that leaves nc, cnonce, qop and the body out. */
   formula(qop: Qop | undefined): "rfc7616" | "spec";
   /** Whether the auth-int digest of this algorithm is computed over an empty body, whatever was sent. */
@@ -113,8 +115,10 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
       if (on("dig-unknown-algorithm-default")) return offered[0];
       return on("dig-unknown-algorithm-as-md5") ? "MD5" : undefined;
     },
+    readsEmptyAlgorithmAsAbsent: on("dig-empty-algorithm-as-md5"),
     takesAnyAlgorithmOfOfferedHash: on("dig-unoffered-algorithm"),
-    acceptsNc: (nc) => on("dig-lenient-nc") || ncShape.test(nc),
+    acceptsNc: (nc, algorithm) =>
+      on("dig-lenient-nc") || (md5(algorithm) && on("dig-md5-lenient-nc")) || ncShape.test(nc),
     checksUri: !on("dig-no-uri-check"),
     usesClientRealm: on("dig-client-realm"),
     // The timestamp-only server reads the time at the head of a nonce, not the MAC that proves it issued it.
@@ -123,8 +127,12 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
 
     grantsUnknownUser: on("dig-unknown-user-allowed"),
     refusesEveryLogin: on("dig-refuse-all"),
-    comparesResponsePrefix: on("dig-response-prefix"),
-    checksResponse: (qop) => !on("dig-any-secret") && !(qop === "auth-int" && on("dig-auth-int-unchecked")),
+    comparesResponsePrefix: (algorithm) =>
+      on("dig-response-prefix") || (md5(algorithm) && on("dig-md5-response-prefix")),
+    checksResponse: (qop, algorithm) =>
+      !on("dig-any-secret") &&
+      !(qop === "auth-int" && on("dig-auth-int-unchecked")) &&
+      !(md5(algorithm) && on("dig-md5-any-secret")),
     formula: (qop) =>
       on("dig-spec-formula-only") || (qop === "auth-int" && on("dig-auth-int-body-ignored")) ? "spec" : "rfc7616",
     hashesEmptyAuthIntBody: (algorithm) =>

@@ -4,7 +4,7 @@
  */
 
 import type { Answered } from "../../harness/evidence/exchange.ts";
-import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
+import { parseChallenges } from "../../lib/auth-params.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
 import { answerChallenge, chooseChallenge, type DigestAnswer, type DigestChallenge } from "./digest-client.ts";
@@ -107,13 +107,6 @@ export function flawedReplies(world: SxdWorld) {
 
 export const form = (login: Login) =>
   `${login.algorithm}, ${login.qop === null ? "no qop" : `qop=${login.qop}`}, ${login.formula === "spec" ? "the spec's literal formula" : "RFC 7616's formula"}`;
-
-/** The nonce of the Authorization a reply answered, which a new challenge must not repeat. */
-export function answeredNonce(reply: Answered): string | undefined {
-  const authorization = reply.requestHeaders.authorization;
-  const parsed = authorization === undefined ? undefined : parseCredentials(authorization);
-  return parsed?.ok ? parsed.value.params.get("nonce") : undefined;
-}
 
 /** The reply's challenges, which must carry nonces other than the one answered, so the client can try again. */
 export function newChallenges(reply: Answered, answered: string | undefined): DigestChallenge[] {

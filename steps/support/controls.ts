@@ -29,9 +29,10 @@ export const CONTROLLED_CASES: readonly ControlledCase[] = [
   {
     rows: ["DIG-6", "DIG-12"],
     control: /^the client was granted access with each algorithm offered$/,
-    flawed: /^the client answers a new challenge with .+ but otherwise the same credentials$/,
+    flawed:
+      /^the client answers a new challenge with (.+ but otherwise the same credentials|each of these mutants of the accepted credentials:)$/,
     spends: "a nonce per algorithm (one-time or limited-use nonces) and its nonce count",
-    freshState: NEW_CHALLENGE,
+    freshState: `${NEW_CHALLENGE}; a mutant takes the challenge the refusal of the mutant before carried, where no request of the scenario answered its nonce`,
   },
   {
     rows: ["DIG-8"],
