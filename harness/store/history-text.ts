@@ -20,7 +20,7 @@ export function runPlace(ref: RunRef): string {
 }
 
 function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `${n} ${word}${n === 1 ? "" : word.endsWith("h") ? "es" : "s"}`;
 }
 
 export function stretchLine(stretch: Stretch, latest: boolean): string {
@@ -31,8 +31,14 @@ export function stretchLine(stretch: Stretch, latest: boolean): string {
   return `${stretch.verdict} in ${runs} from ${runName(stretch.first)} to ${runName(stretch.last)}`;
 }
 
+/** The stretches a line shows at most: a row that came and went a thousand times shows its latest. */
+const SHOWN_STRETCHES = 6;
+
 function rowLines(history: RowHistory): string[] {
-  const stretches = history.stretches.map((s, i) => stretchLine(s, i === history.stretches.length - 1));
+  const all = history.stretches;
+  const stretches = all.slice(-SHOWN_STRETCHES).map((s, i, shown) => stretchLine(s, i === shown.length - 1));
+  const earlier = all.length - stretches.length;
+  if (earlier > 0) stretches.unshift(`${plural(earlier, "earlier stretch")} (--json has them all)`);
   const lines = [`  ${history.id}: ${stretches.join("; ")}`];
   const reason = history.stretches.findLast((s) => brokenness(s.verdict) === "broken")?.note;
   if (history.firstFailed) {

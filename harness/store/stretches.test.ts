@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { conformanceRun, interopRun, limitsRun, NO_PROVENANCE } from "../../test/support/store-runs.ts";
-import { historyOf } from "./history.ts";
+import { type HistoryDocument, historyOf } from "./history.ts";
 import { runRecord } from "./records.ts";
 import {
   failedShare,
@@ -174,4 +174,33 @@ test("history.json reads rows, interop cells and limits per target from the runs
     server?.limits.map((t) => [t.caseId, t.size, t.labels.map((l) => l.risen)]),
     [["LIM-1", 1000, [false, true]]],
   );
+});
+
+test("the text shows a row's latest stretches, saying how many came before", async () => {
+  const { historyText } = await import("./history-text.ts");
+  const flaky = Array.from({ length: 20 }, (_, n) => seen(n % 2 === 0 ? "passed" : "failed", "v1"));
+  const doc = {
+    kind: "sxd-history",
+    version: 1,
+    store: "s.db",
+    filter: {},
+    runs: 20,
+    targets: [
+      {
+        target: "http://t",
+        kinds: ["test"],
+        runs: 20,
+        first: flaky[0]?.at,
+        last: flaky[19]?.at,
+        rows: [rowHistory("SNAP-7", flaky)],
+        cells: [],
+        limits: [],
+      },
+    ],
+  } as HistoryDocument;
+  const text = historyText(doc);
+  assert.match(text, /SNAP-7: 14 earlier stretches \(--json has them all\); passed in 1 run \(v1\); failed in 1 run/);
+  assert.equal(text.match(/ in 1 run /g)?.length, 5, "five stretches and the latest");
+  assert.match(text, /failed since \d{4}-\d{2}-\d{2} at v1, 1 run\n/);
+  assert.match(text, /INTERMITTENT SNAP-7: broken in 50% of the runs that judged it \(v1\)/);
 });
