@@ -25,6 +25,8 @@ function digestDecisions(policy: DigestPolicy): string {
     ),
     checksResponse: QOPS.flatMap((qop) => ALGORITHMS.map((algorithm) => policy.checksResponse(qop, algorithm))),
     comparesResponsePrefix: ALGORITHMS.map(policy.comparesResponsePrefix),
+    echoesRefusedNonce: ALGORITHMS.map(policy.echoesRefusedNonce),
+    offersBasicOnRefusal: ALGORITHMS.map(policy.offersBasicOnRefusal),
     formula: QOPS.map(policy.formula),
     hashesEmptyAuthIntBody: ALGORITHMS.map(policy.hashesEmptyAuthIntBody),
     logsNonceUse: QOPS.flatMap((qop) => ALGORITHMS.map((algorithm) => policy.logsNonceUse(qop, algorithm))),

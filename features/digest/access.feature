@@ -18,10 +18,11 @@ Feature: Access with a digest
   the report says so; one whose login was refused is DIG-4's failure, and the others are judged.
   They are not run where no login gets in: that one failure belongs to the first scenario here.
 
-  A rule binds every grant of the run, too: a reply that granted Digest credentials without
-  Authentication-Info, or with an rspauth that does not prove the secret, in whatever scenario
-  sxd got it (a login of another row, a replay the server took), fails the row, with that
-  exchange shown. Those two scenarios are judged once every scenario has run.
+  A rule binds every exchange of the run, too: a reply that granted Digest credentials without
+  Authentication-Info, or with an rspauth that does not prove the secret, and a reply of the
+  protected resource that asks for the secret in clear text, in whatever scenario sxd got it (a
+  login of another row, a replay the server took, a refusal of flawed credentials), fails the
+  row, with that exchange shown. Those three scenarios are judged once every scenario has run.
 
   Background:
     Given a challenge from the protected resource
@@ -62,6 +63,11 @@ Feature: Access with a digest
     Given the client has logged in
     Then no request carried the secret
     And no reply asks for the secret in clear text
+
+  @DIG-7 @must
+  Scenario: No reply of the run asks for the secret in clear text
+    Given the client has logged in
+    Then no reply of the run from the protected resource asks for the secret in clear text
 
   @DIG-11 @should
   Scenario: Authentication-Info proves the server knows the secret

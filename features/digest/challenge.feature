@@ -2,6 +2,9 @@ Feature: The challenge
   A request for a protected resource without credentials gets 401 with a Digest challenge
   (realm, nonce, and qop from auth and auth-int; domain and opaque may occur) and the XML
   error body. The nonce is new in every 401: a nonce seen once is never handed out again.
+  That rule binds every 401 of the run, whichever scenario got it and whatever it answered
+  (credentials of any algorithm offered, right or flawed): the last scenario here is judged
+  with them all, once every scenario has run.
 
   @DIG-1 @must @no-credentials
   Scenario: A request without credentials is challenged
@@ -37,3 +40,8 @@ Feature: The challenge
     When the client answers it with a wrong secret
     And the client requests the protected resource without credentials
     Then at least 2 replies so far are 401 with a Digest challenge, each with a nonce of its own
+
+  @DIG-3 @must @no-credentials
+  Scenario: No two 401 replies of the run carry the same nonce
+    When the client requests the protected resource without credentials
+    Then no two 401 replies of the run carry the same nonce

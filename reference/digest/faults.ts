@@ -222,6 +222,17 @@ export const digestFaults = {
     description:
       'reads algorithm="" as no algorithm named, which RFC 7616 takes for MD5, so MD5 credentials with an empty algorithm get in (SHA-256 ones then fail to match)',
   },
+  "dig-md5-repeated-nonce": {
+    // DIG-6 too: its should part, 401 with a fresh challenge, on the MD5 cases.
+    breaks: ["DIG-3", "DIG-6"],
+    description:
+      "answers a wrong MD5 digest with a challenge that repeats the nonce the client sent (a wrong SHA-256 digest gets a new one)",
+  },
+  "dig-md5-refusal-offers-basic": {
+    breaks: ["DIG-7"],
+    description:
+      "answers refused MD5 credentials with a Basic challenge beside the Digest ones, a fallback for clients whose MD5 digest fails (a SHA-256 refusal offers Digest alone)",
+  },
   "dig-nonce-log-scanned": {
     breaks: [],
     grows: ["LIM-4"],

@@ -46,7 +46,7 @@ export type Verdict =
   /** The header cannot be parsed or breaks the rules: a 400 (or 401) without access. */
   | { kind: "malformed"; message: string; uriMismatch: boolean }
   /** Well-formed but not good enough: a 401 with a fresh challenge. */
-  | { kind: "refused"; message: string; stale: boolean; nonce?: string }
+  | { kind: "refused"; message: string; stale: boolean; nonce?: string; algorithm: Algorithm }
   | {
       kind: "granted";
       username: string;
@@ -127,7 +127,7 @@ function judgeIssued(settings: GuardSettings, attempt: Attempt, credentials: Cre
   const field = (name: string) => credentials.given.get(name) ?? "";
   const issuedHere = logged && settings.nonces.origin(field("nonce")) === "issued";
   if (!issuedHere && !policy.trustsUnissuedNonce(field("nonce"), settings.nonces)) {
-    return refused("this nonce was not issued here");
+    return refused("this nonce was not issued here", credentials.algorithm);
   }
 
   const users = policy.usesClientRealm ? demoUsers(field("realm")) : settings.users;
@@ -159,14 +159,15 @@ function judgeResponse(
       ? responseDigest(input).startsWith(response.toLowerCase())
       : sameDigest(responseDigest(input), response));
   if (policy.checksResponse(qop, credentials.algorithm) && !matches) {
-    return refused("the response does not match: wrong user name or secret", false, input.nonce);
+    return refused("the response does not match: wrong user name or secret", credentials.algorithm, false, input.nonce);
   }
 
   // A nonce the server never issued is not in its log either (only a fault lets one get this far).
   if (!issuedHere || !policy.logsNonceUse(qop, credentials.algorithm))
     return grant(settings, credentials, input.ha1, input);
   const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
-  if (use === "stale") return refused("this nonce is used up or expired", policy.staleOnUsedUpNonce);
+  if (use === "stale")
+    return refused("this nonce is used up or expired", credentials.algorithm, policy.staleOnUsedUpNonce);
   return grant(settings, credentials, input.ha1, input, settings.nonces.successorDue(input.nonce));
 }
 
@@ -206,15 +207,19 @@ function readCredentials(settings: GuardSettings, authorization: string): Step<C
 }
 
 /** §3.4.6 and §3.3: the credentials are for this request, this realm and this server's opaque. */
-function scopeMismatch(settings: GuardSettings, attempt: Attempt, { given }: Credentials): Verdict | undefined {
+function scopeMismatch(
+  settings: GuardSettings,
+  attempt: Attempt,
+  { given, algorithm }: Credentials,
+): Verdict | undefined {
   if (given.get("uri") !== attempt.target && settings.policy.checksUri) {
     return { kind: "malformed", message: "uri does not name the request target", uriMismatch: true };
   }
   if (given.get("realm") !== settings.realm && !settings.policy.usesClientRealm) {
-    return refused(`realm must be "${settings.realm}"`);
+    return refused(`realm must be "${settings.realm}"`, algorithm);
   }
   if (settings.opaque !== undefined && given.get("opaque") !== settings.opaque) {
-    return refused("opaque must be returned unchanged");
+    return refused("opaque must be returned unchanged", algorithm);
   }
   return undefined;
 }
@@ -298,6 +303,7 @@ function malformed(message: string): { ok: false; verdict: Verdict } {
   return { ok: false, verdict: { kind: "malformed", message, uriMismatch: false } };
 }
 
-function refused(message: string, stale = false, nonce?: string): Verdict {
-  return { kind: "refused", message, stale, nonce };
+/** A refusal of credentials of `algorithm`; `nonce`: the one they answered, where the reply may repeat it. */
+function refused(message: string, algorithm: Algorithm, stale = false, nonce?: string): Verdict {
+  return { kind: "refused", message, stale, nonce, algorithm };
 }

@@ -20,6 +20,8 @@ export interface DigestPolicy {
   challengeHasErrorBody: boolean;
   /** A Basic challenge beside Digest, inviting the secret in clear text. */
   offersBasic: boolean;
+  /** Whether a refusal of credentials of this algorithm offers a Basic challenge beside Digest. */
+  offersBasicOnRefusal(algorithm: Algorithm): boolean;
   /** The algorithm written quoted and in lower case, not as a registered token. */
   writesAlgorithmLoosely: boolean;
   /** One nonce in every challenge until somebody gets in with it, instead of a fresh one each time. */
@@ -28,8 +30,8 @@ export interface DigestPolicy {
   nonceForm: NonceForm;
   /** Every nonce issued is logged for ever, and a nonce is known by a scan of the log (logged-nonces.ts). */
   scansNonceLog: boolean;
-  /** A refused digest is answered with the nonce it came with, not a new one. */
-  echoesRefusedNonce: boolean;
+  /** Whether a refused digest of this algorithm is answered with the nonce it came with, not a new one. */
+  echoesRefusedNonce(algorithm: Algorithm): boolean;
   /** Every refusal is marked stale, a wrong digest too (the RFC: only a spent nonce with a right digest). */
   staleOnEveryRefusal: boolean;
   staleOnUsedUpNonce: boolean;
@@ -96,11 +98,12 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
     challengeStatus: on("dig-challenge-403") ? 403 : 401,
     challengeHasErrorBody: !on("dig-no-error-body"),
     offersBasic: on("dig-offers-basic"),
+    offersBasicOnRefusal: (algorithm) => md5(algorithm) && on("dig-md5-refusal-offers-basic"),
     writesAlgorithmLoosely: on("dig-algorithm-quoted-lower"),
     reusesNonceUntilUsed: on("dig-nonce-until-used"),
     nonceForm: on("dig-nonce-counter") ? "counter" : on("dig-nonce-hashed-counter") ? "hashed-counter" : "mac",
     scansNonceLog: on("dig-nonce-log-scanned"),
-    echoesRefusedNonce: on("dig-repeated-nonce"),
+    echoesRefusedNonce: (algorithm) => on("dig-repeated-nonce") || (md5(algorithm) && on("dig-md5-repeated-nonce")),
     staleOnEveryRefusal: on("dig-stale-on-wrong-digest"),
     staleOnUsedUpNonce: !on("dig-no-stale"),
     offersSessAlgorithms: on("dig-sess-as-plain"),

@@ -60,9 +60,9 @@ export function digestRoutes(context: ReferenceContext): Route {
     return unused;
   };
 
-  const challenge = (status: number, message: string, stale = false, nonce = issue()): Reply => {
+  const challenge = (status: number, message: string, stale = false, nonce = issue(), basic = false): Reply => {
     const offered = challenges(settings, () => nonce, stale);
-    if (policy.offersBasic) offered.push(`Basic realm="${REALM}"`);
+    if (policy.offersBasic || basic) offered.push(`Basic realm="${REALM}"`);
     return policy.challengeHasErrorBody
       ? errorReply(status, message, { "www-authenticate": offered })
       : { status, headers: { "www-authenticate": offered } };
@@ -78,9 +78,8 @@ export function digestRoutes(context: ReferenceContext): Route {
           : errorReply(400, verdict.message);
       case "refused": {
         const stale = verdict.stale || policy.staleOnEveryRefusal;
-        return policy.echoesRefusedNonce && verdict.nonce
-          ? challenge(401, verdict.message, stale, verdict.nonce)
-          : challenge(401, verdict.message, stale);
+        const echoed = policy.echoesRefusedNonce(verdict.algorithm) ? verdict.nonce : undefined;
+        return challenge(401, verdict.message, stale, echoed, policy.offersBasicOnRefusal(verdict.algorithm));
       }
       case "granted": {
         unused = undefined;

@@ -6,7 +6,7 @@ import type { RunExchange } from "../../harness/run/whole-run.ts";
 import { formatParams } from "../../lib/auth-params.ts";
 import { type Algorithm, type Qop, rspauthDigest } from "../../lib/digest-math.ts";
 import { answerChallenge, authorizationOf, digestChallenges } from "./digest-client.ts";
-import { EVERY_GRANT_CARRIES_INFO, EVERY_RSPAUTH_PROVES_THE_SECRET, runChecks } from "./run-judge.ts";
+import * as judge from "./run-judge.ts";
 
 const user = { username: "rosa", password: "s3cret" };
 const target = { baseUrl: "http://t", digest: { path: "/protected", ...user } } as TargetDescription;
@@ -65,8 +65,8 @@ function granted({
   return { exchange, scenario: `"${algorithm} ${info}" (f.feature:1)` };
 }
 
-const grantsCheck = runChecks[EVERY_GRANT_CARRIES_INFO];
-const rspauthCheck = runChecks[EVERY_RSPAUTH_PROVES_THE_SECRET];
+const grantsCheck = judge.runChecks[judge.EVERY_GRANT_CARRIES_INFO];
+const rspauthCheck = judge.runChecks[judge.EVERY_RSPAUTH_PROVES_THE_SECRET];
 
 test("DIG-5 over the run: a grant without Authentication-Info, in any scenario, is the evidence, counted by algorithm", () => {
   const run = [
@@ -94,4 +94,52 @@ test("DIG-11 over the run: a wrong rspauth on a right answer is the evidence; a 
     granted({ algorithm: "SHA-256-sess" }),
   ];
   assert.equal(rspauthCheck(unjudged, target), undefined);
+});
+
+/** A 401 of the protected resource with one Digest challenge per algorithm, all with `nonce`, answering `credentials`. */
+function challenged(nonce: string, credentials?: string, basic = false, url = "http://t/protected"): RunExchange {
+  const offered = ["SHA-256", "MD5"].map(
+    (algorithm) => `Digest realm="r", qop="auth", algorithm=${algorithm}, nonce="${nonce}"`,
+  );
+  const exchange: Exchange = {
+    method: "GET",
+    url,
+    requestHeaders: credentials === undefined ? {} : { authorization: credentials },
+    response: {
+      status: 401,
+      headers: { "www-authenticate": basic ? [...offered, 'Basic realm="r"'] : offered },
+      body: "",
+    },
+    startedAt: "2026-01-01T00:00:00.000Z",
+    durationMs: 1,
+  };
+  return { exchange, scenario: `"${nonce}" (f.feature:2)` };
+}
+
+const md5Answer = (nonce: string) =>
+  `Digest username="rosa", realm="r", nonce="${nonce}", uri="/protected", algorithm=MD5, response="00", qop=auth, nc=00000001, cnonce="c"`;
+
+test("DIG-3 over the run: a 401 that carries a nonce another 401 carried is the evidence, named by what it answered", () => {
+  const check = judge.runChecks[judge.EVERY_401_NONCE_IS_NEW];
+  // One reply gives its nonce to each of its challenges: no repeat.
+  assert.equal(check([challenged("a"), challenged("b"), challenged("c", md5Answer("b"))], target), undefined);
+  const echo = challenged("b", md5Answer("b"));
+  const found = check([challenged("a"), challenged("b"), echo, granted({ algorithm: "MD5" })], target);
+  assert.equal(found?.evidence[0], echo);
+  assert.match(found?.expected ?? "", /\(3 in all\)/);
+  assert.equal(
+    found?.got,
+    `1 that carry a nonce another 401 carried (replies to MD5 ×1); the first shares it with a 401 of the scenario "b" (f.feature:2)`,
+  );
+  assert.match(check([challenged("a"), challenged("a")], target)?.got ?? "", /replies to no credentials ×1/);
+});
+
+test("DIG-7 over the run: a reply of the protected resource with a Basic challenge is the evidence; other resources are not judged", () => {
+  const check = judge.runChecks[judge.NO_REPLY_ASKS_FOR_THE_SECRET];
+  const basic = challenged("b", md5Answer("a"), true);
+  const found = check([challenged("a"), basic, granted({ algorithm: "SHA-256" })], target);
+  assert.equal(found?.evidence[0], basic);
+  assert.equal(found?.got, "1 with a Basic challenge (replies to MD5 ×1)");
+  assert.match(found?.expected ?? "", /\(3 in all\)/);
+  assert.equal(check([challenged("a"), challenged("b", undefined, true, "http://t/elsewhere")], target), undefined);
 });

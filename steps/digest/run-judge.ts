@@ -4,12 +4,15 @@
  * server took, is evidence for the rows about grants. DIG-5: every grant carries
  * Authentication-Info. DIG-11: where it does, to a right answer, its rspauth proves the secret
  * and echoes qop, cnonce and nc; auth-int's rspauth hashes the reply's body, which the run keeps
- * only as an excerpt, so those are left to the scenarios that log in with auth-int.
+ * only as an excerpt, so those are left to the scenarios that log in with auth-int. So too every
+ * challenge of the run, a refusal of another row's flawed MD5 credentials as much as one asked
+ * for: DIG-3, no two 401 replies carry the same nonce; DIG-7, no reply of the protected resource
+ * asks for the secret in clear text.
  */
 import type { TargetDescription } from "../../harness/description/target.ts";
 import type { Exchange } from "../../harness/evidence/exchange.ts";
 import type { RunCheck, RunExchange, RunFinding } from "../../harness/run/whole-run.ts";
-import { parseCredentials } from "../../lib/auth-params.ts";
+import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
 import {
   type Formula,
   hashA1,
@@ -24,6 +27,8 @@ import { authenticationInfoProblems } from "./digest-client.ts";
 /** The checks' names, as the steps attach them. */
 export const EVERY_GRANT_CARRIES_INFO = "digest: every grant carries Authentication-Info";
 export const EVERY_RSPAUTH_PROVES_THE_SECRET = "digest: every rspauth proves the secret";
+export const EVERY_401_NONCE_IS_NEW = "digest: no two 401 replies carry the same nonce";
+export const NO_REPLY_ASKS_FOR_THE_SECRET = "digest: no reply asks for the secret in clear text";
 
 /** A 2xx reply to a request with Digest credentials, with the credentials' directives. */
 interface Grant {
@@ -32,30 +37,41 @@ interface Grant {
   info: string | undefined;
 }
 
+/** The directives of the Digest credentials an exchange sent; undefined where it sent none. */
+function digestCredentials(exchange: Exchange): ReadonlyMap<string, string> | undefined {
+  const authorization = Object.entries(exchange.requestHeaders).find(
+    ([name]) => name.toLowerCase() === "authorization",
+  )?.[1];
+  if (authorization === undefined || !/^\s*digest(\s|$)/i.test(authorization)) return undefined;
+  const parsed = parseCredentials(authorization);
+  return parsed.ok ? parsed.value.params : new Map();
+}
+
 function grantsOf(exchanges: readonly RunExchange[]): Grant[] {
   return exchanges.flatMap((at) => {
-    const { response, requestHeaders } = at.exchange;
+    const { response } = at.exchange;
     if (!response || response.status < 200 || response.status > 299) return [];
-    const authorization = Object.entries(requestHeaders).find(([name]) => name.toLowerCase() === "authorization")?.[1];
-    if (authorization === undefined || !/^\s*digest(\s|$)/i.test(authorization)) return [];
-    const parsed = parseCredentials(authorization);
-    const info = response.headers["authentication-info"]?.join(", ");
-    return [{ at, params: parsed.ok ? parsed.value.params : new Map(), info }];
+    const params = digestCredentials(at.exchange);
+    if (params === undefined) return [];
+    return [{ at, params, info: response.headers["authentication-info"]?.join(", ") }];
   });
 }
 
-/** "MD5 ×28, SHA-256 ×1": how many of these grants each algorithm had, as the credentials named it. */
-function byAlgorithm(grants: readonly Grant[]): string {
+/**
+ * "MD5 ×28, SHA-256 ×1": how many of these exchanges each algorithm had, as their credentials
+ * named it ("no credentials" where they sent none).
+ */
+function byAlgorithm(found: readonly { params?: ReadonlyMap<string, string> }[]): string {
   const counts = new Map<string, number>();
-  for (const { params } of grants) {
-    const algorithm = params.get("algorithm") ?? "MD5 (none named)";
+  for (const { params } of found) {
+    const algorithm = params === undefined ? "no credentials" : (params.get("algorithm") ?? "MD5 (none named)");
     counts.set(algorithm, (counts.get(algorithm) ?? 0) + 1);
   }
   return [...counts].map(([algorithm, count]) => `${algorithm} ×${count}`).join(", ");
 }
 
-function finding(expected: string, got: string, found: readonly Grant[]): RunFinding | undefined {
-  const [first, ...rest] = found.map((grant) => grant.at);
+function finding(expected: string, got: string, found: readonly { at: RunExchange }[]): RunFinding | undefined {
+  const [first, ...rest] = found.map((f) => f.at);
   return first ? { expected, got, evidence: [first, ...rest] } : undefined;
 }
 
@@ -107,7 +123,57 @@ const everyRspauthProvesTheSecret: RunCheck = (exchanges, target) => {
   );
 };
 
+/** A reply's challenges, each with its scheme and parameters; none where it has no WWW-Authenticate to parse. */
+function challengesOf({ response }: Exchange) {
+  const field = response?.headers["www-authenticate"];
+  const parsed = field === undefined ? undefined : parseChallenges(field);
+  return parsed?.ok ? parsed.value : [];
+}
+
+/** A challenge that asks for the secret itself: Basic (RFC 7617) sends it merely encoded. */
+export const asksForTheSecret = (scheme: string) => scheme.toLowerCase() === "basic";
+
+/** DIG-3: no two 401 replies of the run carry the same nonce (one reply may give it to each of its challenges). */
+const every401NonceIsNew: RunCheck = (exchanges) => {
+  const seen = new Map<string, RunExchange>();
+  let challenged = 0;
+  const repeats: Array<{ at: RunExchange; params?: ReadonlyMap<string, string>; first: RunExchange }> = [];
+  for (const at of exchanges) {
+    if (at.exchange.response?.status !== 401) continue;
+    const digest = challengesOf(at.exchange).filter((c) => c.scheme.toLowerCase() === "digest");
+    const nonces = new Set(digest.flatMap((c) => c.params.get("nonce") ?? []));
+    if (nonces.size === 0) continue;
+    challenged++;
+    const first = [...nonces].map((nonce) => seen.get(nonce)).find((earlier) => earlier !== undefined);
+    if (first) repeats.push({ at, params: digestCredentials(at.exchange), first });
+    for (const nonce of nonces) if (!seen.has(nonce)) seen.set(nonce, at);
+  }
+  const [one] = repeats;
+  return finding(
+    `a nonce of its own in every 401 reply with a Digest challenge (${challenged} in all)`,
+    `${repeats.length} that carry a nonce another 401 carried (replies to ${byAlgorithm(repeats)}); the first shares it with a 401 of the scenario ${one?.first.scenario}`,
+    repeats,
+  );
+};
+
+/** DIG-7: no reply of the protected resource, in any scenario, asks for the secret in clear text. */
+const noReplyAsksForTheSecret: RunCheck = (exchanges, target) => {
+  const { path } = target.digest;
+  const protectedUrl = path === undefined ? undefined : `${target.baseUrl}${path}`;
+  const replies = exchanges.filter((at) => at.exchange.url === protectedUrl && at.exchange.response);
+  const asking = replies
+    .filter((at) => challengesOf(at.exchange).some((c) => asksForTheSecret(c.scheme)))
+    .map((at) => ({ at, params: digestCredentials(at.exchange) }));
+  return finding(
+    `only challenges that never ask for the secret itself, in every reply of the protected resource (${replies.length} in all)`,
+    `${asking.length} with a Basic challenge (replies to ${byAlgorithm(asking)})`,
+    asking,
+  );
+};
+
 export const runChecks: Readonly<Record<string, RunCheck>> = {
   [EVERY_GRANT_CARRIES_INFO]: everyGrantCarriesInfo,
   [EVERY_RSPAUTH_PROVES_THE_SECRET]: everyRspauthProvesTheSecret,
+  [EVERY_401_NONCE_IS_NEW]: every401NonceIsNew,
+  [NO_REPLY_ASKS_FOR_THE_SECRET]: noReplyAsksForTheSecret,
 };

@@ -17,7 +17,14 @@ import type { SxdWorld } from "../support/world.ts";
 import { challengeFormProblems, expectLogin, NEEDS_LOGIN, needLogin } from "./checks.ts";
 import { authenticationInfoProblems } from "./digest-client.ts";
 import { needLogins, tryEach } from "./each-algorithm.ts";
-import { EVERY_GRANT_CARRIES_INFO, EVERY_RSPAUTH_PROVES_THE_SECRET, runChecks } from "./run-judge.ts";
+import {
+  asksForTheSecret,
+  EVERY_401_NONCE_IS_NEW,
+  EVERY_GRANT_CARRIES_INFO,
+  EVERY_RSPAUTH_PROVES_THE_SECRET,
+  NO_REPLY_ASKS_FOR_THE_SECRET,
+  runChecks,
+} from "./run-judge.ts";
 import { challengeFrom, challengesOf, type Login, loginHints, sendProtected, state } from "./session.ts";
 
 When("the client requests the protected resource without credentials", async function (this: SxdWorld) {
@@ -172,6 +179,14 @@ Then("every rspauth of the run, on a right answer, proves that the server knows 
   judgeWithTheRun(this, EVERY_RSPAUTH_PROVES_THE_SECRET);
 });
 
+Then("no two 401 replies of the run carry the same nonce", function (this: SxdWorld) {
+  judgeWithTheRun(this, EVERY_401_NONCE_IS_NEW);
+});
+
+Then("no reply of the run from the protected resource asks for the secret in clear text", function (this: SxdWorld) {
+  judgeWithTheRun(this, NO_REPLY_ASKS_FOR_THE_SECRET);
+});
+
 Then("no request carried the secret", function (this: SxdWorld) {
   const { password } = stated(this.target, "digest");
   for (const exchange of this.http.exchanges) {
@@ -185,7 +200,7 @@ Then("no reply asks for the secret in clear text", function (this: SxdWorld) {
     const field = headerOf(reply, "www-authenticate");
     if (field === undefined) continue;
     const parsed = parseChallenges(field);
-    const basic = parsed.ok && parsed.value.some((c) => c.scheme.toLowerCase() === "basic");
+    const basic = parsed.ok && parsed.value.some((c) => asksForTheSecret(c.scheme));
     expectThat(!basic, "only challenges that never ask for the secret itself", "a Basic challenge", reply);
   }
 });
