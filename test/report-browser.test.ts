@@ -1,6 +1,7 @@
 // The reports as a person sees them, opened in headless Chromium: the conformance report with
 // its summary on top, failures first, a failed row open on its transcript and a copy-as-curl
-// line; the interop matrix first, its gaps after it, and a filter read from the page's URL.
+// line; the interop matrix first, its gaps after it, and a filter read from the page's URL; the
+// history page's strips of stretches.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +9,10 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { writeInteropHtml } from "../harness/report/interop-html.ts";
+import { startReference } from "../reference/index.ts";
+import { referenceDescriptionFile, sxdHere, tempDir } from "./support/cli.ts";
 import { sampleInterop } from "./support/interop-document.ts";
+import { freePort } from "./support/ports.ts";
 import { runAgainstReference } from "./support/suite.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -136,5 +140,69 @@ test("interop.html shows the matrix first, the gaps after it, and the filter in 
   } finally {
     await tab.close();
     rmSync(reportDir, { recursive: true, force: true });
+  }
+});
+
+test("history.html at 1280 px: a row's strip of stretches, the run that broke it and the one that fixed it", async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    t.skip(`${CHROMIUM} is missing: run scripts/setup-chromium.sh (as root) to include this test`);
+    return;
+  }
+  const dir = tempDir();
+  const store = join(dir, "runs.db");
+  const port = await freePort();
+  // One server at one address, tried under three labels: correct, with DIG-1 broken, fixed.
+  for (const [label, faults] of [
+    ["v1", []],
+    ["v2", ["dig-challenge-403"]],
+    ["v3", []],
+  ] as const) {
+    const reference = await startReference({
+      host: "127.0.0.1",
+      ports: { base: port, contacts: 0, messaging: 0 },
+      faults,
+    });
+    try {
+      const run = await sxdHere([
+        "test",
+        ...["--config", referenceDescriptionFile(), "--base-url", reference.urls.base, "--tags", "@DIG-1"],
+        ...["--store", store, "--label", label, "--report-dir", join(dir, label)],
+      ]);
+      assert.equal(run.code, label === "v2" ? 1 : 0, run.stderr);
+    } finally {
+      await reference.close();
+    }
+  }
+  const html = join(dir, "history");
+  const made = await sxdHere(["history", "--store", store, "--html", html]);
+  assert.equal(made.code, 0, made.stderr);
+  const tab = await (await launch()).newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await tab.goto(`file://${join(html, "history.html")}`);
+    const row = tab.locator("tr#DIG-1");
+    assert.deepEqual(await row.locator(".strip span").evaluateAll((spans) => spans.map((s) => s.className)), [
+      "passed",
+      "failed",
+      "passed",
+    ]);
+    const cells = await row.locator("td").allInnerTexts();
+    assert.match(cells[1] ?? "", /^v2, \d{4}-\d{2}-\d{2}$/, "first failed");
+    assert.match(cells[2] ?? "", /^v3, \d{4}-\d{2}-\d{2}$/, "fixed by");
+    assert.equal(cells[3], "", "a change between labels is not intermittent");
+    // The broken stretch says why in words; the exchange it quotes unfolds under them.
+    const why = row.locator("details");
+    assert.match(await why.locator("summary").innerText(), /^expected status 401\s+but got status 403$/);
+    assert.equal(await why.locator("pre").isVisible(), false);
+    await why.locator("summary").click();
+    assert.match(await why.locator("pre").innerText(), /^in the exchange:\n\s+> GET /);
+    // The strips take their width from the page: at 1280 px each stretch is a visible segment.
+    for (const box of await row
+      .locator(".strip span")
+      .evaluateAll((spans) => spans.map((s) => s.getBoundingClientRect().width)))
+      assert.ok(box >= 3, `a segment ${box} px wide`);
+    mkdirSync("reports", { recursive: true });
+    assert.ok((await screenshotColours(tab, "reports/history-page.png")) > 3, "the screenshot is not blank");
+  } finally {
+    await tab.close();
   }
 });

@@ -17,7 +17,8 @@ body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem auto; max-width: 75
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #e4e4e4; vertical-align: top; }
-th { font-weight: 600; background: #f4f4f4; }
+th { font-weight: 600; background: #f4f4f4; } th[scope="row"], td.when { white-space: nowrap; }
+pre { white-space: pre-wrap; margin: .25rem 0; }
 .strip { display: flex; min-width: 16rem; height: 1.2rem; border: 1px solid #bbb; }
 .strip span { display: block; min-width: 3px; }
 .passed, .fixed, .succeeded { background: #2e7d32; } .failed { background: #c62828; } .warning { background: #ef8c00; }
@@ -42,6 +43,16 @@ function strip(history: RowHistory): string {
   return `<div class="strip" role="img" aria-label="${escapeHtml(words)}">${segments.join("")}</div>`;
 }
 
+/**
+ * A broken stretch's reason: its words on the page, the exchange it quotes (failureText's
+ * "in the exchange:" and the indented lines after it) folded behind them.
+ */
+function noteOf(note: string): string {
+  const cut = note.search(/\n(?=[^\n]*:\n {4})/);
+  if (cut < 0) return `<small>${escapeHtml(note)}</small>`;
+  return `<details><summary><small>${escapeHtml(note.slice(0, cut))}</small></summary><pre><small>${escapeHtml(note.slice(cut + 1))}</small></pre></details>`;
+}
+
 function rowsTable(what: string, histories: readonly RowHistory[]): string {
   if (histories.length === 0) return "";
   const lines = histories.map((h) => {
@@ -50,8 +61,8 @@ function rowsTable(what: string, histories: readonly RowHistory[]): string {
       ? `<span class="intermittent">intermittent</span>: broken in ${Math.round(h.failedShare * 100)}% (${escapeHtml(h.intermittentLabels.join(", "))})`
       : "";
     return `<tr id="${escapeHtml(h.id)}"><th scope="row">${escapeHtml(h.id)}</th><td>${strip(h)}${
-      broken?.note ? `<small>${escapeHtml(broken.note)}</small>` : ""
-    }</td><td>${h.firstFailed ? link(h.firstFailed) : "–"}</td><td>${
+      broken?.note ? noteOf(broken.note) : ""
+    }</td><td class="when">${h.firstFailed ? link(h.firstFailed) : "–"}</td><td class="when">${
       h.fixedBy ? link(h.fixedBy) : h.firstFailed ? "not yet" : "–"
     }</td><td>${intermittent}</td></tr>`;
   });
