@@ -124,9 +124,11 @@ describe("the digest rows against servers that behave like real ones", () => {
     const rows = await verdictsOf(t, "unknown-algorithm-as-md5");
     assertOnlyFaulty(rows, "DIG-12");
     assertVerdict(rows, "DIG-12", "warning");
-    assertFailedCases(rows, "DIG-12", ["nc not hexadecimal", "nc of six digits", "unknown algorithm"]);
-    // The unknown algorithm gets in only where the defect is built on the MD5 answer.
+    assertFailedCases(rows, "DIG-12", ["nc not hexadecimal", "nc of six digits", "unknown algorithm", "mutants"]);
+    // The unknown algorithm gets in only where the defect is built on the MD5 answer, and so does
+    // an empty one, which only the mutants of the MD5 credentials send.
     assert.match(messages(rows, "DIG-12"), /built on MD5/);
+    assert.match(messages(rows, "DIG-12"), /algorithm:empty \(algorithm="" [^)]*\): status 200 with MD5(;|$)/m);
   });
 
   it("a server offering only SHA-512-256 gets its logins answered", async (t) => {
