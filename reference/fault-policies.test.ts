@@ -16,7 +16,9 @@ const ALGORITHMS = ["SHA-256", "MD5"] as const;
 function digestDecisions(policy: DigestPolicy): string {
   return JSON.stringify({
     ...policy,
-    unknownAlgorithmTakenAs: policy.unknownAlgorithmTakenAs(["SHA-256", "MD5"]),
+    algorithmTakenFor: ["SHA-256", undefined, "", "X-UNKNOWN"].map((named) =>
+      policy.algorithmTakenFor(named, ["SHA-256", "MD5"]),
+    ),
     acceptsNc: ["00000001", "000001", "1", "0000000g"].flatMap((nc) =>
       ALGORITHMS.map((algorithm) => policy.acceptsNc(nc, algorithm)),
     ),

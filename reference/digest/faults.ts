@@ -217,7 +217,6 @@ export const digestFaults = {
       "reads the nc of MD5 credentials with parseInt, so MD5 credentials with nc=1 or nc=0000000g get in (SHA-256 ones need eight hexadecimal digits)",
   },
   "dig-empty-algorithm-as-md5": {
-    // JavaScript's `algorithm || "MD5"`: an empty value is no value.
     breaks: ["DIG-12"],
     description:
       'reads algorithm="" as no algorithm named, which RFC 7616 takes for MD5, so MD5 credentials with an empty algorithm get in (SHA-256 ones then fail to match)',

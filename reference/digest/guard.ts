@@ -9,7 +9,6 @@ import {
   type Algorithm,
   type HashName,
   hashOf,
-  parseAlgorithm,
   type Qop,
   type ResponseInput,
   responseDigest,
@@ -45,7 +44,7 @@ export type Verdict =
   | { kind: "missing" }
   /** The header cannot be parsed or breaks the rules: a 400 (or 401) without access. */
   | { kind: "malformed"; message: string; uriMismatch: boolean }
-  /** Well-formed but not good enough: a 401 with a fresh challenge. */
+  /** Well-formed but not good enough: a 401 with a fresh challenge (nonce: the one answered, which the reply may repeat). */
   | { kind: "refused"; message: string; stale: boolean; nonce?: string; algorithm: Algorithm }
   | {
       kind: "granted";
@@ -149,25 +148,23 @@ function judgeResponse(
   authIntBody: string | Buffer | undefined,
 ): Verdict {
   const { policy } = settings;
-  const { qop } = credentials;
+  const { qop, algorithm } = credentials;
   const response = credentials.given.get("response") ?? "";
   const input = responseInput(settings, attempt, credentials, ha1 ?? NOBODY_HA1, authIntBody);
   const matches =
     ha1 !== undefined &&
     !policy.refusesEveryLogin &&
-    (policy.comparesResponsePrefix(credentials.algorithm)
+    (policy.comparesResponsePrefix(algorithm)
       ? responseDigest(input).startsWith(response.toLowerCase())
       : sameDigest(responseDigest(input), response));
-  if (policy.checksResponse(qop, credentials.algorithm) && !matches) {
-    return refused("the response does not match: wrong user name or secret", credentials.algorithm, false, input.nonce);
+  if (policy.checksResponse(qop, algorithm) && !matches) {
+    return refused("the response does not match: wrong user name or secret", algorithm, false, input.nonce);
   }
 
   // A nonce the server never issued is not in its log either (only a fault lets one get this far).
-  if (!issuedHere || !policy.logsNonceUse(qop, credentials.algorithm))
-    return grant(settings, credentials, input.ha1, input);
+  if (!issuedHere || !policy.logsNonceUse(qop, algorithm)) return grant(settings, credentials, input.ha1, input);
   const use = settings.nonces.use(input.nonce, Number.parseInt(input.nc ?? "1", 16));
-  if (use === "stale")
-    return refused("this nonce is used up or expired", credentials.algorithm, policy.staleOnUsedUpNonce);
+  if (use === "stale") return refused("this nonce is used up or expired", algorithm, policy.staleOnUsedUpNonce);
   return grant(settings, credentials, input.ha1, input, settings.nonces.successorDue(input.nonce));
 }
 
@@ -187,10 +184,7 @@ function readCredentials(settings: GuardSettings, authorization: string): Step<C
     return malformed(`the credentials lack ${absent.join(", ")}`);
   }
 
-  const named = given.get("algorithm");
-  const algorithm =
-    parseAlgorithm(named === "" && policy.readsEmptyAlgorithmAsAbsent ? undefined : named) ??
-    policy.unknownAlgorithmTakenAs(settings.hashes);
+  const algorithm = policy.algorithmTakenFor(given.get("algorithm"), settings.hashes);
   const offered = (a: Algorithm) =>
     policy.takesAnyAlgorithmOfOfferedHash
       ? settings.hashes.includes(hashOf(a))
@@ -207,11 +201,8 @@ function readCredentials(settings: GuardSettings, authorization: string): Step<C
 }
 
 /** §3.4.6 and §3.3: the credentials are for this request, this realm and this server's opaque. */
-function scopeMismatch(
-  settings: GuardSettings,
-  attempt: Attempt,
-  { given, algorithm }: Credentials,
-): Verdict | undefined {
+function scopeMismatch(settings: GuardSettings, attempt: Attempt, credentials: Credentials): Verdict | undefined {
+  const { given, algorithm } = credentials;
   if (given.get("uri") !== attempt.target && settings.policy.checksUri) {
     return { kind: "malformed", message: "uri does not name the request target", uriMismatch: true };
   }
@@ -303,7 +294,6 @@ function malformed(message: string): { ok: false; verdict: Verdict } {
   return { ok: false, verdict: { kind: "malformed", message, uriMismatch: false } };
 }
 
-/** A refusal of credentials of `algorithm`; `nonce`: the one they answered, where the reply may repeat it. */
 function refused(message: string, algorithm: Algorithm, stale = false, nonce?: string): Verdict {
   return { kind: "refused", message, stale, nonce, algorithm };
 }

@@ -2,7 +2,7 @@
  * The digest protection's decisions under the active fault modes (faults.ts): read once, so
  * the guard and the route ask what to do, never which mode is on.
  */
-import { type Algorithm, type HashName, hashOf, type Qop } from "../../lib/digest-math.ts";
+import { type Algorithm, type HashName, hashOf, parseAlgorithm, type Qop } from "../../lib/digest-math.ts";
 import type { digestFaults } from "./faults.ts";
 import type { NonceStore } from "./nonces.ts";
 import type { NonceForm } from "./predictable-nonces.ts";
@@ -49,10 +49,11 @@ export interface DigestPolicy {
   acceptsRfc2069Downgrade: boolean;
   crashesOnMissingDirective: boolean;
   crashesOnUnknownQop: boolean;
-  /** What an algorithm the server does not know is taken for; undefined: it is refused. */
-  unknownAlgorithmTakenAs(offered: readonly HashName[]): Algorithm | undefined;
-  /** algorithm="" is read as no algorithm named, which RFC 7616 §3.3 takes for MD5. */
-  readsEmptyAlgorithmAsAbsent: boolean;
+  /**
+   * The algorithm credentials naming this one are computed with (none named: MD5, RFC 7616
+   * §3.3); undefined: they are refused.
+   */
+  algorithmTakenFor(named: string | undefined, offered: readonly HashName[]): Algorithm | undefined;
   /** Any algorithm of an offered hash is taken, -sess or not, offered or not. */
   takesAnyAlgorithmOfOfferedHash: boolean;
   /** Whether nc has the shape it must have (eight hexadecimal digits), in credentials of this algorithm. */
@@ -114,11 +115,12 @@ export function digestPolicy(active: ReadonlySet<string>): DigestPolicy {
     acceptsRfc2069Downgrade: on("dig-rfc2069-accepted"),
     crashesOnMissingDirective: on("dig-missing-directive-crash"),
     crashesOnUnknownQop: on("dig-unknown-qop-crash"),
-    unknownAlgorithmTakenAs: (offered) => {
-      if (on("dig-unknown-algorithm-default")) return offered[0];
+    algorithmTakenFor: (named, offered) => {
+      // JavaScript's `algorithm || "MD5"`: an empty value is no value.
+      const known = parseAlgorithm(named === "" && on("dig-empty-algorithm-as-md5") ? undefined : named);
+      if (known || on("dig-unknown-algorithm-default")) return known ?? offered[0];
       return on("dig-unknown-algorithm-as-md5") ? "MD5" : undefined;
     },
-    readsEmptyAlgorithmAsAbsent: on("dig-empty-algorithm-as-md5"),
     takesAnyAlgorithmOfOfferedHash: on("dig-unoffered-algorithm"),
     acceptsNc: (nc, algorithm) =>
       on("dig-lenient-nc") || (md5(algorithm) && on("dig-md5-lenient-nc")) || ncShape.test(nc),

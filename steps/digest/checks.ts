@@ -3,11 +3,18 @@
  * on an accepted one, the checks of a new challenge, and using a nonce up as the policy allows.
  */
 
-import type { Answered } from "../../harness/evidence/exchange.ts";
-import { parseChallenges } from "../../lib/auth-params.ts";
+import { type Answered, type Exchange, headerOf } from "../../harness/evidence/exchange.ts";
+import { parseChallenges, parseCredentials } from "../../lib/auth-params.ts";
+import type { Algorithm } from "../../lib/digest-math.ts";
 import { expectThat, fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { answerChallenge, chooseChallenge, type DigestAnswer, type DigestChallenge } from "./digest-client.ts";
+import {
+  answerChallenge,
+  chooseChallenge,
+  type DigestAnswer,
+  type DigestChallenge,
+  digestChallenges,
+} from "./digest-client.ts";
 import { needLogins } from "./each-algorithm.ts";
 import type { Flawed } from "./flaws.ts";
 import { describePolicy, describeUse, nonceAllowance } from "./nonce-policy.ts";
@@ -19,6 +26,7 @@ import {
   type LoginRequest,
   logIn,
   loginHints,
+  remember,
   sendAnswer,
   sendAuthorization,
   state,
@@ -107,6 +115,34 @@ export function flawedReplies(world: SxdWorld) {
 
 export const form = (login: Login) =>
   `${login.algorithm}, ${login.qop === null ? "no qop" : `qop=${login.qop}`}, ${login.formula === "spec" ? "the spec's literal formula" : "RFC 7616's formula"}`;
+
+/** The nonce of the Digest credentials an exchange sent, if any: a new challenge must not repeat it. */
+export function answeredNonce(exchange: Exchange): string | undefined {
+  const authorization = Object.entries(exchange.requestHeaders).find(
+    ([name]) => name.toLowerCase() === "authorization",
+  );
+  const parsed = authorization === undefined ? undefined : parseCredentials(authorization[1]);
+  return parsed?.ok && parsed.value.scheme.toLowerCase() === "digest" ? parsed.value.params.get("nonce") : undefined;
+}
+
+/**
+ * A challenge of `algorithm` whose nonce no request of the scenario has answered, for a flawed
+ * request to answer: the one the last reply carried, where it was a 401 with such a challenge
+ * (a refusal comes with a new challenge, RFC 7616 §3.3), else a fresh one asked for. Where the
+ * server hands that nonce out again, the flawed request counts past every nc used on it.
+ */
+export async function challengeOfItsOwn(world: SxdWorld, algorithm: Algorithm): Promise<void> {
+  const last = world.http.exchanges.at(-1);
+  if (last?.response?.status === 401) {
+    const parsed = digestChallenges(headerOf(last as Answered, "www-authenticate"));
+    const nonce = parsed.ok ? chooseChallenge(parsed.value, algorithm)?.challenge.params.get("nonce") : undefined;
+    if (nonce !== undefined && parsed.ok && !world.http.exchanges.some((e) => answeredNonce(e) === nonce)) {
+      remember(world, parsed.value);
+      return;
+    }
+  }
+  await challengeFrom(world);
+}
 
 /** The reply's challenges, which must carry nonces other than the one answered, so the client can try again. */
 export function newChallenges(reply: Answered, answered: string | undefined): DigestChallenge[] {

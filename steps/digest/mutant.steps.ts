@@ -10,9 +10,9 @@ import { applies, type Mutation, mutate, mutationId, parseMutationId } from "../
 import { Then, When } from "../support/cucumber.ts";
 import { fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { answeringLike, form } from "./checks.ts";
+import { answeringLike, challengeOfItsOwn, form } from "./checks.ts";
 import { mutationBase } from "./mutants.ts";
-import { challengeOfItsOwn, granted, type Login, sendAuthorization, state } from "./session.ts";
+import { granted, type Login, sendAuthorization, state } from "./session.ts";
 
 interface MutantReply {
   id: string;

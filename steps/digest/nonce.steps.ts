@@ -9,6 +9,7 @@ import { Given, Then, When } from "../support/cucumber.ts";
 import { expectThat } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
 import {
+  answeredNonce,
   CONTROL_REFUSED,
   expectWithinLimit,
   flawedReplies,
@@ -30,7 +31,6 @@ import {
   STATE_NONCE_POLICY,
 } from "./nonce-policy.ts";
 import {
-  answeredNonce,
   answering,
   challengeFrom,
   granted,

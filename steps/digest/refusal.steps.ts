@@ -8,11 +8,19 @@ import type { Qop } from "../../lib/digest-math.ts";
 import { Given, Then, When } from "../support/cucumber.ts";
 import { expectThat } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
-import { answeringLike, CONTROL_REFUSED, flawedReplies, form, newChallenges, sendFlawed } from "./checks.ts";
+import {
+  answeredNonce,
+  answeringLike,
+  CONTROL_REFUSED,
+  flawedReplies,
+  form,
+  newChallenges,
+  sendFlawed,
+} from "./checks.ts";
 import { answerableAlgorithms, answerChallenge, authorizationOf } from "./digest-client.ts";
 import { needLogins, tryEach } from "./each-algorithm.ts";
 import { DEFECTS, MISMATCHES } from "./flaws.ts";
-import { answeredNonce, answering, challengesOf, granted, sendAuthorization, state } from "./session.ts";
+import { answering, challengesOf, granted, sendAuthorization, state } from "./session.ts";
 
 /** The controls: the same requests without the flaw, with each algorithm offered, which must get in. */
 async function grantedWithEach(world: SxdWorld, wanted: { qop?: Qop; body?: string } = {}) {

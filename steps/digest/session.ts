@@ -6,9 +6,8 @@
  */
 
 import { stated } from "../../harness/description/target.ts";
-import { type Answered, type Exchange, headerOf } from "../../harness/evidence/exchange.ts";
+import { type Answered, headerOf } from "../../harness/evidence/exchange.ts";
 import { DescriptionUnfit } from "../../harness/judging/step-errors.ts";
-import { parseCredentials } from "../../lib/auth-params.ts";
 import type { Algorithm, Formula, Qop } from "../../lib/digest-math.ts";
 import { fail } from "../support/expect.ts";
 import type { SxdWorld } from "../support/world.ts";
@@ -131,7 +130,8 @@ export function challengesOf(reply: Answered): DigestChallenge[] {
   return parsed.value;
 }
 
-function remember(world: SxdWorld, challenges: DigestChallenge[]): void {
+/** The challenges to answer next, and the algorithms they offer. */
+export function remember(world: SxdWorld, challenges: DigestChallenge[]): void {
   const digest = state(world);
   digest.challenges = challenges;
   for (const c of challenges) digest.offered.add(c.algorithm);
@@ -143,34 +143,6 @@ export async function challengeFrom(world: SxdWorld): Promise<void> {
   const challenges = challengesOf(reply);
   if (challenges.length === 0) fail("a WWW-Authenticate Digest challenge", "none", reply);
   remember(world, challenges);
-}
-
-/** The nonce of the Digest credentials an exchange sent, if any: a new challenge must not repeat it. */
-export function answeredNonce(exchange: Exchange): string | undefined {
-  const authorization = Object.entries(exchange.requestHeaders).find(
-    ([name]) => name.toLowerCase() === "authorization",
-  );
-  const parsed = authorization === undefined ? undefined : parseCredentials(authorization[1]);
-  return parsed?.ok && parsed.value.scheme.toLowerCase() === "digest" ? parsed.value.params.get("nonce") : undefined;
-}
-
-/**
- * A challenge of `algorithm` whose nonce no request of the scenario has answered, for a flawed
- * request to answer: the one the last reply carried, where it was a 401 with such a challenge
- * (a refusal comes with a new challenge, RFC 7616 §3.3), else a fresh one asked for. Where the
- * server hands that nonce out again, the flawed request counts past every nc used on it.
- */
-export async function challengeOfItsOwn(world: SxdWorld, algorithm: Algorithm): Promise<void> {
-  const last = world.http.exchanges.at(-1);
-  if (last?.response?.status === 401) {
-    const parsed = digestChallenges(headerOf(last as Answered, "www-authenticate"));
-    const nonce = parsed.ok ? chooseChallenge(parsed.value, algorithm)?.challenge.params.get("nonce") : undefined;
-    if (nonce !== undefined && parsed.ok && !world.http.exchanges.some((e) => answeredNonce(e) === nonce)) {
-      remember(world, parsed.value);
-      return;
-    }
-  }
-  await challengeFrom(world);
 }
 
 export async function sendAuthorization(
