@@ -57,17 +57,35 @@ function grantsOf(exchanges: readonly RunExchange[]): Grant[] {
   });
 }
 
+/** The algorithm each exchange's credentials named ("no credentials" where they sent none). */
+function algorithmOf({ params }: { params?: ReadonlyMap<string, string> }): string {
+  return params === undefined ? "no credentials" : (params.get("algorithm") ?? "MD5 (none named)");
+}
+
 /**
  * "MD5 ×28, SHA-256 ×1": how many of these exchanges each algorithm had, as their credentials
  * named it ("no credentials" where they sent none).
  */
 function byAlgorithm(found: readonly { params?: ReadonlyMap<string, string> }[]): string {
   const counts = new Map<string, number>();
-  for (const { params } of found) {
-    const algorithm = params === undefined ? "no credentials" : (params.get("algorithm") ?? "MD5 (none named)");
-    counts.set(algorithm, (counts.get(algorithm) ?? 0) + 1);
-  }
+  for (const one of found) counts.set(algorithmOf(one), (counts.get(algorithmOf(one)) ?? 0) + 1);
   return [...counts].map(([algorithm, count]) => `${algorithm} ×${count}`).join(", ");
+}
+
+/**
+ * What was found, said in two lines: which answers it came in reply to ("to MD5, SHA-256"), the
+ * same in every run that breaks the rule so, then how many of how many, which depends on how
+ * the run's scenarios happened to interleave.
+ */
+function found(
+  what: string,
+  breaking: readonly { params?: ReadonlyMap<string, string> }[],
+  of: string,
+  theFirst?: string,
+): string {
+  const algorithms = [...new Set(breaking.map(algorithmOf))].sort().join(", ");
+  const first = theFirst === undefined ? "" : `, the first: ${theFirst}`;
+  return `${what}, to requests with ${algorithms}${first}\n(${breaking.length} of ${of}: ${byAlgorithm(breaking)})`;
 }
 
 function finding(expected: string, got: string, found: readonly { at: RunExchange }[]): RunFinding | undefined {
@@ -80,8 +98,8 @@ const everyGrantCarriesInfo: RunCheck = (exchanges) => {
   const grants = grantsOf(exchanges);
   const without = grants.filter((grant) => grant.info === undefined || grant.info.trim() === "");
   return finding(
-    `Authentication-Info on every reply that granted Digest credentials (${grants.length} in all)`,
-    `${without.length} without it (${byAlgorithm(without)})`,
+    "Authentication-Info on every reply that granted Digest credentials",
+    found("grants without it", without, `the run's ${grants.length} grants`),
     without,
   );
 };
@@ -117,8 +135,13 @@ const everyRspauthProvesTheSecret: RunCheck = (exchanges, target) => {
   });
   const wrong = judged.filter((j) => j.problems.length > 0);
   return finding(
-    `Authentication-Info with rspauth as RFC 7616 §3.5 computes it, and qop, cnonce and nc echoed, on every grant to a right answer with qop auth or none (${judged.length} in all)`,
-    `${wrong.length} that do not (${byAlgorithm(wrong.map((w) => w.grant))}), the first: ${wrong[0]?.problems.join("; ")}`,
+    "Authentication-Info with rspauth as RFC 7616 §3.5 computes it, and qop, cnonce and nc echoed, on every grant to a right answer with qop auth or none",
+    found(
+      "grants whose Authentication-Info does not",
+      wrong.map((w) => w.grant),
+      `the run's ${judged.length} such grants`,
+      wrong[0]?.problems.join("; "),
+    ),
     wrong.map((w) => w.grant),
   );
 };
@@ -150,8 +173,8 @@ const every401NonceIsNew: RunCheck = (exchanges) => {
   }
   const [one] = repeats;
   return finding(
-    `a nonce of its own in every 401 reply with a Digest challenge (${challenged} in all)`,
-    `${repeats.length} that carry a nonce another 401 carried (replies to ${byAlgorithm(repeats)}); the first shares it with a 401 of the scenario ${one?.first.scenario}`,
+    "a nonce of its own in every 401 reply with a Digest challenge",
+    `${found("401 replies that carry a nonce another 401 carried", repeats, `the run's ${challenged}`)}; the first shares it with a 401 of the scenario ${one?.first.scenario}`,
     repeats,
   );
 };
@@ -165,8 +188,8 @@ const noReplyAsksForTheSecret: RunCheck = (exchanges, target) => {
     .filter((at) => challengesOf(at.exchange).some((c) => asksForTheSecret(c.scheme)))
     .map((at) => ({ at, params: digestCredentials(at.exchange) }));
   return finding(
-    `only challenges that never ask for the secret itself, in every reply of the protected resource (${replies.length} in all)`,
-    `${asking.length} with a Basic challenge (replies to ${byAlgorithm(asking)})`,
+    "only challenges that never ask for the secret itself, in every reply of the protected resource",
+    found("replies with a Basic challenge", asking, `the run's ${replies.length} replies of the protected resource`),
     asking,
   );
 };
