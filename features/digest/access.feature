@@ -1,3 +1,4 @@
+@digest
 Feature: Access with a digest
   The client repeats the request with an Authorization header whose digest it computed
   from the challenge and the shared secret. A digest that matches the stored credentials

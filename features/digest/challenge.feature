@@ -1,3 +1,4 @@
+@digest
 Feature: The challenge
   A request for a protected resource without credentials gets 401 with a Digest challenge
   (realm, nonce, and qop from auth and auth-int; domain and opaque may occur) and the XML

@@ -1,3 +1,4 @@
+@digest
 Feature: Integrity of the request body with auth-int
   Where the challenge offers qop=auth-int, the digest covers the request body as well: the
   body it was computed over is accepted, a body changed after the digest was computed is

@@ -1,3 +1,4 @@
+@digest
 Feature: Malformed credentials
   Credentials that break the rules of RFC 7616 are refused with 400 or 401 and never
   granted, even where the digest is right for what was sent. Each case first logs in with

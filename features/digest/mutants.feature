@@ -1,3 +1,4 @@
+@digest
 Feature: Mutated credentials
   Credentials the server granted, changed in one directive, must not get in where the change
   makes them prove something else (another user, a nonce the server never issued, a response

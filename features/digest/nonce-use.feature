@@ -1,3 +1,4 @@
+@digest
 Feature: Limited use of nonces
   A server may make its nonces usable once or a limited number of times, or take each nonce
   count once, keeping a log of those used; its nonces may also expire. The target description

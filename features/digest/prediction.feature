@@ -1,3 +1,4 @@
+@digest
 Feature: Nonces no one can predict
   A nonce is there so that an answer to one challenge cannot be used for another. Whoever can
   compute the nonces a server will hand out can have a client answer one before the server

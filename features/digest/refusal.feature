@@ -1,3 +1,4 @@
+@digest
 Feature: No access without the right digest
   A digest computed from a wrong secret, for a user the server does not know, or over a
   nonce the server never issued gets no access. Which status it gets is not fixed; RFC 7616

@@ -1,3 +1,4 @@
+@export
 Feature: A messaging server that cannot reach the contacts server reports it
   The export depends on the messaging server's own request to the contacts server. When that
   request fails, the messaging server answers with a server error and an error body instead

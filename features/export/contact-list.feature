@@ -1,3 +1,4 @@
+@export
 Feature: The contacts server offers a contact list with an export link
   The contacts server serves a user's contacts at /user/<user>/contacts as an XML document
   whose root element contacts declares the Atom namespace. Beside the contacts it carries

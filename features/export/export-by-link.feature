@@ -1,3 +1,4 @@
+@export
 Feature: Following the export link makes the messaging server fetch the contacts itself
   The client only triggers the export: it sends POST with no body to the export link. The
   messaging server then fetches the contacts from the contacts server by itself and answers

@@ -1,3 +1,4 @@
+@export
 Feature: Fallback: the client carries the contacts over itself
   Where the servers cannot coordinate, the client downloads all contacts from the contacts
   server's /user/<user>/contacts and sends them to the messaging server itself. The spec does

@@ -1,3 +1,4 @@
+@export
 Feature: The token in the export link guards the export
   The export link carries a security token in its path parameter t. A POST whose token is
   missing, changed, made up, or issued for another user exports nothing and does not get

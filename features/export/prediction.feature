@@ -1,3 +1,4 @@
+@export
 Feature: Tokens no one can predict
   The token in the export link guards the export. Where the contact list hands out a new token
   on each read, nobody may be able to compute the next one from those it handed out before:

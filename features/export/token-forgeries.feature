@@ -1,3 +1,4 @@
+@export
 Feature: A token made from what a served token shows does not export
   A token guards the export link only if nobody who has seen one can make another. Many
   tokens show what they hold: the user's name in base64, an expiry in decimal, a JWT whose

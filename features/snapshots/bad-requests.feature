@@ -1,3 +1,4 @@
+@snapshots
 Feature: Bad updates are refused and change nothing
   An update needs If-Unmodified-Since (HTTP answers 428 Precondition Required without it),
   the Atom entry media type (415 Unsupported Media Type otherwise) and a well-formed Atom

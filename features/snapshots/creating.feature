@@ -1,3 +1,4 @@
+@snapshots
 Feature: Creating a resource with PUT
   The spec does not show how a resource comes to exist. HTTP's way: a PUT with
   If-None-Match: * to an address where nothing is creates the resource and answers

@@ -1,3 +1,4 @@
+@snapshots
 Feature: DELETE removes the resource with all its snapshots
   A DELETE on the resource's address removes the resource and every snapshot of it; none of
   them is served afterwards. The status of the DELETE and what a later GET answers are left

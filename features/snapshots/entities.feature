@@ -1,3 +1,4 @@
+@snapshots
 Feature: An entry that declares entities is neither expanded nor resolved
   An Atom entry needs no document type. A server whose XML parser processes one can be made
   to put a file of its own into an entry (an external entity naming file:///etc/passwd), to

@@ -1,3 +1,4 @@
+@snapshots
 Feature: Snapshots are linked to each other and to the resource
   The current resource links with rel="previous" to the newest snapshot. Each snapshot links
   to itself (self), to the snapshot before it (previous) and to what follows it (next): the

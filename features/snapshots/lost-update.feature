@@ -1,3 +1,4 @@
+@snapshots
 Feature: A stale update is refused
   If-Unmodified-Since carries the Last-Modified the client last read. When the resource has
   changed since, the update must not overwrite the newer version: HTTP answers 412

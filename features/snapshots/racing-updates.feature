@@ -1,3 +1,4 @@
+@snapshots
 Feature: Updates that race lose nothing
   Two clients that read the same version and each send an update must not both get in: the
   one that came second would overwrite a version its client never saw, and that update would

@@ -1,3 +1,4 @@
+@snapshots
 Feature: Reading a snapshot-enabled resource
   A GET on the resource's address answers 200 with the Atom entry type
   (application/atom+xml;type=entry;charset=UTF-8), a Last-Modified date, and an entry with

@@ -1,3 +1,4 @@
+@snapshots
 Feature: Every update keeps the state before it as a snapshot
   A PUT of an entry, with If-Unmodified-Since set to the Last-Modified the client last read,
   answers 204 No Content without a body. Before the update takes effect the server copies

@@ -1,3 +1,4 @@
+@snapshots
 Feature: Snapshots are whole versions of the same entry
   A revision of an Atom entry keeps its id (RFC 4287 §4.2.6), so the resource and every
   snapshot carry one and the same id. However a server stores snapshots (full copies or differences),
