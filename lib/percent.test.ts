@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { test } from "node:test";
 import fc from "fast-check";
-import { bytesOf, percentDecoded, percentEncoded, rawShare, textOfBytes } from "./percent.ts";
+import { bytesOf, percentDecoded, percentDecodedBytes, percentEncoded, rawShare, textOfBytes } from "./percent.ts";
 import { isWellFormedUri } from "./uri.ts";
 
 test("escapes decode to the text they mean; bytes that are no UTF-8 stay bytes", () => {
@@ -14,6 +14,18 @@ test("escapes decode to the text they mean; bytes that are no UTF-8 stay bytes",
   assert.deepEqual([...bytesOf(decoded).subarray(-3)], [0xd9, 0xf6, 0x41]);
   assert.equal(percentDecoded("100%-sure%3"), "100%-sure%3", "a % that starts no escape is a %");
   assert.equal(percentDecoded("plain"), "plain");
+});
+
+test("the bytes a value means come one character a byte, UTF-8 or not, with no escape left", () => {
+  assert.equal(percentDecodedBytes("7%7C%D9%C3%A9"), "7|\u00D9\u00C3\u00A9");
+  assert.equal(percentDecodedBytes("plain.value"), "plain.value");
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
+      const meant = percentDecodedBytes(percentEncoded(textOfBytes(bytes)));
+      assert.equal(meant.length, bytes.length);
+      assert.deepEqual([...Buffer.from(meant, "latin1")], [...bytes]);
+    }),
+  );
 });
 
 test("encoding spells the text as the served value did: its escapes, its raw characters, its hex case", () => {

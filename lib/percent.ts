@@ -27,6 +27,17 @@ export function percentDecoded(written: string): string {
   return textOfBytes(Uint8Array.from(bytes));
 }
 
+/**
+ * The bytes `written` means, one character a byte (U+0000 to U+00FF, Latin-1): what a reader of
+ * bits takes, each byte at its place whether or not it is UTF-8, and no escape's "%" or hex
+ * digits among them.
+ *
+ *   percentDecodedBytes("7%7C%D9%C3%A9")   // "7|\u00D9\u00C3\u00A9": four bytes, four characters
+ */
+export function percentDecodedBytes(written: string): string {
+  return bytesOf(percentDecoded(written)).toString("latin1");
+}
+
 /** The bytes as text: UTF-8 where they are, each other byte a lone surrogate U+DC80 to U+DCFF. */
 export function textOfBytes(bytes: Uint8Array): string {
   let text = "";

@@ -28,6 +28,7 @@ const BOTH_SIDES = [
   "exp-token-jwt-alg-none",
   "exp-token-jwt-unverified",
   "exp-token-counter",
+  "exp-token-escaped-counter",
 ];
 /**
  * Rows not applicable on the whole reference too, whoever plays which side: its standard

@@ -6,7 +6,8 @@ Feature: Tokens no one can predict
   gets in is EXP-6's failure, however it was made; this row is about guessing the next one.)
 
   sxd reads the user's contact list as often as the sample needs (--security-samples, 100 by
-  default), a few reads at a time, and judges the tokens of the export links as it judges
+  default), a few reads at a time, and judges the tokens of the export links, as meant (the
+  bytes their percent-escapes stand for, not the escapes as written), as it judges
   nonces (DIG-13): taken apart, tried as counters, clocks near the reply's Date and hashes of
   either, and each bit position left over tested on its own as Burp's sequencer does. A list
   that hands out the same token on every read is not what this row is about; one whose token

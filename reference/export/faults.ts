@@ -76,6 +76,11 @@ export const exportFaults = {
     description:
       "numbers its links: each read of the list gets the next number (the counter steps by 7919) as its token, checked against a table of those issued, so anyone who read two knows the next",
   },
+  "exp-token-escaped-counter": {
+    breaks: ["EXP-10"],
+    description:
+      "numbers its links by one and shows each number beside its SHA-256, keyed by nothing (17|<hex>, written 17%7C<hex> in the link), checked against a table of those issued: decoded, anyone who read one knows the next",
+  },
   "exp-token-unsigned-user": {
     breaks: ["EXP-6"],
     description: "the token is the user name in base64url, signed by nothing: any user's token is one encoding away",
@@ -193,7 +198,9 @@ export function exportPolicy(active: ReadonlySet<string>): ExportPolicy {
               ? "jwt-unverified"
               : on("exp-token-counter")
                 ? "counted"
-                : "hmac",
+                : on("exp-token-escaped-counter")
+                  ? "escaped-counted"
+                  : "hmac",
 
     refusesEveryExport: on("exp-refuses-every-export"),
     checksToken: !on("exp-token-not-checked"),

@@ -9,6 +9,9 @@
  * - jwt-unverified:  the same JWT, read but never verified (decoded in place of checked).
  * - counted:         the next number of a counter, looked up in a table (counted-tokens.ts):
  *                    unforgeable by changing one, yet anyone who read one knows the next.
+ * - escaped-counted: the same, numbering by one, as `<n>|<SHA-256 hex of n>` (no key), which the
+ *                    link carries percent-encoded: as written, one run of text whose hex digits
+ *                    look random; decoded, a counter and a hash anyone can compute.
  * - escaped-unsigned-expiry: a version byte 0x80 (as Fernet's), then `<user>|<expiry>|<hex MAC
  *                    of the user>`, which the link carries percent-encoded (as Go's url.PathEscape
  *                    writes bytes): decoded, it shows an expiry, and nothing signs it. The version
@@ -30,7 +33,8 @@ export type TokenScheme =
   | "escaped-unsigned-expiry"
   | "jwt-alg-none"
   | "jwt-unverified"
-  | "counted";
+  | "counted"
+  | "escaped-counted";
 
 export interface TokenSetting {
   scheme: TokenScheme;
@@ -45,6 +49,8 @@ export function issueToken(setting: TokenSetting, user: string, expiresAt: numbe
       return mintToken(setting.key, user, expiresAt, setting.format);
     case "counted":
       return mintCounted(setting.key, user, expiresAt);
+    case "escaped-counted":
+      return mintCounted(setting.key, user, expiresAt, "hashed");
     case "unsigned-user":
       return Buffer.from(user).toString("base64url");
     case "unsigned-expiry":
@@ -61,6 +67,7 @@ export function issueToken(setting: TokenSetting, user: string, expiresAt: numbe
 export function checkToken(setting: TokenSetting, user: string, token: string | undefined, now: number): TokenCheck {
   if (setting.scheme === "hmac") return verifyToken(setting.key, user, token, now, setting.format);
   if (setting.scheme === "counted") return verifyCounted(setting.key, user, token, now);
+  if (setting.scheme === "escaped-counted") return verifyCounted(setting.key, user, token, now, "hashed");
   if (token === undefined || token === "") return { ok: false, reason: "missing" };
   switch (setting.scheme) {
     case "unsigned-user":

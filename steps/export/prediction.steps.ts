@@ -4,9 +4,12 @@
  * link with a token, so that a list that cannot be read leaves the row not run, never passed.
  * A list that hands out one token on every read is not what the row is about (not applicable);
  * one whose token changes now and then, not on each read, is judged on the tokens that
- * differ only where they show a counter or a clock and nothing else.
+ * differ only where they show a counter or a clock and nothing else. A token is judged as meant:
+ * the bytes its percent-escapes stand for (RFC 3986 §2.1), so that an escape's "%" and hex digits
+ * neither hide a counter or a clock behind them nor count as bits of chance.
  */
 import type { Answered } from "../../harness/evidence/exchange.ts";
+import { percentDecodedBytes } from "../../lib/percent.ts";
 import { judgeSequence, type SequenceSample } from "../../lib/sequencer.ts";
 import { holdsWhileRunning } from "../support/alone.ts";
 import { Then, When } from "../support/cucumber.ts";
@@ -30,7 +33,17 @@ function tokenOf(world: SxdWorld, state: ExportState, reply: Answered): string |
     ? findExportLink(list.value.links, state.messagingUrl, world.target.export.rel)?.href
     : undefined;
   const token = href === undefined ? undefined : importToken(href, state.messagingUrl, state.user);
-  return token?.ok ? token.value : undefined;
+  return token?.ok ? tokenAsMeant(token.value) : undefined;
+}
+
+/**
+ * The token the sequencer judges: the bytes the href's escapes stand for, one character a byte.
+ * As written, `17%7C<SHA-256 of 17>` is one run of text whose hex digits pass the bit tests; as
+ * meant, a counter and the hash of that counter. And raw bytes written as escapes here and as
+ * characters there sit at other places in each token, which hides their own bits.
+ */
+function tokenAsMeant(written: string): string {
+  return percentDecodedBytes(written);
 }
 
 const SAMPLES_THE_TOKENS = "the client reads the user's contact list as often as the sample needs";
@@ -53,7 +66,7 @@ When(SAMPLES_THE_TOKENS, async function (this: SxdWorld) {
     const value = tokenOf(this, state, reply);
     return value === undefined ? undefined : sampled(value, reply);
   });
-  tokenSamples.set(this, { samples: [sampled(token.value, first), ...rest], last });
+  tokenSamples.set(this, { samples: [sampled(tokenAsMeant(token.value), first), ...rest], last });
   return undefined;
 });
 
