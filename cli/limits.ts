@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { TargetDescription } from "../harness/description/target.ts";
 import { UsageError, valueOrUsageError } from "../harness/errors.ts";
+import type { BundledReference } from "../harness/evidence/described-target.ts";
 import { loadLimitRows } from "../harness/judging/catalogue.ts";
 import { GROWTH_ORDER, type Growth } from "../harness/limits/growth.ts";
 import { limitsDocument } from "../harness/limits/report.ts";
@@ -16,7 +17,7 @@ import { LONG_LISTS, longListsDescribed, type RunningReference } from "../refere
 import type { CommandIo } from "./io.ts";
 import { parseOptions, withDefault } from "./option-parse.ts";
 import { type DescribedTarget, describedTarget, targetOf } from "./options.ts";
-import { readCertificates, startBundledReference } from "./run-suite.ts";
+import { bundledReference, readCertificates, startBundledReference } from "./run-suite.ts";
 
 /** What `sxd limits` was asked: the target as every command that sends to one reads it, and the command's own options. */
 export interface LimitsArgs {
@@ -66,6 +67,7 @@ export async function runLimitsCommand(argv: string[], io: CommandIo): Promise<n
   };
   let target = args.target;
   let reference: RunningReference | undefined;
+  let bundledMode: BundledReference | undefined;
   try {
     if (target === undefined) {
       // The reference makes the long lists LIM-5 measures (those --sizes asks for, else its own),
@@ -79,6 +81,7 @@ export async function runLimitsCommand(argv: string[], io: CommandIo): Promise<n
       );
       reference = bundled.reference;
       target = bundled.target;
+      bundledMode = bundledReference(bundled.mode);
     }
     // As sxd test: every server of the target answers (--wait: once it has started), or a usage error.
     const urls = [target.baseUrl, target.contactsUrl, target.messagingUrl].filter((url) => url !== undefined);
@@ -101,7 +104,7 @@ export async function runLimitsCommand(argv: string[], io: CommandIo): Promise<n
     );
     const measured = await runLimits(settings);
     const reportDir = withDefault("limits", "report-dir", run.reportDir);
-    const doc = limitsDocument(measured, target);
+    const doc = limitsDocument(measured, target, bundledMode);
     const written = writeLimitsReports(reportDir, doc);
     io.stdout.write(limitsSummary(doc));
     io.stdout.write(`wrote ${written.join(", ")}\n`);

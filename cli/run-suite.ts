@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { describedForPeer, standInSettings } from "../harness/description/peer.ts";
 import { resolveDescription, type TargetDescription } from "../harness/description/target.ts";
 import { fileProblem, UsageError } from "../harness/errors.ts";
+import type { BundledReference } from "../harness/evidence/described-target.ts";
 import type { Io } from "../harness/io.ts";
 import { loadRows } from "../harness/judging/catalogue.ts";
 import { runConformance, type SuiteRun } from "../harness/run/run.ts";
@@ -31,11 +32,13 @@ export async function runSuite(settings: TestSettings, io: Io): Promise<SuiteRun
   try {
     let target = settings.target;
     let outageMessagingUrl: string | undefined;
+    let bundledMode: Pick<ReferenceOptions, "faults" | "variant"> | undefined;
     if (!target) {
       const bundled = await startBundled(settings);
       reference = bundled.reference;
       outageMessagingUrl = bundled.outageMessagingUrl;
       target = bundled.target;
+      bundledMode = bundled.mode;
     }
     if (settings.peer) {
       target = describedForPeer(target, settings.peer.side);
@@ -48,6 +51,7 @@ export async function runSuite(settings: TestSettings, io: Io): Promise<SuiteRun
         target,
         expectedFailures,
         outageMessagingUrl,
+        ...(bundledMode ? { bundled: bundledReference(bundledMode) } : {}),
         peer: peer && { side: peer.side, url: peer.url, controlUrl: peer.controlUrl },
         tls: { ca, insecure },
         interruptions: processSignals,
@@ -90,6 +94,7 @@ async function startBundled(settings: TestSettings): Promise<{
   reference: RunningReference;
   target: TargetDescription;
   outageMessagingUrl: string;
+  mode: Pick<ReferenceOptions, "faults" | "variant">;
 }> {
   const { reference, target, mode } = await startBundledReference(
     settings.referenceFaults,
@@ -108,7 +113,12 @@ async function startBundled(settings: TestSettings): Promise<{
   reference.close = async () => {
     await Promise.all([close(), outage.close()]);
   };
-  return { reference, target, outageMessagingUrl: outage.urls.messaging };
+  return { reference, target, outageMessagingUrl: outage.urls.messaging, mode };
+}
+
+/** The bundled reference's mode as the reports name it. */
+export function bundledReference(mode: Pick<ReferenceOptions, "faults" | "variant">): BundledReference {
+  return { variant: mode.variant ?? "standard", faults: [...(mode.faults ?? [])] };
 }
 
 /**

@@ -6,17 +6,18 @@
  * (PostgreSQL, and a server tried under three labels: test/store-postgres.test.ts.)
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Static } from "typebox";
 import type { HISTORY_SCHEMA } from "../harness/description/schemas/history.ts";
+import type { ConformanceDocument } from "../harness/evidence/conformance-document.ts";
 import { REPORT_FILES } from "../harness/evidence/report-folder.ts";
 import { catalogueVersion } from "../harness/judging/catalogue.ts";
 import type { HistoryDocument } from "../harness/store/history.ts";
-import { startReference } from "../reference/index.ts";
-import { referenceDescriptionFile, sxdHere, tempDir } from "./support/cli.ts";
+import { REFERENCE_DESCRIPTION, startReference } from "../reference/index.ts";
+import { EXAMPLE_CLIENT, referenceDescriptionFile, sxdHere, tempDir } from "./support/cli.ts";
 import { hostile, PROBE_REPLY } from "./support/hostile.ts";
 
 // The declared schema and the document's type say the same, both ways (else this file does not compile).
@@ -26,6 +27,9 @@ const asDocument = (doc: Static<typeof HISTORY_SCHEMA>): HistoryDocument => doc;
 const schemaAccepts = new Ajv2020({ allErrors: true }).compile(
   JSON.parse(readFileSync(new URL("../schema/history.schema.json", import.meta.url), "utf8")),
 );
+
+/** A secret of the description: the reports and the store mask it. */
+const API_KEY = "k-hush-5f3a9";
 
 /** A few rows' scenarios only: the store, not the suite, is under test. */
 const TAGS = ["--tags", "@DIG-1 or @DIG-2"];
@@ -38,14 +42,17 @@ async function history(store: string, ...args: string[]): Promise<HistoryDocumen
   return asDocument(asSchema(doc));
 }
 
-test("sxd test --store records the run; sxd history add of its folders into another store makes the same history", async () => {
+test("sxd test --store records the run; sxd history add of its folders into another store makes the same history; the bundled reference is one target whatever its ports", async () => {
   const dir = tempDir();
   const stored = join(dir, "runs.db");
   const folders = [join(dir, "one"), join(dir, "two")];
   for (const folder of folders) {
-    const run = await sxdHere(["test", ...TAGS, "--store", stored, "--label", "v1", "--report-dir", folder]);
+    const run = await sxdHere([
+      ...["test", ...TAGS, "--store", stored, "--label", "v1", "--report-dir", folder],
+      ...["--header", `X-Api-Key: ${API_KEY}`],
+    ]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^recorded in .*runs\.db: test run [0-9a-f]{12} of http:\/\/127\.0\.0\.1:\d+, label v1$/m);
+    assert.match(run.stdout, /^recorded in .*runs\.db: test run [0-9a-f]{12} of the bundled reference, label v1$/m);
   }
   const added = join(dir, "added.db");
   const add = await sxdHere(["history", "add", ...folders, "--store", added, "--label", "v1"]);
@@ -55,32 +62,60 @@ test("sxd test --store records the run; sxd history add of its folders into anot
   assert.match(again.stdout, /^already stored in .*: test run/m);
   assert.match(again.stdout, /^added 0 of 1 runs$/m, "a run recorded twice is kept once");
 
-  // The run names the catalogue it judged by; the store keeps it.
-  const written = JSON.parse(readFileSync(join(folders[0] as string, REPORT_FILES.conformanceJson), "utf8"));
+  // The run names the catalogue it judged by, and the description's keys it read, its secrets
+  // masked (the description's password, the key sent in a header); the store keeps them.
+  const text = readFileSync(join(folders[0] as string, REPORT_FILES.conformanceJson), "utf8");
+  const written = JSON.parse(text) as ConformanceDocument;
   assert.equal(written.suite.catalogue, catalogueVersion());
+  const { described, bundled } = written.target;
+  assert.deepEqual(bundled, { variant: "standard", faults: [] });
+  assert.deepEqual(
+    [described?.digest?.path, described?.digest?.username, described?.digest?.password],
+    [REFERENCE_DESCRIPTION.digest.path, REFERENCE_DESCRIPTION.digest.username, "•••"],
+  );
+  assert.equal(described?.snapshots?.collection, REFERENCE_DESCRIPTION.snapshots.collection);
+  assert.equal(described?.headers?.base?.["X-Api-Key"], "•••");
   const { openStore } = await import("../harness/store/store.ts");
   const store = await openStore(stored);
+  const runs = await store.runs();
   assert.deepEqual(
-    (await store.runs()).map((run) => run.catalogueVersion),
+    runs.map((run) => run.catalogueVersion),
     [catalogueVersion(), catalogueVersion()],
   );
+  assert.deepEqual(runs[0]?.targetDetail.described, described);
   await store.close();
+  const storeBytes = readdirSync(dir)
+    .filter((file) => file.startsWith("runs.db"))
+    .map((file) => readFileSync(join(dir, file)).toString("latin1"))
+    .join("");
+  assert.ok(storeBytes.includes('"password":"'), "the store's bytes hold the described keys as text");
+  for (const secret of [REFERENCE_DESCRIPTION.digest.password, API_KEY]) {
+    assert.ok(!text.includes(secret), `${secret} is not in conformance.json`);
+    assert.ok(!storeBytes.includes(secret), `${secret} is not in the store`);
+  }
 
   const fromStore = await history(stored);
   const fromFolders = await history(added);
   assert.deepEqual({ ...fromFolders, store: "" }, { ...fromStore, store: "" });
   assert.equal(fromStore.runs, 2);
-  // The bundled reference listens on new ports each run: two targets, each a run.
+  // The bundled reference listens on new ports each run, and is one target: its two runs one stretch.
+  assert.deepEqual(
+    fromStore.targets.map((t) => [t.target, t.runs]),
+    [["the bundled reference", 2]],
+  );
   const rows = fromStore.targets.flatMap((t) => t.rows);
   assert.deepEqual(
     [...new Set(rows.map((r) => r.id))].sort(),
     ["DIG-1", "DIG-2"],
     "the rows the runs judged, no other",
   );
-  assert.ok(rows.every((r) => r.stretches.length === 1 && r.stretches[0]?.verdict === "passed" && !r.intermittent));
+  assert.ok(
+    rows.every((r) => r.stretches.length === 1 && r.stretches[0]?.verdict === "passed" && r.stretches[0].runs === 2),
+  );
+  assert.ok(rows.every((r) => !r.intermittent));
   assert.deepEqual(
-    fromStore.targets.map((t) => t.first.folder),
-    folders,
+    fromStore.targets.map((t) => [t.first.folder, t.last.folder]),
+    [folders],
     "each run names its report folder",
   );
 
@@ -93,7 +128,7 @@ test("sxd test --store records the run; sxd history add of its folders into anot
     (JSON.parse(readFileSync(join(page, REPORT_FILES.historyJson), "utf8")) as HistoryDocument).targets.map((t) =>
       t.rows.map((r) => r.id),
     ),
-    [["DIG-1"], ["DIG-1"]],
+    [["DIG-1"]],
   );
   const none = await history(stored, "--label", "v2");
   assert.equal(none.runs, 0);
@@ -147,6 +182,12 @@ test("a --repeat group and sxd limits are recorded too: the group's counts, and 
   const dig1 = runs[0]?.rows.find((row) => row.id === "DIG-1");
   assert.deepEqual([dig1?.verdict, dig1?.repeats, dig1?.intermittent], ["passed", { passed: 2 }, false]);
   assert.deepEqual([...new Set(runs[1]?.points.map((p) => `${p.caseId} ${p.size}`))].sort(), ["LIM-1 10", "LIM-1 3"]);
+  // limits.json keeps the description's keys the run read, the password masked; so does the store.
+  const limitsText = readFileSync(join(dir, "v1", REPORT_FILES.limitsJson), "utf8");
+  assert.ok(!limitsText.includes(REFERENCE_DESCRIPTION.digest.password));
+  const described = { ...REFERENCE_DESCRIPTION, digest: { ...REFERENCE_DESCRIPTION.digest, password: "•••" } };
+  assert.deepEqual(JSON.parse(limitsText).described, described);
+  assert.deepEqual(runs[1]?.targetDetail.described, described);
   const measured = (await history(stored, "--row", "LIM-1")).targets.filter((t) => t.limits.length > 0);
   assert.deepEqual(
     measured.map((t) => t.target),
@@ -161,6 +202,32 @@ test("a --repeat group and sxd limits are recorded too: the group's counts, and 
       ["v1", "v2"],
     );
   }
+});
+
+test("sxd test-client --store records the client's run: its target is the client's command, with the rows it judged", async () => {
+  const dir = tempDir();
+  const stored = join(dir, "runs.db");
+  const folder = join(dir, "client");
+  const run = await sxdHere([
+    ...["test-client", "--run", EXAMPLE_CLIENT, "--tasks", "digest-get", "--allow-incomplete"],
+    ...["--store", stored, "--label", "c1", "--report-dir", folder],
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(run.stdout.endsWith(` of ${EXAMPLE_CLIENT}, label c1\n`), run.stdout);
+  assert.match(run.stdout, /^recorded in .*runs\.db: test-client run [0-9a-f]{12} of /m);
+  const shown = await history(stored);
+  assert.equal(shown.runs, 1);
+  assert.deepEqual(
+    shown.targets.map((t) => [t.target, t.kinds, t.first.label, t.first.folder]),
+    [[EXAMPLE_CLIENT, ["test-client"], "c1", folder]],
+  );
+  const written = JSON.parse(readFileSync(join(folder, REPORT_FILES.conformanceJson), "utf8")) as ConformanceDocument;
+  const judged = written.rows.filter((row) => row.scenarios.length > 0);
+  assert.ok(judged.length > 0 && judged.every((row) => row.id.startsWith("C")), "the client's rows");
+  assert.deepEqual(
+    shown.targets[0]?.rows.map((row) => [row.id, row.stretches.map((s) => `${s.verdict} x${s.runs}`)]),
+    judged.map((row) => [row.id, [`${row.verdict} x1`]]),
+  );
 });
 
 test("a store that cannot be used stops the run before it starts: one line, exit 2, no report", async () => {

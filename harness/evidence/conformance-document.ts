@@ -7,12 +7,21 @@ import type { PeerSide } from "../description/peer.ts";
 import type { Side } from "../judging/catalogue.ts";
 import type { Overall, RepeatCounts, Repeated, RowVerdict } from "../judging/verdicts.ts";
 import type { ClientEvidence } from "./client-evidence.ts";
+import type { BundledReference, DescribedKeys } from "./described-target.ts";
 import type { Exchange } from "./exchange.ts";
 
 export interface ConformanceDocument {
   /** sxd's version, and the catalogue's (a hash of catalogue/rows.json; absent in older documents). */
   suite: { name: string; version: string; catalogue?: string };
-  target: { baseUrl: string; contactsUrl?: string; messagingUrl?: string };
+  target: {
+    baseUrl: string;
+    contactsUrl?: string;
+    messagingUrl?: string;
+    /** The description's keys the run read (described-target.ts), secrets masked; absent in older documents and client runs. */
+    described?: DescribedKeys;
+    /** The run started the bundled reference (no URL given): which one; its URLs are new in every run. */
+    bundled?: BundledReference;
+  };
   /** The server sxd played itself (--peer); its URL is the target's of that side. */
   peer?: PeerSide;
   date: string;

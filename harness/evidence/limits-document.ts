@@ -4,12 +4,17 @@
  * LIM cases (docs/). Pure; harness/limits/report.ts builds it from a run.
  */
 import { escapeXml } from "../../lib/xml.ts";
+import type { BundledReference, DescribedKeys } from "./described-target.ts";
 import { chartSvg } from "./limits-chart.ts";
 
 export interface LimitsDocument {
   tool: "sxd limits";
   version: string;
   target: string;
+  /** The description's keys the run read (described-target.ts), secrets masked; absent in older documents. */
+  described?: DescribedKeys;
+  /** The run started the bundled reference (no URL given): which one. */
+  bundled?: BundledReference;
   startedAt: string;
   elapsedMs: number;
   repeats: number;

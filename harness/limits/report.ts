@@ -3,6 +3,7 @@
  * limits.json's shape): each case's sizes, series and class, rounded for reading.
  */
 import type { TargetDescription } from "../description/target.ts";
+import { type BundledReference, describedKeys } from "../evidence/described-target.ts";
 import type { CaseDocument, LimitsDocument, SeriesDocument } from "../evidence/limits-document.ts";
 import { formatExchange } from "../evidence/transcript.ts";
 import { suiteVersion } from "../package.ts";
@@ -61,11 +62,13 @@ function caseDocument(result: CaseResult): CaseDocument {
   };
 }
 
-export function limitsDocument(run: LimitsRun, target: TargetDescription): LimitsDocument {
+export function limitsDocument(run: LimitsRun, target: TargetDescription, bundled?: BundledReference): LimitsDocument {
   return {
     tool: "sxd limits",
     version: suiteVersion(),
     target: target.baseUrl,
+    described: describedKeys(target),
+    ...(bundled ? { bundled } : {}),
     startedAt: run.startedAt,
     elapsedMs: run.elapsedMs,
     repeats: run.repeats,

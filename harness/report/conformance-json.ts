@@ -8,6 +8,7 @@ import type { PeerRun } from "../description/peer.ts";
 import type { TargetDescription } from "../description/target.ts";
 import type { ClientEvidence } from "../evidence/client-evidence.ts";
 import type { ConformanceDocument } from "../evidence/conformance-document.ts";
+import { type BundledReference, describedKeys } from "../evidence/described-target.ts";
 import type { Exchange } from "../evidence/exchange.ts";
 import { catalogueVersion } from "../judging/catalogue.ts";
 import { EXCHANGES_MEDIA_TYPE, observationsOf } from "../judging/outcomes.ts";
@@ -17,6 +18,10 @@ import { suiteVersion } from "../package.ts";
 export interface ReportInput {
   reportDir: string;
   target: Pick<TargetDescription, "baseUrl" | "contactsUrl" | "messagingUrl">;
+  /** The description a server run read: conformance.json keeps the keys that shaped it, secrets masked. */
+  description?: TargetDescription;
+  /** The run started the bundled reference: which one. */
+  bundled?: BundledReference;
   judgement: Judgement;
   strict: boolean;
   harFile: string | undefined;
@@ -38,7 +43,13 @@ export function conformanceDocument(input: ReportInput): ConformanceDocument {
   const { target, judgement } = input;
   return {
     suite: { name: "sxd", version: suiteVersion(), catalogue: catalogueVersion() },
-    target: { baseUrl: target.baseUrl, contactsUrl: target.contactsUrl, messagingUrl: target.messagingUrl },
+    target: {
+      baseUrl: target.baseUrl,
+      contactsUrl: target.contactsUrl,
+      messagingUrl: target.messagingUrl,
+      ...(input.description ? { described: describedKeys(input.description) } : {}),
+      ...(input.bundled ? { bundled: input.bundled } : {}),
+    },
     ...(input.peer ? { peer: input.peer.side } : {}),
     date: new Date().toISOString(),
     strict: input.strict,

@@ -11,6 +11,7 @@ import { type PeerRun, peerLine } from "../description/peer.ts";
 import { DEFAULT_DEADLINE_SECONDS, DEFAULT_MAX_BODY_BYTES } from "../description/settings.ts";
 import { type TargetDescription, unstatedLines } from "../description/target.ts";
 import { UsageError } from "../errors.ts";
+import type { BundledReference } from "../evidence/described-target.ts";
 import { stagingFolder } from "../evidence/report-folder.ts";
 import type { Io } from "../io.ts";
 import { OutcomeCollector } from "../judging/outcomes.ts";
@@ -75,6 +76,8 @@ export interface ConformanceRun {
   outageMessagingUrl?: string;
   /** Where sxd plays one side of the export itself (--peer). */
   peer?: PeerRun;
+  /** The run's target is the bundled reference, started for it: which one (the reports name it). */
+  bundled?: BundledReference;
   /** At most this many requests per second across all workers (--rate); absent: the pace the target allows. */
   rate?: number;
   /** Wall-clock seconds the run may spend waiting after refusals (--refusal-wait); absent: the default. */
@@ -270,6 +273,8 @@ function judgeRun(
       report: {
         reportDir: ran.staging,
         target: run.target,
+        description: run.target,
+        ...(run.bundled ? { bundled: run.bundled } : {}),
         harFile: run.harFile,
         strict: run.strict,
         startedAt: ran.startedAt,

@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { type ConformanceDocument, documentSide, documentSubject } from "../evidence/conformance-document.ts";
+import { bundledName } from "../evidence/described-target.ts";
 import type { Exchange } from "../evidence/exchange.ts";
 import type { InteropDocument } from "../evidence/interop-document.ts";
 import type { LimitsDocument, SeriesDocument } from "../evidence/limits-document.ts";
@@ -70,9 +71,12 @@ export interface RunRecord extends Provenance {
   /** sxd's version, where the document gives it (interop.json does not). */
   sxdVersion: string | null;
   catalogueVersion: string | null;
-  /** What the run judged: a server's base URL, a client's command, an interop matrix's servers. */
+  /**
+   * What the run judged: a server's base URL, a client's command, an interop matrix's servers;
+   * the bundled reference by name (with its variant and faults), its ports new in every run.
+   */
   target: string;
-  /** The target as the document gives it: its URLs and what shaped the run. */
+  /** The target as the document gives it: its URLs and the description's keys that shaped the run (secrets masked). */
   targetDetail: Record<string, unknown>;
   /** The run's verdict (conformant, not conformant, ...), where it has one. */
   overall: string | null;
@@ -119,7 +123,7 @@ function conformanceRecord(doc: ConformanceDocument): Judged {
     finishedAt: doc.date,
     sxdVersion: suite.version,
     catalogueVersion: suite.catalogue ?? null,
-    target: documentSubject(doc),
+    target: doc.target.bundled ? bundledName(doc.target.bundled) : documentSubject(doc),
     targetDetail: {
       ...doc.target,
       ...(doc.peer ? { peer: doc.peer } : {}),
@@ -212,8 +216,14 @@ function limitsRecord(doc: LimitsDocument): Judged {
     finishedAt: new Date(Date.parse(doc.startedAt) + doc.elapsedMs).toISOString(),
     sxdVersion: doc.version,
     catalogueVersion: null,
-    target: doc.target,
-    targetDetail: { baseUrl: doc.target, repeats: doc.repeats, memory: doc.memory },
+    target: doc.bundled ? bundledName(doc.bundled) : doc.target,
+    targetDetail: {
+      baseUrl: doc.target,
+      ...(doc.described ? { described: doc.described } : {}),
+      ...(doc.bundled ? { bundled: doc.bundled } : {}),
+      repeats: doc.repeats,
+      memory: doc.memory,
+    },
     overall: null,
     points: doc.cases.flatMap((c) => c.series.flatMap((series) => pointsOf(c.id, series, c.memory))),
   };

@@ -82,6 +82,31 @@ const LIMITS = Type.Object(
     tool: Type.Literal("sxd limits"),
     version: Type.String(),
     target: text("The base URL measured."),
+    described: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            "The target description's keys the run read: its snapshots, digest and export sections and its extra headers, as schema/target.schema.json has them, with the digest password and secret-looking header values masked (•••).",
+        },
+      ),
+    ),
+    bundled: Type.Optional(
+      Type.Object(
+        {
+          variant: Type.String({ description: "standard or alternative." }),
+          faults: Type.Array(Type.String(), {
+            description: "The faults it was started with (sxd serve --fault list).",
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "Present where the run started the bundled reference (no URL given), whose ports change with every run.",
+        },
+      ),
+    ),
     startedAt: text("When the run started (ISO 8601)."),
     elapsedMs: Type.Number(),
     repeats: Type.Number({ description: "Repeats kept at each size." }),
