@@ -44,7 +44,7 @@ export const STORE_OPTIONS = [
     commands: ["history"],
     type: "string",
     arg: "TEXT",
-    help: "only the targets whose URL or command holds TEXT",
+    help: "only the targets whose URL, command or name (the bundled reference) holds TEXT",
   },
   {
     name: "row",
