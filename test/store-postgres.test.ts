@@ -17,9 +17,9 @@ import pg from "pg";
 import { REPORT_FILES } from "../harness/evidence/report-folder.ts";
 import type { HistoryDocument } from "../harness/store/history.ts";
 import { openStore, SCHEMA_VERSION } from "../harness/store/store.ts";
-import { startReference } from "../reference/index.ts";
 import { referenceDescriptionFile, sxdHere, tempDir } from "./support/cli.ts";
 import { hostile, PROBE_REPLY } from "./support/hostile.ts";
+import { BROKEN_THEN_FIXED, underLabels } from "./support/labels.ts";
 import { freePort } from "./support/ports.ts";
 import { postgresMissing, startPostgres, type ThrowawayPostgres } from "./support/postgres.ts";
 import { storeWriterArgs } from "./support/store-runs.ts";
@@ -154,28 +154,16 @@ test("a server tried under three labels: history names the run that broke it and
   skip,
 }, async () => {
   const url = server.url("labels");
-  const port = await freePort();
   const folders: string[] = [];
-  for (const [label, faults] of [
-    ["correct", []],
-    ["broken", ["dig-challenge-403"]],
-    ["fixed", []],
-  ] as const) {
-    const reference = await startReference({
-      host: "127.0.0.1",
-      ports: { base: port, contacts: 0, messaging: 0 },
-      faults,
-    });
-    try {
-      for (let n = 0; n < 2; n++) {
-        const run = await testRun(reference.urls.base, url, label);
-        assert.equal(run.code, label === "broken" ? 1 : 0, `${label}: ${run.stdout}`);
-        folders.push(run.folder);
-      }
-    } finally {
-      await reference.close();
+  let port = "";
+  await underLabels(BROKEN_THEN_FIXED, async (baseUrl, label) => {
+    port = new URL(baseUrl).port;
+    for (let n = 0; n < 2; n++) {
+      const run = await testRun(baseUrl, url, label);
+      assert.equal(run.code, label === "broken" ? 1 : 0, `${label}: ${run.stdout}`);
+      folders.push(run.folder);
     }
-  }
+  });
   const shown = await sxdHere(["history", "--store", url, "--json"]);
   assert.equal(shown.code, 0, shown.stderr);
   const history = JSON.parse(shown.stdout) as HistoryDocument;
