@@ -97,7 +97,10 @@ type Add = (
   repeats: Record<string, number> | null,
 ) => void;
 
-/** Each id's history across the runs, ids in the order first seen. */
+/**
+ * Each id's history across the runs, ids in their order as names (DIG-2 before DIG-10): the order
+ * first seen would follow which of the jobs that wrote at once was recorded first.
+ */
 function histories(runs: readonly RunRecord[], seen: (run: RunRecord, add: Add) => void): RowHistory[] {
   const byId = new Map<string, Observation[]>();
   for (const run of runs) {
@@ -106,7 +109,9 @@ function histories(runs: readonly RunRecord[], seen: (run: RunRecord, add: Add) 
       listIn(byId, id).push({ at, verdict, note, intermittent, repeats }),
     );
   }
-  return [...byId].map(([id, observations]) => rowHistory(id, observations));
+  return [...byId]
+    .sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true }))
+    .map(([id, observations]) => rowHistory(id, observations));
 }
 
 /** The rows' stretches whose notes (why the row did not pass) the store keeps apart: Store.notes(). */

@@ -204,3 +204,15 @@ test("the text shows a row's latest stretches, saying how many came before", asy
   assert.match(text, /failed since \d{4}-\d{2}-\d{2} at v1, 1 run\n/);
   assert.match(text, /INTERMITTENT SNAP-7: broken in 50% of the runs that judged it \(v1\)/);
 });
+
+test("a target's rows come in the order of their names, whichever run named them first", () => {
+  const at = (n: number) => ({ ...NO_PROVENANCE, label: "a", folder: `/reports/${n}` });
+  const stored = [
+    runRecord(conformanceRun({ "SNAP-4": "passed", "DIG-10": "passed" }, { at: 1 }), at(1)),
+    runRecord(conformanceRun({ "DIG-2": "passed", "DIG-1": "passed" }, { at: 2 }), at(2)),
+  ];
+  assert.deepEqual(
+    historyOf(stored, "store.db").targets[0]?.rows.map((r) => r.id),
+    ["DIG-1", "DIG-2", "DIG-10", "SNAP-4"],
+  );
+});
