@@ -98,7 +98,7 @@ type Add = (
 ) => void;
 
 /**
- * Each id's history across the runs, ids in their order as names (DIG-2 before DIG-10): the order
+ * Each id's history across the runs, ids in their order as names (a-2 before a-10): the order
  * first seen would follow which of the jobs that wrote at once was recorded first.
  */
 function histories(runs: readonly RunRecord[], seen: (run: RunRecord, add: Add) => void): RowHistory[] {

@@ -12,6 +12,11 @@ test("what varies between runs is replaced, the words around it are kept", () =>
     "but got nonce <generated> again",
   );
   assert.equal(
+    stable("but got the same nonce AAABolHqJXUAAAAAAAABbnnK-HiVRtmzYVQppBmHwthanIvJOpMBrQ"),
+    "but got the same nonce <generated>",
+    "a nonce whose random part drew no digit",
+  );
+  assert.equal(
     stable("expected a Last-Modified later than the one read before the update (Wed, 25 Nov 2026 06:23:52 GMT)"),
     "expected a Last-Modified later than the one read before the update (<http-date>)",
   );

@@ -45,8 +45,11 @@ function messageHead(message: string): string[] {
 const WEEKDAY_DATE = /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT\b/g;
 const ISO_TIMESTAMP = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g;
 const PORT = /(\bhttps?:\/\/[^/\s:]+):\d+/g;
-/** Nonces, tokens, digests, generated resource and user names: long runs with digits and letters. */
-const GENERATED = /(?<![\w.-])(?=[\w.~-]*\d)(?=[\w.~-]*[A-Za-z])[\w.~-]{16,}(?![\w.-])/g;
+/**
+ * Nonces, tokens, digests, generated resource and user names: long runs with digits and letters,
+ * and any run of 32 or more (a random base64 nonce may hold no digit: 1 in a few hundred do).
+ */
+const GENERATED = /(?<![\w.-])(?:(?=[\w.~-]*\d)(?=[\w.~-]*[A-Za-z])[\w.~-]{16,}|[\w.~-]{32,})(?![\w.-])/g;
 const DURATION = /\b\d+(?:\.\d+)? ?(ms|s)\b/g;
 /** The user names the export steps make up (`sxd-` and eight base-36 characters). */
 const SCRATCH_USER = /\bsxd-[a-z0-9]{1,8}\b(?!-)/g;
