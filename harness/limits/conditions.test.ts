@@ -42,3 +42,32 @@ test("where every repeat was measured alike, all are kept and nothing is said", 
   assert.deepEqual([...kept], [[1, [{ GET: 1 }, { GET: 2 }]]]);
   assert.equal(apart, undefined);
 });
+
+test("a size with fewer than half its repeats measured alike gives no point: one repeat shows no spread", () => {
+  const after = "after the server's clock passed the version before";
+  const held = "while the server held the update for its next second";
+  const { kept, apart } = underOneCondition(
+    new Map([
+      [
+        1,
+        [
+          { cost: { PUT: 4 }, under: after },
+          { cost: { PUT: 5 }, under: after },
+          { cost: { PUT: 4 }, under: after },
+        ],
+      ],
+      [
+        10,
+        [
+          { cost: { PUT: 6 }, under: after },
+          { cost: { PUT: 990 }, under: held },
+          { cost: { PUT: 985 }, under: held },
+        ],
+      ],
+    ]),
+    "N",
+  );
+  assert.deepEqual(kept.get(10), []);
+  assert.equal(kept.get(1)?.length, 3);
+  assert.match(apart ?? "", /; N = 10 left out: fewer than half its repeats measured alike, too few to show a spread$/);
+});

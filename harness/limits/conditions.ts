@@ -13,7 +13,8 @@ export interface Repeat {
 /**
  * The repeats measured under the condition most of them were (all, where the case tells none):
  * two sizes measured under different conditions are never classed together. The others are left
- * out of the points, and `apart` says which and why.
+ * out of the points, and `apart` says which and why; so is a size with fewer than half its
+ * repeats left, whose spread they could not show.
  */
 export function underOneCondition(
   repeats: ReadonlyMap<number, readonly Repeat[]>,
@@ -27,11 +28,13 @@ export function underOneCondition(
   )?.[0];
   const kept = new Map<number, Array<Record<string, number>>>();
   const left: string[] = [];
+  const tooFew: number[] = [];
   for (const [size, list] of repeats) {
-    kept.set(
-      size,
-      list.filter((repeat) => repeat.under === main).map((repeat) => repeat.cost),
-    );
+    const alike = list.filter((repeat) => repeat.under === main).map((repeat) => repeat.cost);
+    // A size whose repeats were mostly measured otherwise has too few left to show its spread.
+    const enough = alike.length * 2 >= list.length;
+    kept.set(size, enough ? alike : []);
+    if (!enough && alike.length > 0) tooFew.push(size);
     const others = list.filter((repeat) => repeat.under !== main);
     for (const under of new Set(others.map((repeat) => repeat.under)))
       left.push(
@@ -39,8 +42,12 @@ export function underOneCondition(
       );
   }
   if (left.length === 0) return { kept };
+  const unclassed =
+    tooFew.length === 0
+      ? ""
+      : `; ${sizeName} = ${tooFew.join(", ")} left out: fewer than half its repeats measured alike, too few to show a spread`;
   return {
     kept,
-    apart: `not classed with the repeats measured ${main ?? "without a condition told"}, those measured otherwise: ${left.join("; ")}`,
+    apart: `not classed with the repeats measured ${main ?? "without a condition told"}, those measured otherwise: ${left.join("; ")}${unclassed}`,
   };
 }
