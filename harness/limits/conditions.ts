@@ -13,7 +13,7 @@ export interface Repeat {
 /**
  * The repeats measured under the condition most of them were (all, where the case tells none):
  * two sizes measured under different conditions are never classed together. The others are left
- * out of the points, and `apart` says which and why; so is a size with fewer than half its
+ * out of the points, and `apart` says which and why; so is a size with no more than half its
  * repeats left, whose spread they could not show.
  */
 export function underOneCondition(
@@ -31,8 +31,8 @@ export function underOneCondition(
   const tooFew: number[] = [];
   for (const [size, list] of repeats) {
     const alike = list.filter((repeat) => repeat.under === main).map((repeat) => repeat.cost);
-    // A size whose repeats were mostly measured otherwise has too few left to show its spread.
-    const enough = alike.length * 2 >= list.length;
+    // A size whose repeats were half or more measured otherwise has too few left to show its spread.
+    const enough = alike.length * 2 > list.length;
     kept.set(size, enough ? alike : []);
     if (!enough && alike.length > 0) tooFew.push(size);
     const others = list.filter((repeat) => repeat.under !== main);
@@ -45,7 +45,7 @@ export function underOneCondition(
   const unclassed =
     tooFew.length === 0
       ? ""
-      : `; ${sizeName} = ${tooFew.join(", ")} left out: fewer than half its repeats measured alike, too few to show a spread`;
+      : `; ${sizeName} = ${tooFew.join(", ")} left out: no more than half its repeats measured alike, too few to show a spread`;
   return {
     kept,
     apart: `not classed with the repeats measured ${main ?? "without a condition told"}, those measured otherwise: ${left.join("; ")}${unclassed}`,

@@ -13,7 +13,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const MIGRATION_LOCK = 5_836_001;
 
 export async function openPostgres(url: string): Promise<Sql> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  let client: pg.Client;
+  try {
+    client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  } catch (error) {
+    // pg refuses a URL it cannot read (a port that is no number, a stray "%") as it makes the client.
+    throw new StoreError(`the store ${shownUrl(url)} is not a PostgreSQL URL pg can read: ${(error as Error).message}`);
+  }
   const lost: { error?: Error } = {};
   // A server that goes away between statements emits an error on the client: kept, and told at
   // the next statement, never thrown from an event.

@@ -32,7 +32,8 @@ export function isPostgresUrl(location: string): boolean {
 
 /** A store's location as messages show it: a URL's password never. */
 export function shownUrl(location: string): string {
-  return location.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, "$1:•••@");
+  // The password ends at the authority's last "@": it may hold an "@" of its own, never a "/".
+  return location.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^/]*@/i, "$1:•••@");
 }
 
 /** A failure of the store itself, in one line a person can act on: the shell prints it and exits 2. */

@@ -18,6 +18,7 @@ import {
   storeWriterArgs,
 } from "../../test/support/store-runs.ts";
 import { runRecord } from "./records.ts";
+import { shownUrl } from "./sql.ts";
 import { noteKey, openStore, SCHEMA_VERSION, StoreError } from "./store.ts";
 
 const folder = scratchDir("sxd-store-");
@@ -129,4 +130,20 @@ test("a writer killed in its transaction leaves no part of its run; the runs bef
   } finally {
     await store.close();
   }
+});
+
+test("a PostgreSQL URL's password is never shown, an @ in it included; a URL pg cannot read is refused in one line", async () => {
+  assert.equal(shownUrl("postgres://sxd:pa@ss@127.0.0.1:5432/runs"), "postgres://sxd:•••@127.0.0.1:5432/runs");
+  assert.equal(shownUrl("postgresql://sxd:secret@db/runs?x=a@b"), "postgresql://sxd:•••@db/runs?x=a@b");
+  assert.equal(shownUrl("/var/lib/sxd/runs.db"), "/var/lib/sxd/runs.db");
+  const opening = openStore("postgres://u:s3cr%t@127.0.0.1:notaport/db");
+  await assert.rejects(opening, (error: Error) => {
+    assert.ok(error instanceof StoreError, String(error));
+    assert.match(
+      error.message,
+      /^the store postgres:\/\/u:•••@127\.0\.0\.1:notaport\/db is not a PostgreSQL URL pg can read: /,
+    );
+    assert.doesNotMatch(error.message, /s3cr/);
+    return true;
+  });
 });
