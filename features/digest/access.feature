@@ -19,11 +19,13 @@ Feature: Access with a digest
   the report says so; one whose login was refused is DIG-4's failure, and the others are judged.
   They are not run where no login gets in: that one failure belongs to the first scenario here.
 
-  A rule binds every exchange of the run, too: a reply that granted Digest credentials without
-  Authentication-Info, or with an rspauth that does not prove the secret, and a reply of the
-  protected resource that asks for the secret in clear text, in whatever scenario sxd got it (a
-  login of another row, a replay the server took, a refusal of flawed credentials), fails the
-  row, with that exchange shown. Those three scenarios are judged once every scenario has run.
+  A rule binds every exchange of the run, too: a reply that granted the user's right credentials
+  (qop auth, or none) without Authentication-Info, or with an rspauth that does not prove the
+  secret, and a reply of the protected resource that asks for the secret in clear text, in
+  whatever scenario sxd got it (a login of another row, a replay the server took, a refusal of
+  flawed credentials), fails the row, with that exchange shown. A grant to wrong credentials is
+  the breach of the row about them (DIG-6, DIG-12), not of these. Those three scenarios are
+  judged once every scenario has run.
 
   Background:
     Given a challenge from the protected resource
@@ -57,7 +59,7 @@ Feature: Access with a digest
   @DIG-5 @must
   Scenario: Every grant of the run carries Authentication-Info
     Given the client has logged in
-    Then every reply of the run that granted Digest credentials carries Authentication-Info
+    Then every reply of the run that granted the user's credentials carries Authentication-Info
 
   @DIG-7 @must
   Scenario: The secret never crosses the wire

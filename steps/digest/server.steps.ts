@@ -171,9 +171,12 @@ function judgeWithTheRun(world: SxdWorld, check: string): void {
   world.judgeWithTheRun(check);
 }
 
-Then("every reply of the run that granted Digest credentials carries Authentication-Info", function (this: SxdWorld) {
-  judgeWithTheRun(this, EVERY_GRANT_CARRIES_INFO);
-});
+Then(
+  "every reply of the run that granted the user's credentials carries Authentication-Info",
+  function (this: SxdWorld) {
+    judgeWithTheRun(this, EVERY_GRANT_CARRIES_INFO);
+  },
+);
 
 Then("every rspauth of the run, on a right answer, proves that the server knows the secret", function (this: SxdWorld) {
   judgeWithTheRun(this, EVERY_RSPAUTH_PROVES_THE_SECRET);
