@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { conformanceRun, limitsRun, NO_PROVENANCE } from "../../test/support/store-runs.ts";
 import type { BundledReference } from "../evidence/described-target.ts";
+import type { Exchange } from "../evidence/exchange.ts";
+import { failureText } from "../evidence/transcript.ts";
 import { type RunDocument, runRecord } from "./records.ts";
 
 /** A run's document as a run against the bundled reference on the port given writes it. */
@@ -54,4 +56,36 @@ test("a limits run against the bundled reference is named the same way, its URL 
     repeats: 5,
     memory: "not read",
   });
+});
+
+test("the exchange a row's failure quotes is the one kept, not the scenario's last", () => {
+  const run = conformanceRun({ "SNAP-11": "failed" });
+  if (run.document.kind !== "conformance") throw new Error("a conformance run");
+  const scenario = run.document.doc.rows[0]?.scenarios[0];
+  if (!scenario) throw new Error("a scenario");
+  const put = (status: number, at: string): Exchange => ({
+    method: "PUT",
+    url: "http://server.test:8080/entries/1",
+    requestHeaders: { "if-unmodified-since": at },
+    requestBody: "<entry/>",
+    response: { status, headers: { date: [at] }, body: "" },
+    startedAt: "2026-12-01T00:00:00.000Z",
+    durationMs: 2,
+  });
+  const stale = put(204, "Mon, 07 Dec 2026 10:00:00 GMT");
+  const control = put(204, "Mon, 07 Dec 2026 10:00:01 GMT");
+  scenario.exchanges = [stale, control];
+  scenario.message = failureText("status 412", "status 204", stale);
+  const record = runRecord({ text: JSON.stringify(run.document.doc), document: run.document }, NO_PROVENANCE);
+  assert.equal(
+    JSON.parse(record.rows[0]?.exchange ?? "null").requestHeaders["if-unmodified-since"],
+    "Mon, 07 Dec 2026 10:00:00 GMT",
+  );
+  // A message that quotes none of them: the scenario's last.
+  scenario.message = "expected status 412\nbut got status 204";
+  const unquoted = runRecord({ text: JSON.stringify(run.document.doc), document: run.document }, NO_PROVENANCE);
+  assert.equal(
+    JSON.parse(unquoted.rows[0]?.exchange ?? "null").requestHeaders["if-unmodified-since"],
+    "Mon, 07 Dec 2026 10:00:01 GMT",
+  );
 });

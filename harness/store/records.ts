@@ -10,6 +10,7 @@ import { bundledName } from "../evidence/described-target.ts";
 import type { Exchange } from "../evidence/exchange.ts";
 import type { InteropDocument } from "../evidence/interop-document.ts";
 import type { LimitsDocument, SeriesDocument } from "../evidence/limits-document.ts";
+import { formatExchange } from "../evidence/transcript.ts";
 import { pointOf } from "../limits/growth.ts";
 
 export type RunKind = "test" | "test-client" | "interop" | "limits";
@@ -136,7 +137,7 @@ function conformanceRecord(doc: ConformanceDocument): Judged {
       .filter((row) => row.scenarios.length > 0)
       .map((row) => {
         const deciding = row.verdict === "passed" ? undefined : row.scenarios.find((s) => s.status === "failed");
-        const exchange = deciding?.exchanges.at(-1);
+        const exchange = deciding && decidingExchange(deciding);
         return {
           id: row.id,
           level: row.level,
@@ -149,6 +150,34 @@ function conformanceRecord(doc: ConformanceDocument): Judged {
         };
       }),
   };
+}
+
+/**
+ * The exchange a failure names: the one whose request and reply lines (no bodies) its message
+ * quotes, where it quotes one (a whole-run check adds its evidence after the scenario's own
+ * exchanges; a refusal's scenario may send its control after the refused request); else the
+ * scenario's last.
+ */
+function decidingExchange(scenario: { message?: string; exchanges: Exchange[] }): Exchange | undefined {
+  const quoted = new Set((scenario.message ?? "").split("\n").map((line) => line.trim()));
+  // The request line, the status lines and the headers: each side's lines up to its bare "<" or ">",
+  // after which its body follows.
+  const heads = (exchange: Exchange) => {
+    const kept: string[] = [];
+    let inBody = false;
+    for (const line of formatExchange(exchange).split("\n")) {
+      if (line === ">" || line === "<") inBody = true;
+      else if (/^< \d{3}$/.test(line)) inBody = false;
+      if (!inBody && /^[<>] /.test(line)) kept.push(line);
+    }
+    return kept;
+  };
+  return (
+    scenario.exchanges.find((exchange) => {
+      const lines = heads(exchange);
+      return lines.length > 0 && lines.every((line) => quoted.has(line));
+    }) ?? scenario.exchanges.at(-1)
+  );
 }
 
 /**
