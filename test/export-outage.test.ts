@@ -3,6 +3,7 @@
 // a shell line, as a deployment script would), other rows of the run left untouched.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -43,7 +44,14 @@ const commands = () => ({
 /** (Re)starts the messaging server with these faults, unless it already runs with them. */
 async function startMessaging(faults: string[]): Promise<void> {
   if (messaging?.faults === faults.join()) return;
-  messaging?.process.kill();
+  // The old server gone first: still answering as it dies, it passed for the new one, which was
+  // then refused a moment later (a clean clone's npm test: "cannot reach").
+  const old = messaging?.process;
+  if (old && old.exitCode === null && old.signalCode === null) {
+    const gone = once(old, "exit");
+    old.kill();
+    await gone;
+  }
   const args = [
     "serve",
     "messaging",
